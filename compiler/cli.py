@@ -1,0 +1,73 @@
+"""The `century` command line."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from compiler import diagnostics as diag
+
+app = typer.Typer(
+    name="century",
+    help="Compile Century rules data into a game engine, rule sheets and card sheets.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+PathsArg = Annotated[
+    list[Path] | None,
+    typer.Argument(help="Rules files or folders (default: the bundled rules).", show_default=False),
+]
+RulesOpt = Annotated[
+    list[Path] | None,
+    typer.Option("--rules", help="Rules files or folders to look in (default: the bundled rules)."),
+]
+
+
+def report(diagnostics: list[diag.Diagnostic], fmt: str = "text") -> None:
+    """Print diagnostics to stderr (text) or stdout (json)."""
+    if fmt == "json":
+        typer.echo(diag.to_json(diagnostics))
+    elif diagnostics:
+        typer.echo(diag.to_text(diagnostics), err=True)
+
+
+def load_rulesets(paths: list[Path] | None, fmt: str = "text"):
+    """Run the pipeline; print diagnostics; exit 1 when there are errors."""
+    from compiler.pipeline import compile_paths
+
+    compiled = compile_paths(paths or None)
+    if diag.has_errors(compiled.diagnostics):
+        report(compiled.diagnostics, fmt)
+        raise typer.Exit(1)
+    return compiled
+
+
+def load_game(game: str, paths: list[Path] | None):
+    """The one ruleset named `game`, or exit 2 with the games that exist."""
+    compiled = load_rulesets(paths)
+    if game not in compiled.rulesets:
+        known = ", ".join(sorted(compiled.rulesets)) or "none"
+        typer.echo(f"error: unknown game {game!r} (known: {known})", err=True)
+        raise typer.Exit(2)
+    return compiled.rulesets[game]
+
+
+def _register_commands() -> None:
+    from compiler.commands import cards, core, engine, sheets
+
+    for module in (core, engine, sheets, cards):
+        module.register(app)
+
+
+def main() -> None:
+    _register_commands()
+    try:
+        app()
+    except KeyboardInterrupt:
+        typer.echo("interrupted", err=True)
+        sys.exit(130)

@@ -1,0 +1,7 @@
+"""CLI commands for the cards target (being written)."""
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to `app`."""

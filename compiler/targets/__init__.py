@@ -1,0 +1,33 @@
+"""Targets: each turns one frozen `Ruleset` into files in an output folder.
+
+A target is a function ``write(ruleset, out_dir, options) -> list[Path]`` registered in
+`TARGETS`. It reads only the model. Adding a target means adding a module and a line here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from compiler.model import Ruleset
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    papers: tuple[str, ...] = ("a4",)
+    languages: tuple[str, ...] = ()  # empty: every language of the ruleset
+
+
+Target = Callable[[Ruleset, Path, BuildOptions], list[Path]]
+
+
+def _ruleset_json(ruleset: Ruleset, out: Path, options: BuildOptions) -> list[Path]:
+    from compiler.targets.ruleset_json import write
+
+    return write(ruleset, out, options)
+
+
+TARGETS: dict[str, Target] = {
+    "ruleset": _ruleset_json,
+}
