@@ -31,7 +31,13 @@ class Diagnostic:
 
     @classmethod
     def at(
-        cls, mark: Mark, message: str, *, path: str = "", hint: str = "", severity: Severity = "error"
+        cls,
+        mark: Mark,
+        message: str,
+        *,
+        path: str = "",
+        hint: str = "",
+        severity: Severity = "error",
     ) -> Diagnostic:
         return cls(severity, mark.file, mark.line, mark.col, path, message, hint)
 

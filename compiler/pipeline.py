@@ -1,4 +1,7 @@
-"""The pipeline: load -> schema -> resolve -> check -> model, for every game found."""
+"""The pipeline: load -> schema -> resolve -> check -> model, for every game found.
+
+`compile_paths` is the one entry point: it never raises for bad data, it reports.
+"""
 
 from __future__ import annotations
 
@@ -8,12 +11,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
-
 from compiler.build_model import build_ruleset
-from compiler.diagnostics import Diagnostic
+from compiler.checks import run_checks
+from compiler.diagnostics import Diagnostic, has_errors
 from compiler.model import Ruleset
 from compiler.paths import RULES
+from compiler.resolve import Resolved, Resolver
+from compiler.sources import SourceFile, Sources, discover
 
 
 @dataclass
@@ -21,20 +25,87 @@ class Compiled:
     """Everything the pipeline produced for a set of paths."""
 
     rulesets: dict[str, Ruleset] = field(default_factory=dict)
+    resolved: dict[str, Resolved] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    files_checked: int = 0
 
 
 def compile_paths(paths: Sequence[Path] | None = None) -> Compiled:
-    """PROVISIONAL: naive loading of the bundled rules; replaced by the real stages."""
+    """Compile the games and variants in `paths` (default: the bundled rules).
+
+    Bases named by `extends` are looked up in `paths` first, then in the bundled rules.
+    """
+    targets = list(paths) if paths else [RULES]
+    sources = Sources()
     result = Compiled()
-    for game in sorted(RULES.glob("*.yaml")):
-        d = yaml.safe_load(game.read_text(encoding="utf-8"))
-        if "extends" in d:
+    wanted, problems = discover(targets)
+    result.diagnostics.extend(problems)
+
+    requested = [f for f in (sources.load(p) for p in wanted) if f is not None]
+    catalogue = _catalogue(requested, result)
+    if paths:
+        bundled, _ = discover([RULES])
+        for path in bundled:
+            found = sources.load(path)
+            if found is not None and found.kind in ("game", "variant"):
+                catalogue.setdefault(found.node.value["id"].value, found)
+
+    resolver = Resolver(sources, catalogue)
+    for source in requested:
+        if source.kind not in ("game", "variant"):
             continue
-        for k, p in d["decks"].items():
-            d["decks"][k] = yaml.safe_load((game.parent / p).read_text(encoding="utf-8"))
-        for k, p in d["prose"].items():
-            d["prose"][k] = yaml.safe_load((game.parent / p).read_text(encoding="utf-8"))
-        digest = hashlib.sha256(game.read_bytes()).hexdigest()
-        result.rulesets[d["id"]] = build_ruleset(d, [os.path.relpath(game)], digest)
+        game_id = source.node.value["id"].value
+        if catalogue.get(game_id) is not source:
+            continue
+        resolved = resolver.resolve(game_id)
+        if resolved is None:
+            continue
+        checks = run_checks(resolved.tree)
+        result.diagnostics.extend(checks)
+        if has_errors(checks):
+            continue
+        result.resolved[game_id] = resolved
+        result.rulesets[game_id] = build_ruleset(
+            resolved.tree.plain(),
+            _source_names(resolved, source.path.parent),
+            _source_hash(resolved),
+        )
+    result.diagnostics.extend(resolver.problems)
+    result.diagnostics.extend(sources.diagnostics)
+    result.files_checked = len(sources.files)
     return result
+
+
+def _catalogue(files: list[SourceFile], result: Compiled) -> dict[str, SourceFile]:
+    """Games and variants by id; an id defined twice is an error at the second file."""
+    catalogue: dict[str, SourceFile] = {}
+    for source in files:
+        if source.kind not in ("game", "variant"):
+            continue
+        id_node = source.node.value["id"]
+        if id_node.value in catalogue:
+            first = catalogue[id_node.value]
+            result.diagnostics.append(
+                Diagnostic.at(
+                    id_node.mark,
+                    f"game id {id_node.value!r} is also defined in {first.name}",
+                    hint="give each game and variant its own id",
+                )
+            )
+            continue
+        catalogue[id_node.value] = source
+    return catalogue
+
+
+def _source_names(resolved: Resolved, home: Path) -> list[str]:
+    """The files a game was made from, relative to its own folder, so stable across clones."""
+    names = [Path(os.path.relpath(f.path, home)).as_posix() for f in resolved.files]
+    return list(dict.fromkeys(names))
+
+
+def _source_hash(resolved: Resolved) -> str:
+    digest = hashlib.sha256()
+    for f in resolved.files:
+        digest.update(len(f.raw).to_bytes(8, "big"))
+        digest.update(f.raw)
+    return digest.hexdigest()
