@@ -146,12 +146,14 @@ def per_rank_lists(ctx: Context) -> Iterator[Diagnostic]:
 
 @check
 def unique_card_ids(ctx: Context) -> Iterator[Diagnostic]:
+    if len(ctx.codes) < len(ctx.data["resources"]):
+        return  # shared codes make derived ids collide; `unique_resources` reports the cause
     first: dict[str, tuple[str, int]] = {}
     for deck, i, card in ctx.cards():
         card_id = derived_id(card)
         if card_id in first:
             other_deck, other = first[card_id]
-            where = ctx.diag(("decks", other_deck, "cards", other)).line
+            where = ctx.tree.locate(("decks", other_deck, "cards", other)).line
             yield ctx.diag(
                 ("decks", deck, "cards", i),
                 f"card id {card_id!r} is used twice (first at line {where})",
@@ -197,7 +199,7 @@ def decks_fill_rows(ctx: Context) -> Iterator[Diagnostic]:
         size = sum(card.get("copies", 1) for card in ctx.data["decks"][deck]["cards"])
         if size < setup[row]:
             yield ctx.diag(
-                ("decks", deck, "cards"),
+                ("setup", row),
                 f"the {deck} deck has {size} cards, too few to fill a row of {setup[row]}",
             )
     if not ctx.data["decks"]["starting"]["cards"]:
@@ -326,15 +328,13 @@ def _texts(node: Node, path: Path_ = ()) -> Iterator[tuple[Path_, Node]]:
 
 @check
 def translations(ctx: Context) -> Iterator[Diagnostic]:
+    """Every text in every language of the game: one diagnostic per language and file."""
     languages = ctx.data["languages"]
+    missing: dict[tuple[str, str], list[Path_]] = {}
     for path, node in _texts(ctx.tree):
         for lang in languages:
             if lang not in node.value:
-                yield ctx.diag(
-                    path,
-                    f"missing {lang!r} translation",
-                    f"add `{lang}: ...`; every text needs every language of the game",
-                )
+                missing.setdefault((lang, node.mark.file), []).append(path)
         for lang in node.value:
             if lang not in languages:
                 yield ctx.diag(
@@ -344,6 +344,13 @@ def translations(ctx: Context) -> Iterator[Diagnostic]:
                     severity="warning",
                     key=True,
                 )
+    for (lang, _file), paths in missing.items():
+        more = f" (and {len(paths) - 1} more texts in this file)" if len(paths) > 1 else ""
+        yield ctx.diag(
+            paths[0],
+            f"missing {lang!r} translation{more}",
+            f"add `{lang}: ...`; every text needs every language of the game",
+        )
 
 
 @check

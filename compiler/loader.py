@@ -19,6 +19,12 @@ MAX_BYTES = 1_000_000
 
 Path_ = tuple[str | int, ...]
 
+ALLOWED_TAGS = {
+    f"tag:yaml.org,2002:{name}"
+    for name in ("map", "seq", "str", "int", "float", "bool", "null", "timestamp", "merge")
+}
+"""Plain data only: any other tag (``!!python/...``, ``!custom``) is refused."""
+
 
 @dataclass(slots=True)
 class Node:
@@ -170,6 +176,8 @@ def _mark(name: str, node: yaml.Node) -> Mark:
 
 
 def _convert(node: yaml.Node, loader: _Loader, name: str) -> Node:
+    if node.tag not in ALLOWED_TAGS:
+        raise _Refused(node.start_mark, f"the tag {node.tag!r} is not allowed")
     if isinstance(node, yaml.MappingNode):
         values: dict[str, Node] = {}
         keys: dict[str, Mark] = {}

@@ -30,12 +30,15 @@ class Compiled:
     files_checked: int = 0
 
 
-def compile_paths(paths: Sequence[Path] | None = None) -> Compiled:
+def compile_paths(paths: Sequence[Path] | None = None, *, with_bundled: bool = False) -> Compiled:
     """Compile the games and variants in `paths` (default: the bundled rules).
 
-    Bases named by `extends` are looked up in `paths` first, then in the bundled rules.
+    Bases named by `extends` are looked up in `paths` first, then in the bundled rules;
+    `with_bundled` compiles the bundled games too (for commands that look a game up).
     """
     targets = list(paths) if paths else [RULES]
+    if paths and with_bundled:
+        targets.append(RULES)
     sources = Sources()
     result = Compiled()
     wanted, problems = discover(targets)

@@ -41,15 +41,32 @@ def _validator(kind: str) -> Any:
 
 def validate(node: Node, kind: str) -> list[Diagnostic]:
     """All schema problems of one loaded file, located at the offending key or value."""
+    instance = node.plain()
+    return [
+        _diagnostic(node, leaf)
+        for error in _validator(kind).iter_errors(instance)
+        for leaf in _leaves(error)
+    ]
+
+
+def _leaves(error: Any) -> list[Any]:
+    """The errors to report for one error: a oneOf/anyOf is explained by the branch whose
+    type fits the value (a mapping where a mapping is allowed), else by the best match."""
     from jsonschema.exceptions import best_match
 
-    instance = node.plain()
-    found: list[Diagnostic] = []
-    for error in _validator(kind).iter_errors(instance):
-        if error.context:
-            error = best_match(error.context)
-        found.append(_diagnostic(node, error))
-    return found
+    if not error.context:
+        return [error]
+    branches: dict[int, list[Any]] = {}
+    for sub in error.context:
+        branches.setdefault(sub.relative_schema_path[0], []).append(sub)
+    fitting = [
+        subs
+        for subs in branches.values()
+        if not any(s.validator == "type" and not s.relative_path for s in subs)
+    ]
+    if len(fitting) == 1:
+        return [leaf for sub in fitting[0] for leaf in _leaves(sub)]
+    return _leaves(best_match(error.context))
 
 
 def _diagnostic(node: Node, error: Any) -> Diagnostic:
@@ -71,17 +88,13 @@ def _diagnostic(node: Node, error: Any) -> Diagnostic:
         return Diagnostic.at(
             node.locate(path), f"missing required key {missing!r}", path=where, hint=hint
         )
-    if validator == "false":
-        key = str(path[-1]) if path else ""
+    if "propertyNames" in error.schema_path:
+        key = str(error.instance)
         return Diagnostic.at(
-            node.locate(path, key=True),
+            node.locate((*path, key), key=True),
             f"key {key!r} does not belong here",
             path=where,
-            hint="gain cards take `get`, upgrade cards `steps`, trade cards `pay` and `get`",
-        )
-    if validator == "propertyNames":
-        return Diagnostic.at(
-            node.locate(path), f"invalid key {value!r}", path=where, hint=_describe(error)
+            hint=hint,
         )
     message = {
         "type": lambda: f"expected {_kind(error.validator_value)}, got {_show(value)}",

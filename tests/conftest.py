@@ -1,0 +1,33 @@
+"""Shared fixtures: the repository root, a CLI runner, and the bundled rulesets."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from compiler import cli
+
+ROOT = Path(__file__).resolve().parent.parent
+cli._register_commands()
+
+
+@pytest.fixture
+def run(monkeypatch: pytest.MonkeyPatch):
+    """Run `century ARGS...` in-process from the repository root; returns the Result."""
+    monkeypatch.chdir(ROOT)
+    runner = CliRunner()
+
+    def invoke(*args: str, input: str | None = None):
+        return runner.invoke(cli.app, list(args), input=input, catch_exceptions=True)
+
+    return invoke
+
+
+@pytest.fixture(scope="session")
+def bundled():
+    """The bundled rules, compiled once: `Compiled` with rulesets and resolved trees."""
+    from compiler.pipeline import compile_paths
+
+    return compile_paths()
