@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -36,11 +37,14 @@ def report(diagnostics: list[diag.Diagnostic], fmt: str = "text") -> None:
         typer.echo(diag.to_text(diagnostics), err=True)
 
 
-def load_rulesets(paths: list[Path] | None, fmt: str = "text"):
-    """Run the pipeline; print diagnostics; exit 1 when there are errors."""
+def load_rulesets(paths: list[Path] | None, fmt: str = "text", *, with_bundled: bool = False):
+    """Run the pipeline; print diagnostics; exit 1 when there are errors.
+
+    `with_bundled` also compiles the bundled games when `paths` are given.
+    """
     from compiler.pipeline import compile_paths
 
-    compiled = compile_paths(paths or None)
+    compiled = compile_paths(paths or None, with_bundled=with_bundled)
     if diag.has_errors(compiled.diagnostics):
         report(compiled.diagnostics, fmt)
         raise typer.Exit(1)
@@ -49,7 +53,7 @@ def load_rulesets(paths: list[Path] | None, fmt: str = "text"):
 
 def load_game(game: str, paths: list[Path] | None):
     """The one ruleset named `game`, or exit 2 with the games that exist."""
-    compiled = load_rulesets(paths)
+    compiled = load_rulesets(paths, with_bundled=True)
     if game not in compiled.rulesets:
         known = ", ".join(sorted(compiled.rulesets)) or "none"
         typer.echo(f"error: unknown game {game!r} (known: {known})", err=True)
@@ -58,16 +62,29 @@ def load_game(game: str, paths: list[Path] | None):
 
 
 def _register_commands() -> None:
-    from compiler.commands import cards, core, engine, sheets
+    """Add every command module's commands to `app` (once)."""
+    if app.registered_commands:
+        return
+    from compiler.commands import cards, core, engine, play, sheets, variants
 
-    for module in (core, engine, sheets, cards):
+    for module in (core, variants, engine, sheets, cards, play):
         module.register(app)
 
 
 def main() -> None:
+    """The console script: data errors exit 1, usage errors 2, internal errors 3."""
     _register_commands()
     try:
         app()
     except KeyboardInterrupt:
         typer.echo("interrupted", err=True)
         sys.exit(130)
+    except Exception as err:  # a bug, not a data error: say so without a traceback
+        if os.environ.get("CENTURY_DEBUG"):
+            raise
+        typer.echo(
+            f"century: internal error: {type(err).__name__}: {err}\n"
+            "  this is a bug in century; set CENTURY_DEBUG=1 to see the traceback",
+            err=True,
+        )
+        sys.exit(3)

@@ -42,6 +42,15 @@ class Node:
             return [v.plain() for v in self.value]
         return self.value
 
+    def clone(self) -> Node:
+        """A deep copy (marks are immutable and shared)."""
+        value = self.value
+        if isinstance(value, dict):
+            value = {k: v.clone() for k, v in value.items()}
+        elif isinstance(value, list):
+            value = [v.clone() for v in value]
+        return Node(value, self.mark, dict(self.key_marks))
+
     def get(self, key: str) -> Node | None:
         return self.value.get(key) if isinstance(self.value, dict) else None
 
@@ -75,18 +84,9 @@ def format_path(path: Path_) -> str:
     return text
 
 
-class _Loader(yaml.SafeLoader):
-    """A SafeLoader that refuses anchors and aliases while composing."""
-
-    def compose_node(self, parent: Any, index: Any) -> Any:
-        event = self.peek_event()
-        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
-            raise _Refused(
-                event.start_mark,
-                "anchors and aliases are not allowed",
-                "write the value out in full; aliases can multiply a small file into a huge one",
-            )
-        return super().compose_node(parent, index)
+_Loader = yaml.CSafeLoader if yaml.__with_libyaml__ else yaml.SafeLoader
+MAX_DEPTH = 100
+MERGE_TAG = "tag:yaml.org,2002:merge"
 
 
 class _Refused(Exception):
@@ -142,14 +142,19 @@ def load_text(raw: bytes, name: str) -> Node:
             ]
         ) from None
     text = text.removeprefix("\ufeff")
-    loader = _Loader(text)
     try:
-        root = loader.get_single_node()
+        loader = _Loader(text)
+    except yaml.reader.ReaderError as err:
+        raise DiagnosticError([_reader_error(name, text, err)]) from None
+    try:
+        root = _compose(loader, name)
         if root is None:
             raise DiagnosticError([Diagnostic.at(Mark(name, 1, 1), "file is empty")])
-        return _convert(root, loader, name)
+        return root
     except _Refused as err:
         raise DiagnosticError([_at(name, err.mark, err.message, err.hint)]) from None
+    except yaml.reader.ReaderError as err:
+        raise DiagnosticError([_reader_error(name, text, err)]) from None
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
         message = err.problem or err.context or "invalid YAML"
@@ -158,52 +163,106 @@ def load_text(raw: bytes, name: str) -> Node:
         raise DiagnosticError([_at(name, mark, f"YAML syntax: {message}")]) from None
     except yaml.YAMLError as err:
         raise DiagnosticError([Diagnostic.at(Mark(name, 1, 1), f"YAML: {err}")]) from None
-    except RecursionError:
-        raise DiagnosticError(
-            [Diagnostic.at(Mark(name, 1, 1), "YAML is nested too deeply")]
-        ) from None
     finally:
         loader.dispose()
+
+
+def _reader_error(name: str, text: str, err: yaml.reader.ReaderError) -> Diagnostic:
+    position = min(max(err.position, 0), len(text))
+    line = text.count("\n", 0, position) + 1
+    col = position - (text.rfind("\n", 0, position) + 1) + 1
+    character = (
+        err.character if isinstance(err.character, int) else ord(str(err.character)[:1] or "?")
+    )
+    return Diagnostic.at(
+        Mark(name, line, col),
+        f"character U+{character:04X} is not allowed in YAML",
+        hint="remove control characters; use a quoted escape if one is meant",
+    )
+
+
+def _compose(loader: Any, name: str) -> Node | None:
+    """Build the `Node` tree from parser events; refuse what plain data must not contain."""
+    loader.get_event()  # stream start
+    if loader.check_event(yaml.StreamEndEvent):
+        return None
+    loader.get_event()  # document start
+    root = _compose_node(loader, name, 0)
+    loader.get_event()  # document end
+    if not loader.check_event(yaml.StreamEndEvent):
+        raise _Refused(loader.peek_event().start_mark, "only one YAML document is allowed")
+    return root
+
+
+def _compose_node(loader: Any, name: str, depth: int) -> Node:
+    event = loader.get_event()
+    mark = Mark(name, event.start_mark.line + 1, event.start_mark.column + 1)
+    if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+        raise _Refused(
+            event.start_mark,
+            "anchors and aliases are not allowed",
+            "write the value out in full; aliases can multiply a small file into a huge one",
+        )
+    if depth > MAX_DEPTH:
+        raise _Refused(event.start_mark, f"YAML is nested too deeply (over {MAX_DEPTH} levels)")
+    if isinstance(event, yaml.ScalarEvent):
+        return Node(_scalar(loader, event), mark)
+    _check_tag(event, "seq" if isinstance(event, yaml.SequenceStartEvent) else "map")
+    if isinstance(event, yaml.SequenceStartEvent):
+        items = []
+        while not loader.check_event(yaml.SequenceEndEvent):
+            items.append(_compose_node(loader, name, depth + 1))
+        loader.get_event()
+        return Node(items, mark)
+    values: dict[str, Node] = {}
+    keys: dict[str, Mark] = {}
+    while not loader.check_event(yaml.MappingEndEvent):
+        key_event = loader.peek_event()
+        if not isinstance(key_event, yaml.ScalarEvent):
+            raise _Refused(key_event.start_mark, "mapping keys must be plain scalars")
+        key_node = _compose_node(loader, name, depth + 1)
+        key = key_event.value
+        if key in values:
+            raise _Refused(
+                key_event.start_mark,
+                f"duplicate key {key!r} (first at line {keys[key].line})",
+                "YAML keeps only the last value; remove one of them",
+            )
+        keys[key] = key_node.mark
+        values[key] = _compose_node(loader, name, depth + 1)
+    loader.get_event()
+    return Node(values, mark, keys)
+
+
+def _check_tag(event: Any, kind: str) -> None:
+    tag = event.tag
+    if tag not in (None, "!", f"tag:yaml.org,2002:{kind}"):
+        raise _Refused(event.start_mark, f"the tag {tag!r} is not allowed")
+
+
+def _resolve_tag(loader: Any, event: Any) -> str:
+    if event.tag not in (None, "!"):
+        return event.tag
+    return loader.resolve(yaml.ScalarNode, event.value, event.implicit)
+
+
+def _scalar(loader: Any, event: Any) -> Any:
+    tag = _resolve_tag(loader, event)
+    if tag == MERGE_TAG:
+        raise _Refused(event.start_mark, "merge keys (<<) are not allowed")
+    if tag not in ALLOWED_TAGS:
+        raise _Refused(event.start_mark, f"the tag {tag!r} is not allowed")
+    node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)
+    try:
+        value = loader.construct_object(node)
+    except (ValueError, OverflowError):
+        shown = event.value if len(event.value) <= 40 else event.value[:37] + "..."
+        raise _Refused(event.start_mark, f"cannot read value {shown!r}") from None
+    if not isinstance(value, str | int | float | bool | type(None)):
+        value = str(event.value)  # dates and binary stay text; the schema says what it wants
+    return value
 
 
 def _at(name: str, mark: Any, message: str, hint: str = "") -> Diagnostic:
     line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
     return Diagnostic.at(Mark(name, line, col), message, hint=hint)
-
-
-def _mark(name: str, node: yaml.Node) -> Mark:
-    return Mark(name, node.start_mark.line + 1, node.start_mark.column + 1)
-
-
-def _convert(node: yaml.Node, loader: _Loader, name: str) -> Node:
-    if node.tag not in ALLOWED_TAGS:
-        raise _Refused(node.start_mark, f"the tag {node.tag!r} is not allowed")
-    if isinstance(node, yaml.MappingNode):
-        values: dict[str, Node] = {}
-        keys: dict[str, Mark] = {}
-        for key_node, value_node in node.value:
-            if key_node.tag == "tag:yaml.org,2002:merge":
-                raise _Refused(key_node.start_mark, "merge keys (<<) are not allowed")
-            if not isinstance(key_node, yaml.ScalarNode):
-                raise _Refused(key_node.start_mark, "mapping keys must be plain scalars")
-            key = str(key_node.value)
-            if key in values:
-                first = keys[key]
-                raise _Refused(
-                    key_node.start_mark,
-                    f"duplicate key {key!r} (first at line {first.line})",
-                    "YAML keeps only the last value; remove one of them",
-                )
-            keys[key] = _mark(name, key_node)
-            values[key] = _convert(value_node, loader, name)
-        return Node(values, _mark(name, node), keys)
-    if isinstance(node, yaml.SequenceNode):
-        return Node([_convert(item, loader, name) for item in node.value], _mark(name, node))
-    try:
-        value = loader.construct_object(node, deep=True)
-    except (ValueError, OverflowError):
-        shown = node.value if len(node.value) <= 40 else node.value[:37] + "..."
-        raise _Refused(node.start_mark, f"cannot read value {shown!r}") from None
-    if not isinstance(value, str | int | float | bool | type(None)):
-        value = str(node.value)  # dates and binary stay text; the schema says what it wants
-    return Node(value, _mark(name, node))

@@ -13,7 +13,6 @@ Every node keeps the mark of the file and line it came from.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -64,7 +63,7 @@ class Resolver:
     # -- base games ------------------------------------------------------------------------
 
     def _base(self, source: SourceFile) -> Resolved | None:
-        tree = copy.deepcopy(source.node)
+        tree = source.node.clone()
         files = [source]
         ok = True
         for group, expect in (("decks", "deck"), ("prose", "prose")):
@@ -74,7 +73,7 @@ class Resolver:
                 if loaded is None:
                     ok = False
                     continue
-                refs.value[key] = copy.deepcopy(loaded.node)
+                refs.value[key] = loaded.node.clone()
                 files.append(loaded)
         if not ok:
             return None
@@ -104,7 +103,7 @@ class Resolver:
         base = self.resolve(base_id, stack)
         if base is None:
             return None
-        tree = copy.deepcopy(base.tree)
+        tree = base.tree.clone()
         files = [*base.files, source]
         errors_before = len(self.problems)
         first = [k for k in APPLY_FIRST if k in patch.value]
@@ -186,7 +185,7 @@ class Resolver:
                     Diagnostic.at(ref.mark, f"cannot use {group} file {ref.value!r}")
                 )
                 continue
-            tree.value[group].value[key] = copy.deepcopy(loaded.node)
+            tree.value[group].value[key] = loaded.node.clone()
             files.append(loaded)
 
     def _change_cards(self, tree: Node, changes: Node) -> None:

@@ -120,6 +120,7 @@ class Drawing:
     segments: list[tuple[float, float, float, float]]  # stroked straight lines
     registration: list[tuple[float, float, float, float]]  # lines in registration colour
     fills: list[tuple[float, float, float, float]]  # filled paths: x, y, width, height
+    fill_colours: set[str]  # "#rrggbb" of every RGB fill colour set
 
 
 def _mul(a: list[float], b: list[float]) -> list[float]:
@@ -142,7 +143,7 @@ def drawing(data: bytes, page: int) -> Drawing:
     ctm, stack = [1.0, 0.0, 0.0, 1.0, 0.0, 0.0], []
     path: list[tuple[str, float, float]] = []
     registration_colour = False
-    out = Drawing([], [], [])
+    out = Drawing([], [], [], set())
 
     def point(x: float, y: float) -> tuple[float, float]:
         px = ctm[0] * x + ctm[2] * y + ctm[4]
@@ -161,6 +162,8 @@ def drawing(data: bytes, page: int) -> Drawing:
             registration_colour = args == [1.0, 1.0, 1.0, 1.0]
         elif op in (b"SCN", b"RG", b"G"):
             registration_colour = False
+        elif op in (b"scn", b"sc", b"rg") and len(args) == 3:
+            out.fill_colours.add("#" + "".join(f"{round(v * 255):02X}" for v in args))
         elif op in (b"m", b"l"):
             path.append((op.decode(), *point(*args)))
         elif op == b"c":
@@ -253,6 +256,18 @@ def test_fronts_show_every_card_id_points_and_game_name() -> None:
     assert "Trade card" in fronts and "Upgrade card" in fronts
 
 
+def test_cubes_are_drawn_in_the_ladder_colours() -> None:
+    colours = ["#123456", "#AB0042", "#00CD77", "#FEDC00"]
+
+    def recolour(data: dict[str, Any]) -> None:
+        for resource, colour in zip(data["resources"], colours, strict=True):
+            resource["colour"] = colour
+
+    data = pdf(variant(base(), recolour))
+    used = set().union(*(drawing(data, i).fill_colours for i in range(len(reader(data).pages))))
+    assert set(colours) <= used
+
+
 def test_backs_use_the_rulesets_terms_and_follow_each_front_page() -> None:
     r = base()
     rd = reader(pdf(r))
@@ -278,13 +293,21 @@ def test_language_option_names_cards_in_german() -> None:
 def test_cut_marks_continue_the_63_by_88_grid_inside_the_printable_margin(paper: str) -> None:
     xs, ys = grid(paper)
     w, h = PAPER_MM[paper]
-    vertical, horizontal = cut_marks(drawing(pdf(base(), CardOptions(paper=paper)), 0), paper)
+    d = drawing(pdf(base(), CardOptions(paper=paper)), 0)
+    vertical, horizontal = cut_marks(d, paper)
     assert sorted(round(m[0], 2) for m in vertical) == sorted(round(x, 2) for x in xs * 2)
     assert sorted(round(m[0], 2) for m in horizontal) == sorted(round(y, 2) for y in ys * 2)
     for _, a, b in vertical:
         assert a >= PRINTABLE - 0.01 and b <= h - PRINTABLE + 0.01 and b - a >= 2
     for _, a, b in horizontal:
         assert a >= PRINTABLE - 0.01 and b <= w - PRINTABLE + 0.01 and b - a >= 2
+    assert d.registration
+    for x1, y1, x2, y2 in d.registration:  # in the margin, clear of the cards
+        assert min(x1, x2) >= PRINTABLE - 0.01 and max(x1, x2) <= w - PRINTABLE + 0.01
+        assert min(y1, y2) >= PRINTABLE - 0.01 and max(y1, y2) <= h - PRINTABLE + 0.01
+        inside_x = xs[0] < max(x1, x2) and min(x1, x2) < xs[-1]
+        inside_y = ys[0] < max(y1, y2) and min(y1, y2) < ys[-1]
+        assert not (inside_x and inside_y)
 
 
 def test_letter_marks_are_short_where_its_margin_is_narrow() -> None:
@@ -433,6 +456,7 @@ def test_cli_back_offset_and_bleed(runner: CliRunner, tmp_path: Path) -> None:
         (["spice-road", "--bleed", "-1"], "bleed"),
         (["spice-road", "--players", "99"], "players"),
         (["spice-road", "--back-offset", "1;2"], "X,Y"),
+        (["spice-road", "--back-offset", "0,-40"], "back offset"),
         (["spice-road", "--lang", "xx"], "language"),
         (["spice-road", "--paper", "b5"], "b5"),
     ],

@@ -1,0 +1,376 @@
+"""Rule sheets: PDFs generated from the model, opened and read back with pypdf."""
+
+from __future__ import annotations
+
+import copy
+import io
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pypdf import PdfReader
+
+from compiler.model import Ruleset
+from compiler.targets import TARGETS, BuildOptions, sheets
+
+MM_PER_PT = 25.4 / 72
+SPICE_WORDS = (
+    "spice", "gewürz", "turmeric", "kurkuma", "saffron", "safran",
+    "cardamom", "kardamom", "cinnamon", "zimt",
+)  # fmt: skip
+
+
+# -- helpers -------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def base(bundled) -> Ruleset:
+    return bundled.rulesets["spice-road"]
+
+
+def edited(ruleset: Ruleset, edit) -> Ruleset:
+    """A copy of `ruleset` with `edit(data)` applied to its JSON form."""
+    data = copy.deepcopy(ruleset.to_json())
+    edit(data)
+    return Ruleset.from_json(data)
+
+
+def retheme(data: dict[str, Any]) -> None:
+    """Rename every resource, coin and themed term (a Golem-like re-theme, in the test)."""
+    data["id"] = "crystal-test"
+    data["name"] = {"en": "Crystal Quarry", "de": "Kristallbruch"}
+    names = [("amber", "Bernstein"), ("jade", "Jade"), ("topaz", "Topas"), ("ruby", "Rubin")]
+    for resource, (en, de) in zip(data["resources"], names, strict=True):
+        resource["name"] = {"en": f"{en} crystal", "de": f"{de}kristall"}
+    data["terms"].update(
+        resource={"en": "crystal", "de": "Kristall"},
+        resources={"en": "crystals", "de": "Kristalle"},
+        gain_card={"en": "crystal card", "de": "Kristallkarte"},
+        point_card={"en": "golem card", "de": "Golemkarte"},
+        point_cards={"en": "golem cards", "de": "Golemkarten"},
+    )
+
+
+def add_rank(data: dict[str, Any]) -> None:
+    """A fifth (or n+1-th) rung on top of the ladder; every vector grows by a zero."""
+    data["resources"].append(
+        {"id": "quince", "code": "Q", "colour": "#7B1FA2", "name": {"en": "quince", "de": "Quitte"}}
+    )
+    for key in ("resource_points", "value_weights"):
+        data[key].append(data[key][-1] + 1)
+    data["seats"] = [[*seat, 0] for seat in data["seats"]]
+    for deck in ("starting_cards", "merchant_deck"):
+        for card in data[deck]:
+            card["get"].append(0)
+            card["pay"].append(0)
+    for card in data["point_deck"]:
+        card["cost"].append(0)
+    data["point_deck"][0]["cost"][-1] = 2
+
+
+def pdf_text(pdf: bytes) -> str:
+    """All text of a PDF, soft hyphens and line-end hyphenation undone."""
+    reader = PdfReader(io.BytesIO(pdf))
+    text = "\n".join(page.extract_text() for page in reader.pages)
+    return re.sub(r"\u00ad\s*\n?", "", text)
+
+
+def page_mm(pdf: bytes) -> list[tuple[float, float]]:
+    reader = PdfReader(io.BytesIO(pdf))
+    return [
+        (
+            round(float(p.mediabox.width) * MM_PER_PT, 1),
+            round(float(p.mediabox.height) * MM_PER_PT, 1),
+        )
+        for p in reader.pages
+    ]
+
+
+@pytest.fixture(scope="module")
+def rendered(base):
+    """The bundled game's sheets, rendered once per language and paper."""
+    cache: dict[tuple[str, str], bytes] = {}
+
+    def get(lang: str, paper: str = "a4") -> bytes:
+        if (lang, paper) not in cache:
+            cache[lang, paper] = sheets.render_sheet(base, lang, paper)
+        return cache[lang, paper]
+
+    return get
+
+
+# -- paper, determinism ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("paper", "size"), [("a4", (210.0, 297.0)), ("letter", (215.9, 279.4))])
+def test_page_size_in_mm(rendered, paper, size):
+    sizes = page_mm(rendered("en", paper))
+    assert len(sizes) >= 2
+    assert all(s == size for s in sizes)
+
+
+def test_same_input_gives_byte_identical_pdfs(base, rendered):
+    assert sheets.render_sheet(base, "de", "a4") == rendered("de", "a4")
+
+
+def test_page_numbers_and_document_language(rendered):
+    for lang, words in (("de", "Seite {} von {}"), ("en", "Page {} of {}")):
+        reader = PdfReader(io.BytesIO(rendered(lang)))
+        total = len(reader.pages)
+        for number, page in enumerate(reader.pages, start=1):
+            assert words.format(number, total) in page.extract_text()
+        assert reader.trailer["/Root"]["/Lang"] == lang
+
+
+# -- content from the data ---------------------------------------------------------------
+
+
+def test_german_sheet_speaks_german_and_shows_the_thresholds(base, rendered):
+    text = pdf_text(rendered("de"))
+    for word in ("Kurkuma", "Safran", "Kardamom", "Zimt", "Karawane", "Punktekarten"):
+        assert word in text
+    assert "Spielmaterial" in text and "Wertung" in text
+    assert "turmeric" not in text and "caravan" not in text
+    counts = " ".join(str(base.end_threshold[n]) for n in base.player_counts)
+    assert re.search(r"Punktekarten " + re.escape(counts), text)
+    assert f"höchstens {base.caravan_limit} Gewürze" in text
+
+
+def test_english_sheet_speaks_english_and_shows_the_thresholds(base, rendered):
+    text = pdf_text(rendered("en"))
+    for word in ("turmeric", "saffron", "cardamom", "cinnamon", "caravan", "point cards"):
+        assert word in text
+    assert "Kurkuma" not in text and "Karawane" not in text
+    counts = " ".join(str(base.end_threshold[n]) for n in base.player_counts)
+    assert re.search(r"Point cards " + re.escape(counts), text)
+    assert f"at most {base.caravan_limit} spices" in text
+
+
+def test_setup_table_per_player_count_and_seat(base, rendered):
+    text = pdf_text(rendered("en"))
+    for players in base.player_counts:
+        seats = " ".join(" ".join(base.cubes(v)) for v in base.seats[:players])
+        coins = " ".join(
+            str(c.count(players)) for c in sorted(base.coins, key=lambda c: c.position)
+        )
+        assert re.search(rf"^{players} {re.escape(seats)} .*{re.escape(coins)}$", text, re.M)
+
+
+def test_retheme_never_names_a_spice(base):
+    themed = edited(base, retheme)
+    for lang in themed.languages:
+        text = pdf_text(sheets.render_sheet(themed, lang)).lower()
+        assert [w for w in SPICE_WORDS if w in text] == []
+        assert ("jade crystal" if lang == "en" else "jadekristall") in text
+        assert ("golem cards" if lang == "en" else "golemkarten") in text
+
+
+def test_bundled_golem_variant_never_names_a_spice(bundled):
+    if "golem" not in bundled.rulesets:
+        pytest.skip("no golem variant bundled")
+    golem = bundled.rulesets["golem"]
+    for lang in golem.languages:
+        text = pdf_text(sheets.render_sheet(golem, lang)).lower()
+        assert [w for w in SPICE_WORDS if w in text] == []
+
+
+def test_changed_caravan_limit_appears(base):
+    def edit(data):
+        data["caravan_limit"] = 12
+
+    bigger = edited(base, edit)
+    assert "at most 12 spices" in pdf_text(sheets.render_sheet(bigger, "en"))
+    assert "höchstens 12 Gewürze" in pdf_text(sheets.render_sheet(bigger, "de"))
+
+
+def test_house_rule_thresholds_appear(base):
+    def edit(data):
+        data["end_threshold"] = {
+            str(n): 7 + n for n in range(base.players_min, base.players_max + 1)
+        }
+        data["finish_round"] = False
+
+    house = edited(base, edit)
+    text = pdf_text(sheets.render_sheet(house, "en"))
+    counts = " ".join(str(7 + n) for n in house.player_counts)
+    assert re.search(r"Point cards " + re.escape(counts), text)
+    assert house.prose["en"]["end_now"] in text  # no round completion in this variant
+
+
+def test_five_ranks_draw_five(base):
+    five = edited(base, add_rank)
+    assert len(five.resources) == len(base.resources) + 1
+    text = pdf_text(sheets.render_sheet(five, "de"))
+    ladder_names = " ".join(r.name["de"] for r in five.resources)
+    assert ladder_names in text
+    assert "Quitte steht ganz oben" in text  # the top rank is the new one
+
+
+def test_three_coin_piles_and_tie_break_from_data(base):
+    def edit(data):
+        data["coins"].append(
+            {"id": "bronze", "value": 7, "per_player": 1, "position": 3, "colour": "#8D6E63",
+             "name": {"en": "bronze coin", "de": "Bronzemünze"}}
+        )  # fmt: skip
+        data["tie_break"] = "shared"
+
+    three = edited(base, edit)
+    text = pdf_text(sheets.render_sheet(three, "en"))
+    assert "bronze coin +7" in text
+    assert "they share the victory" in text
+
+
+HOSTILE = '"; #import "evil.typ": * ] $x$ <b> [[cube:Y]] {{ 1 }}'
+
+
+def test_hostile_names_stay_text(base):
+    def edit(data):
+        data["resources"][0]["name"] = {"en": HOSTILE, "de": HOSTILE}
+        data["starting_cards"][0]["name"] = {"en": "#pagebreak()", "de": "#pagebreak()"}
+        data["terms"]["caravan"] = {"en": "cart\n#set page(width: 1cm)", "de": "Karren"}
+
+    hostile = edited(base, edit)
+    pdf = sheets.render_sheet(hostile, "en")
+    text = pdf_text(pdf)
+    assert HOSTILE in text
+    assert "#pagebreak()" in text
+    assert "#set page(width: 1cm)" in text
+    assert page_mm(pdf) == page_mm(sheets.render_sheet(base, "en"))
+
+
+# -- prose ------------------------------------------------------------------------------------
+
+
+def test_prose_keys_match_across_languages(base):
+    keys = {lang: set(sheets.render_prose(base, lang)) for lang in base.languages}
+    assert len({frozenset(k) for k in keys.values()}) == 1
+
+
+def test_prose_context_is_in_the_sheet_language(base):
+    de = sheets.prose_context(base, "de")
+    assert de["t"]["caravan"] == "Karawane"
+    assert de["resources"][0]["name"] == base.resources[0].name["de"]
+    assert de["caravan_limit"] == base.caravan_limit
+    assert de["highest"]["code"] == base.codes[-1]
+
+
+@pytest.mark.parametrize(
+    ("source", "message"),
+    [
+        ("{{ t.no_such_term }}", "no_such_term"),
+        ("{{ missing }}", "missing"),
+        ("{{ ''.__class__.__mro__ }}", "Security"),
+        ("[[cube:?]]", "unknown icon marker"),
+        ("{% for %}", "TemplateSyntaxError"),
+    ],
+)
+def test_bad_placeholder_names_the_key(base, source, message):
+    def edit(data):
+        data["prose"]["en"]["broken_key"] = source
+
+    with pytest.raises(sheets.ProseError, match=r"en\.broken_key.*" + re.escape(message)) as err:
+        sheets.render_prose(edited(base, edit), "en")
+    assert err.value.key == "broken_key"
+
+
+def test_markers_from_data_stay_literal(base):
+    def edit(data):
+        data["resources"][0]["name"]["en"] = "[[cube:Y]]"
+
+    prose = sheets.render_prose(edited(base, edit), "en")
+    assert "the bottom" in prose["ladder"]
+    assert "[[cube:Y]]" in prose["ladder"]
+    assert sheets.MARK_OPEN not in prose["ladder"]
+
+
+def test_code_and_templates_name_no_base_game_spice():
+    root = Path(sheets.__file__).parent
+    files = [Path(sheets.__file__), *sorted((root / "templates").glob("rules*.typ"))]
+    for path in files:
+        text = path.read_text(encoding="utf-8").lower()
+        assert [w for w in SPICE_WORDS if w in text] == [], path
+
+
+# -- target and CLI ---------------------------------------------------------------------------
+
+
+def test_target_writes_every_language_and_paper(base, tmp_path):
+    written = TARGETS["sheets"](base, tmp_path, BuildOptions(papers=("a4", "letter")))
+    names = sorted(p.name for p in written)
+    expected = sorted(
+        f"rules-{lang}-{paper}.pdf" for lang in base.languages for paper in ("a4", "letter")
+    )
+    assert names == expected
+    assert sorted(p.name for p in tmp_path.iterdir()) == expected
+
+
+def test_cli_writes_one_sheet(run, tmp_path):
+    result = run(
+        "sheets", "spice-road", "--lang", "de", "--paper", "letter", "--out", str(tmp_path)
+    )
+    assert result.exit_code == 0, result.output
+    pdf = (tmp_path / "rules-de-letter.pdf").read_bytes()
+    assert page_mm(pdf)[0] == (215.9, 279.4)
+    assert "Kurkuma" in pdf_text(pdf)
+    assert [p.name for p in tmp_path.iterdir()] == ["rules-de-letter.pdf"]
+
+
+def test_cli_defaults_to_every_language_on_a4(run, tmp_path, base):
+    result = run("sheets", "spice-road", "--out", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        f"rules-{lang}-a4.pdf" for lang in base.languages
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "message"),
+    [
+        (("no-such-game",), 2, "unknown game"),
+        (("spice-road", "--lang", "fr"), 2, "unknown language 'fr'"),
+        (("spice-road", "--paper", "a3"), 2, "unknown paper 'a3'"),
+    ],
+)
+def test_cli_rejects_bad_choices(run, tmp_path, args, code, message):
+    result = run("sheets", *args, "--out", str(tmp_path))
+    assert result.exit_code == code
+    assert message in result.output
+    assert "Traceback" not in result.output
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_target_honours_languages_option(base, tmp_path):
+    written = TARGETS["sheets"](base, tmp_path, BuildOptions(languages=("de",)))
+    assert [p.name for p in written] == ["rules-de-a4.pdf"]
+
+
+def test_missing_translation_is_an_error_not_a_fallback(base):
+    def edit(data):
+        del data["resources"][0]["name"]["de"]
+
+    with pytest.raises(sheets.SheetError, match=f"resource '{base.resources[0].id}' has no 'de'"):
+        sheets.sheet_data(edited(base, edit), "de", "a4")
+
+
+def test_every_bundled_game_and_valid_case_renders(bundled):
+    from compiler.pipeline import compile_paths
+
+    cases = compile_paths([Path(__file__).parent / "cases" / "valid"])
+    rulesets = {**bundled.rulesets, **cases.rulesets}
+    for ruleset in rulesets.values():
+        for lang in ruleset.languages:
+            text = pdf_text(sheets.render_sheet(ruleset, lang))
+            assert ruleset.name[lang] in text
+            assert " ".join(r.name[lang] for r in ruleset.resources) in text  # the ladder
+
+
+def test_cli_renders_a_variant_from_other_rules(run, tmp_path):
+    cases = Path(__file__).parent / "cases" / "valid"
+    result = run(
+        "sheets", "five-spices", "--rules", str(cases), "--lang", "en", "--out", str(tmp_path)
+    )
+    assert result.exit_code == 0, result.output
+    text = pdf_text((tmp_path / "rules-en-a4.pdf").read_bytes())
+    assert "at most 12 spices" in text
+    assert "bronze coin" in text
