@@ -16,6 +16,7 @@ from typing import Any
 from compiler.cardids import derived_id
 from compiler.diagnostics import Diagnostic, Severity
 from compiler.loader import Node, Path_, format_path
+from compiler.model import Ruleset
 
 DECKS = ("starting", "merchant", "point")
 
@@ -389,3 +390,29 @@ def prose_languages(ctx: Context) -> Iterator[Diagnostic]:
                 f"rule-sheet text {key!r} is not in the {reference!r} text",
                 key=True,
             )
+
+
+# -- checks that need the built model ---------------------------------------------------
+
+
+def check_prose(ruleset: Ruleset, tree: Node) -> Iterator[Diagnostic]:
+    """Every rule-sheet sentence renders: its placeholders exist in the ruleset."""
+    from compiler.targets.sheets import ProseError, SheetError, render_prose
+
+    for lang in ruleset.languages:
+        try:
+            render_prose(ruleset, lang)
+        except ProseError as err:
+            path: Path_ = ("prose", err.lang, "text", err.key)
+            yield Diagnostic.at(
+                tree.locate(path),
+                f"rule-sheet text {err.key!r} ({err.lang}) does not render: "
+                f"{str(err).split(': ', 1)[-1]}",
+                path=format_path(path),
+                hint="placeholders are listed in compiler/targets/sheets.py (prose_context)",
+            )
+        except SheetError as err:
+            yield Diagnostic.at(tree.locate(("prose",)), str(err), path="prose")
+
+
+MODEL_CHECKS = [check_prose]

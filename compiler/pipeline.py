@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from compiler.build_model import build_ruleset
-from compiler.checks import run_checks
+from compiler.checks import MODEL_CHECKS, run_checks
 from compiler.diagnostics import Diagnostic, has_errors
 from compiler.model import Ruleset
 from compiler.paths import RULES
@@ -67,12 +67,17 @@ def compile_paths(paths: Sequence[Path] | None = None, *, with_bundled: bool = F
         result.diagnostics.extend(checks)
         if has_errors(checks):
             continue
-        result.resolved[game_id] = resolved
-        result.rulesets[game_id] = build_ruleset(
+        ruleset = build_ruleset(
             resolved.tree.plain(),
             _source_names(resolved, source.path.parent),
             _source_hash(resolved),
         )
+        late = [d for check in MODEL_CHECKS for d in check(ruleset, resolved.tree)]
+        result.diagnostics.extend(late)
+        if has_errors(late):
+            continue
+        result.resolved[game_id] = resolved
+        result.rulesets[game_id] = ruleset
     result.diagnostics.extend(resolver.problems)
     result.diagnostics.extend(sources.diagnostics)
     result.files_checked = len(sources.files)

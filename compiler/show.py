@@ -35,9 +35,8 @@ def _is_flat(node: Node) -> bool:
         return False
     lines = set()
     for child in node.value.values():
-        if isinstance(child.value, dict | list):
-            if not _is_flat(child):
-                return False
+        if isinstance(child.value, dict | list) and not _is_flat(child):
+            return False
         lines.add((child.mark.file, child.mark.line))
     return len(lines) == 1
 

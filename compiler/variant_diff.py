@@ -11,6 +11,7 @@ from typing import Any
 
 from compiler.model import MerchantCard, PointCard, Ruleset
 
+
 def _by_rank(vector: tuple[int, ...]) -> str:
     """Counts per rank, theme-blind: (3, 1, 0, 0) -> "3x1 1x2" (three of rank 1, one of 2)."""
     return " ".join(f"{n}x{rank}" for rank, n in enumerate(vector, start=1) if n) or "-"
@@ -62,7 +63,9 @@ def _key(card: MerchantCard | PointCard) -> tuple[Any, ...]:
     return (card.kind, trim(card.get), trim(card.pay), card.steps)
 
 
-def _diff_deck(deck: str, a: tuple[Any, ...], b: tuple[Any, ...], out: dict[str, list[Any]]) -> None:
+def _diff_deck(
+    deck: str, a: tuple[Any, ...], b: tuple[Any, ...], out: dict[str, list[Any]]
+) -> None:
     left = {_key(c): c for c in a}
     right = {_key(c): c for c in b}
     for key, card in left.items():
