@@ -9,9 +9,7 @@ from compiler.cardids import derived_id
 from compiler.model import Coin, MerchantCard, PointCard, Resource, Ruleset, frozen_map
 
 
-def build_ruleset(
-    data: Mapping[str, Any], sources: Sequence[str], source_hash: str
-) -> Ruleset:
+def build_ruleset(data: Mapping[str, Any], sources: Sequence[str], source_hash: str) -> Ruleset:
     """Build the model from resolved data (decks and prose already loaded in place)."""
     codes = [r["code"].upper() for r in data["resources"]]
     index = {c: i for i, c in enumerate(codes)}
@@ -47,8 +45,7 @@ def build_ruleset(
         sources=tuple(sources),
         source_hash=source_hash,
         resources=tuple(
-            Resource(r["id"], r["code"], r["colour"], texts(r["name"]))
-            for r in data["resources"]
+            Resource(r["id"], r["code"], r["colour"], texts(r["name"])) for r in data["resources"]
         ),
         players_min=data["players"]["min"],
         players_max=data["players"]["max"],
@@ -56,9 +53,7 @@ def build_ruleset(
         merchant_row=data["setup"]["merchant_row"],
         point_row=data["setup"]["point_row"],
         coins=tuple(
-            Coin(
-                c["id"], c["value"], c["per_player"], c["position"], c["colour"], texts(c["name"])
-            )
+            Coin(c["id"], c["value"], c["per_player"], c["position"], c["colour"], texts(c["name"]))
             for c in coins["piles"]
         ),
         coin_runout=coins["runout"],
@@ -74,9 +69,7 @@ def build_ruleset(
         resource_points=tuple(data["scoring"]["resource_points"]),
         tie_break=data["scoring"]["tie_break"],
         value_weights=tuple(data["balance"]["value_weights"]),
-        variety_bonus=frozen_map(
-            {int(k): v for k, v in data["balance"]["variety_bonus"].items()}
-        ),
+        variety_bonus=frozen_map({int(k): v for k, v in data["balance"]["variety_bonus"].items()}),
         terms=frozen_map({k: texts(v) for k, v in data["terms"].items()}),
         prose=frozen_map({lang: texts(doc["text"]) for lang, doc in data["prose"].items()}),
     )

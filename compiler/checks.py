@@ -397,9 +397,20 @@ def prose_languages(ctx: Context) -> Iterator[Diagnostic]:
 
 def check_prose(ruleset: Ruleset, tree: Node) -> Iterator[Diagnostic]:
     """Every rule-sheet sentence renders: its placeholders exist in the ruleset."""
-    from compiler.targets.sheets import ProseError, SheetError, render_prose
+    from compiler.targets.sheets import PROSE_KEYS, ProseError, SheetError, render_prose
 
     for lang in ruleset.languages:
+        missing = sorted(PROSE_KEYS - set(ruleset.prose.get(lang, {})))
+        if missing and lang in ruleset.prose:
+            shown = ", ".join(missing[:8]) + (
+                f" and {len(missing) - 8} more" if len(missing) > 8 else ""
+            )
+            yield Diagnostic.at(
+                tree.locate(("prose", lang, "text")),
+                f"rule-sheet text ({lang}) lacks keys the sheet needs: {shown}",
+                path=f"prose.{lang}.text",
+            )
+            continue
         try:
             render_prose(ruleset, lang)
         except ProseError as err:
