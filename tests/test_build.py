@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from compiler.output import atomic_dir
+
 from conftest import ROOT
 
 
