@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import copy
 import io
+import os
 import re
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -112,6 +116,18 @@ def test_page_size_in_mm(rendered, paper, size):
 
 def test_same_input_gives_byte_identical_pdfs(base, rendered):
     assert sheets.render_sheet(base, "de", "a4") == rendered("de", "a4")
+
+
+def test_separate_processes_give_byte_identical_pdfs(rendered, tmp_path):
+    root = Path(__file__).resolve().parent.parent
+    outputs = []
+    for seed in ("1", "2"):
+        out = tmp_path / seed
+        command = [sys.executable, "-m", "compiler", "sheets", "spice-road", "--lang", "de"]
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        subprocess.run([*command, "--out", str(out)], cwd=root, env=env, check=True)
+        outputs.append((out / "rules-de-a4.pdf").read_bytes())
+    assert outputs[0] == outputs[1] == rendered("de", "a4")
 
 
 def test_page_numbers_and_document_language(rendered):
@@ -263,6 +279,7 @@ def test_prose_context_is_in_the_sheet_language(base):
         ("{{ ''.__class__.__mro__ }}", "Security"),
         ("[[cube:?]]", "unknown icon marker"),
         ("{% for %}", "TemplateSyntaxError"),
+        ("{{ caravan_limit / 0 }}", "ZeroDivisionError"),
     ],
 )
 def test_bad_placeholder_names_the_key(base, source, message):
@@ -276,7 +293,8 @@ def test_bad_placeholder_names_the_key(base, source, message):
 
 def test_markers_from_data_stay_literal(base):
     def edit(data):
-        data["resources"][0]["name"]["en"] = "[[cube:Y]]"
+        forged = sheets.MARK_OPEN + "up" + sheets.MARK_CLOSE  # a marker forged in data
+        data["resources"][0]["name"]["en"] = "[[cube:Y]]" + forged
 
     prose = sheets.render_prose(edited(base, edit), "en")
     assert "the bottom" in prose["ladder"]
@@ -329,7 +347,7 @@ def test_cli_defaults_to_every_language_on_a4(run, tmp_path, base):
     [
         (("no-such-game",), 2, "unknown game"),
         (("spice-road", "--lang", "fr"), 2, "unknown language 'fr'"),
-        (("spice-road", "--paper", "a3"), 2, "unknown paper 'a3'"),
+        (("spice-road", "--paper", "a3"), 2, "'a3' is not one of"),
     ],
 )
 def test_cli_rejects_bad_choices(run, tmp_path, args, code, message):
@@ -374,3 +392,38 @@ def test_cli_renders_a_variant_from_other_rules(run, tmp_path):
     text = pdf_text((tmp_path / "rules-en-a4.pdf").read_bytes())
     assert "at most 12 spices" in text
     assert "bronze coin" in text
+
+
+def test_cli_reports_a_bad_placeholder_without_traceback(run, tmp_path):
+    root = Path(__file__).resolve().parent.parent
+    shutil.copytree(root / "rules" / "prose", tmp_path / "rules" / "prose")
+    shutil.copytree(root / "cards", tmp_path / "cards")
+    game = (root / "rules" / "spice-road.yaml").read_text(encoding="utf-8")
+    game = re.sub(r"^id: .*$", "id: broken-game", game, count=1, flags=re.M)
+    (tmp_path / "rules" / "broken-game.yaml").write_text(game, encoding="utf-8")
+    for lang in ("en", "de"):
+        prose = tmp_path / "rules" / "prose" / f"century.{lang}.yaml"
+        prose.write_text(
+            prose.read_text(encoding="utf-8") + '  broken_key: "{{ t.no_such_term }}"\n',
+            encoding="utf-8",
+        )
+    out = tmp_path / "out"
+    rules = str(tmp_path / "rules" / "broken-game.yaml")
+    result = run("sheets", "broken-game", "--rules", rules, "--out", str(out))
+    assert result.exit_code == 1
+    assert "broken_key" in result.output
+    assert "Traceback" not in result.output
+    assert not out.exists()
+
+
+def test_prose_keys_cover_what_the_template_reads(base):
+    template = (Path(sheets.__file__).parent / "templates" / "rules.typ").read_text("utf-8")
+    read = set(re.findall(r'say\("([a-z_]+)"\)', template))
+    assert read <= sheets.PROSE_KEYS
+    assert set(base.prose["en"]) >= sheets.PROSE_KEYS
+
+    def edit(data):
+        del data["prose"]["de"]["gap_rest"]
+
+    with pytest.raises(sheets.SheetError, match="prose de: no text for gap_rest"):
+        sheets.sheet_data(edited(base, edit), "de", "a4")

@@ -28,6 +28,27 @@ def _ruleset_json(ruleset: Ruleset, out: Path, options: BuildOptions) -> list[Pa
     return write(ruleset, out, options)
 
 
+def _cards(ruleset: Ruleset, out: Path, options: BuildOptions) -> list[Path]:
+    from compiler.targets.cards import write
+
+    return write(ruleset, out, options)
+
+
+def _sheets(ruleset: Ruleset, out: Path, options: BuildOptions) -> list[Path]:
+    from compiler.targets.sheets import write
+
+    return write(ruleset, out, options)
+
+
+def _engine(ruleset: Ruleset, out: Path, options: BuildOptions) -> list[Path]:
+    from compiler.targets.engine import write
+
+    return write(ruleset, out, options)
+
+
 TARGETS: dict[str, Target] = {
     "ruleset": _ruleset_json,
+    "engine": _engine,
+    "cards": _cards,
+    "sheets": _sheets,
 }

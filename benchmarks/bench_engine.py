@@ -1,0 +1,101 @@
+"""Benchmark of the generated engine: random playouts with full legal-move enumeration.
+
+Every decision calls `legal_moves()` (the whole list, no sampling shortcut) and plays one
+of its moves chosen uniformly at random. Prints, per player count: decisions per second,
+games per second, legal moves per decision, decisions per game; and the process's peak
+memory. "cold" is the first games in a fresh process (the move tables are built lazily as
+caravans are met); "warm" is the games after them. "untabled" (with --untabled N) plays N
+games while wiping the current caravan's memo tables before every decision, so every move
+list is derived from the rules tables again, as an interpreter of the data would: the gap
+to "warm" is what the compiled tables buy.
+
+    python benchmarks/bench_engine.py                       # spice-road, 2 and 4 players
+    python benchmarks/bench_engine.py --game golem --games 2000 --players 2 3 4 5
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from compiler.pipeline import compile_paths
+from compiler.targets.engine import load_engine
+
+
+def forget(node) -> None:
+    """Wipe a caravan's memoised move tables (they are rebuilt on the next look-up)."""
+    node._plays, node._play_moves, node._acquire_moves = [], [], {}
+    node._claims, node._minus, node.affordable = (), {}, -1
+    node._discards, node._discard_moves = {}, ()
+
+
+def playouts(engine, players: int, seeds: range, untabled: bool = False):
+    """Play one random game per seed; return (decisions, legal moves seen, seconds)."""
+    decisions = listed = 0
+    clock = time.process_time
+    start = clock()
+    for seed in seeds:
+        rng = random.Random(seed)
+        pick = rng.random
+        state = engine.new_game(players, seed)
+        while not state.is_over():
+            if untabled:
+                forget(state._caravans[state.current_player])
+            moves = state.legal_moves()
+            listed += len(moves)
+            state.play(moves[int(pick() * len(moves))])
+            decisions += 1
+    return decisions, listed, clock() - start
+
+
+def peak_memory_mb() -> float | None:
+    try:
+        import resource
+    except ImportError:  # not on Windows
+        return None
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / (1024 * 1024 if sys.platform == "darwin" else 1024)
+
+
+def report(label: str, players: int, games: int, result: tuple[int, int, float]) -> None:
+    decisions, listed, seconds = result
+    print(
+        f"{label:8s} {players}p  {games:6d} games  {decisions:9d} decisions  "
+        f"{decisions / seconds:10,.0f} decisions/s  {games / seconds:8,.1f} games/s  "
+        f"{listed / decisions:6.1f} moves/decision  {decisions / games:6.0f} decisions/game"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="spice-road", help="game or variant id")
+    parser.add_argument("--players", type=int, nargs="+", default=[2, 4])
+    parser.add_argument("--games", type=int, default=1000, help="timed (warm) games per count")
+    parser.add_argument("--warmup", type=int, default=200, help="cold games per count first")
+    parser.add_argument("--untabled", type=int, default=0, help="games without memo tables")
+    args = parser.parse_args()
+
+    ruleset = compile_paths().rulesets[args.game]
+    engine = load_engine(ruleset)
+    print(f"{args.game}: Python {sys.version.split()[0]}, random playouts, full enumeration")
+    for players in args.players:
+        cold = playouts(engine, players, range(args.warmup))
+        report("cold", players, args.warmup, cold)
+        seeds = range(args.warmup, args.warmup + args.games)
+        report("warm", players, args.games, playouts(engine, players, seeds))
+        if args.untabled:
+            result = playouts(engine, players, range(args.untabled), untabled=True)
+            report("untabled", players, args.untabled, result)
+    print(f"caravans interned: {len(engine._CARAVANS)}")
+    peak = peak_memory_mb()
+    if peak is not None:
+        print(f"peak memory (max RSS of the process): {peak:.1f} MB")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,97 @@
+"""Helpers for the engine tests: test rulesets built from the bundled one, hand-made states.
+
+No tests here; `tests/test_engine*.py` import it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from compiler.model import Ruleset
+
+
+def bundled_rulesets() -> dict[str, Ruleset]:
+    from compiler.pipeline import compile_paths
+
+    return compile_paths().rulesets
+
+
+def spice_road() -> Ruleset:
+    return bundled_rulesets()["spice-road"]
+
+
+def changed(ruleset: Ruleset, **changes: Any) -> Ruleset:
+    """A copy with some fields replaced and its own id."""
+    game_id = changes.pop("id", ruleset.id + "-test")
+    return dataclasses.replace(ruleset, id=game_id, **changes)
+
+
+def five_ranks(ruleset: Ruleset) -> Ruleset:
+    """Five resources, a caravan of 12 and three coin piles, built from `ruleset`.
+
+    A fifth rank (code V) is added above the top one, every vector gets a zero for it, and
+    a few cards use it: a trade ``bb-v``, a gain ``+v`` and point cards ``vv`` and ``yrgbv``.
+    """
+    data = ruleset.to_json()
+    widen = lambda vector: [*vector, 0]  # noqa: E731
+    data["id"] = "five-ranks"
+    data["resources"].append(
+        {"id": "violet", "code": "V", "colour": "#7B1FA2", "name": {"en": "violet"}}
+    )
+    data["caravan_limit"] = 12
+    data["seats"] = [widen(s) for s in data["seats"]]
+    for card in (*data["starting_cards"], *data["merchant_deck"]):
+        card["get"], card["pay"] = widen(card["get"]), widen(card["pay"])
+    data["merchant_deck"] += [
+        {"id": "bb-v", "kind": "trade", "copies": 2, "get": [0, 0, 0, 0, 1],
+         "pay": [0, 0, 0, 2, 0], "steps": 0, "name": {}},
+        {"id": "+v", "kind": "gain", "copies": 1, "get": [0, 0, 0, 0, 1],
+         "pay": [0, 0, 0, 0, 0], "steps": 0, "name": {}},
+    ]  # fmt: skip
+    for card in data["point_deck"]:
+        card["cost"] = widen(card["cost"])
+    data["point_deck"] += [
+        {"id": "vv", "cost": [0, 0, 0, 0, 2], "points": 14, "copies": 2},
+        {"id": "yrgbv", "cost": [1, 1, 1, 1, 1], "points": 19, "copies": 1},
+    ]
+    data["resource_points"] = [*data["resource_points"], 2]
+    data["value_weights"] = [*data["value_weights"], 5]
+    data["coins"].append(
+        {"id": "copper", "value": 2, "per_player": 1, "position": 3, "colour": "#B87333",
+         "name": {"en": "copper coin"}}
+    )  # fmt: skip
+    return Ruleset.from_json(data)
+
+
+def test_rulesets() -> dict[str, Ruleset]:
+    """Every bundled game and variant plus the built-in test variants."""
+    games = dict(bundled_rulesets())
+    base = games["spice-road"]
+    extra = [
+        five_ranks(base),
+        changed(
+            base,
+            id="stay-no-finish",
+            coin_runout="stay",
+            finish_round=False,
+            tie_break="earliest_turn",
+        ),
+        changed(five_ranks(base), id="five-ranks-shared", tie_break="shared", coin_runout="stay"),
+    ]
+    games.update({r.id: r for r in extra})
+    return games
+
+
+test_rulesets.__test__ = False  # type: ignore[attr-defined]
+
+
+def position(engine: Any, players: int = 2, seats: list[dict] | None = None, **fields: Any):
+    """A hand-made state: empty merchant row, decks and hands unless given; the point row
+    holds one card nobody can pay (an empty point row would end the game)."""
+    fields.setdefault("point_row", ["bbbbb"])
+    if seats is None:
+        seats = [{} for _ in range(players)]
+    seats = [{"caravan": "", "hand": [], **seat} for seat in seats]
+    data = {"players": players, "seats": seats, **fields}
+    return engine.State.from_dict(data)

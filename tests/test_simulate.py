@@ -1,0 +1,263 @@
+"""`century simulate`: seeded, order-independent simulations and the balance report."""
+
+from __future__ import annotations
+
+import io
+import json
+import xml.etree.ElementTree as ET
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from test_bots import HOSTILE, five_ranks
+from typer.testing import CliRunner
+
+from compiler import cli
+from compiler.pipeline import compile_paths
+from compiler.report import build_report, render_html, wilson
+from compiler.simulate import (
+    ProgressBar,
+    SimConfig,
+    chunks,
+    play_game,
+    seat_bots,
+    simulate,
+)
+from compiler.targets.engine import load_engine
+
+if not any(c.callback and c.callback.__name__ == "play" for c in cli.app.registered_commands):
+    cli._register_commands()
+runner = CliRunner()
+
+
+def ruleset():
+    return compile_paths().rulesets["spice-road"]
+
+
+CONFIG = SimConfig(games=12, players=2, bots=("greedy", "random"), seed=5)
+
+
+def test_results_are_identical_for_one_and_two_workers() -> None:
+    one = build_report(simulate(ruleset(), CONFIG, workers=1))
+    two = build_report(simulate(ruleset(), CONFIG, workers=2))
+    assert one == two
+    assert one["results_digest"] == two["results_digest"]
+
+
+def test_results_are_identical_on_a_local_dask_cluster() -> None:
+    pytest.importorskip(
+        "distributed", reason="the optional 'cluster' extra (dask) is not installed"
+    )
+    from dask.distributed import LocalCluster
+
+    with LocalCluster(n_workers=2, processes=False, threads_per_worker=1) as cluster:
+        on_dask = build_report(simulate(ruleset(), CONFIG, cluster=cluster.scheduler_address))
+    assert on_dask == build_report(simulate(ruleset(), CONFIG, workers=1))
+
+
+def test_another_seed_gives_other_games() -> None:
+    other = SimConfig(games=12, players=2, bots=("greedy", "random"), seed=6)
+    a = build_report(simulate(ruleset(), CONFIG))
+    b = build_report(simulate(ruleset(), other))
+    assert a["results_digest"] != b["results_digest"]
+
+
+def test_report_figures_match_a_recount_of_the_games() -> None:
+    rs = ruleset()
+    config = SimConfig(games=10, players=3, bots=("greedy", "random", "greedy"), seed=2)
+    report = build_report(simulate(rs, config))
+    engine = load_engine(rs)
+    games = [play_game(engine, rs, config, i) for i in range(config.games)]
+    wins = Counter(g["winner"] for g in games)
+    assert [s["wins"] for s in report["seats"]] == [wins[i] for i in range(3)]
+    assert sum(s["wins"] for s in report["seats"]) == config.games
+    for seat in report["seats"]:
+        lo, hi = seat["ci95"]
+        assert lo <= seat["win_rate"] <= hi
+        assert [round(x, 4) for x in wilson(seat["wins"], config.games)] == [lo, hi]
+    rounds = [g["rounds"] for g in games]
+    assert report["rounds"]["mean"] == round(sum(rounds) / len(rounds), 4)
+    assert (report["rounds"]["min"], report["rounds"]["max"]) == (min(rounds), max(rounds))
+    taken = Counter(card for g in games for cards in g["point_cards"] for card in cards)
+    by_id = {row["id"]: row for row in report["point_cards"]}
+    assert {k: v["taken"] for k, v in by_id.items() if v["taken"]} == dict(taken)
+    by_winner = Counter(card for g in games for card in g["point_cards"][g["winner"]])
+    for card, n in taken.items():
+        assert by_id[card]["winners_share"] == round(by_winner[card] / n, 4)
+    merchants = Counter(card for g in games for cards in g["merchant_cards"] for card in cards)
+    assert {r["id"]: r["taken"] for r in report["merchant_cards"] if r["taken"]} == dict(merchants)
+    for coin in report["coins"]:
+        total = sum(c.get(coin["id"], 0) for g in games for c in g["coins"])
+        assert coin["taken_per_game"] == round(total / config.games, 4)
+        assert coin["supply"] == next(c for c in rs.coins if c.id == coin["id"]).count(3)
+    mean0 = sum(g["scores"][0] for g in games) / config.games
+    assert report["seats"][0]["score"]["mean"] == round(mean0, 4)
+
+
+def test_report_of_a_variant_keeps_hostile_names_as_text() -> None:
+    variant = five_ranks()
+    config = SimConfig(games=3, players=2, bots=("greedy", "greedy"), seed=1)
+    report = build_report(simulate(variant, config))
+    assert [c["id"] for c in report["coins"]] == ["gold", "silver", "copper"]
+    html = render_html([report])
+    assert "<b>" not in html and "&lt;b&gt;" in html
+    assert HOSTILE not in html
+    _check_page(html)
+
+
+def _check_page(html: str) -> None:
+    """Self-contained (no network assets) and every chart is well-formed SVG."""
+    assert "<script" not in html and "src=" not in html and "@import" not in html
+    assert "href=" not in html
+    svgs = html.split("<svg")[1:]
+    assert len(svgs) >= 6
+    for part in svgs:
+        ET.fromstring("<svg" + part.split("</svg>")[0] + "</svg>")
+
+
+def test_cli_writes_the_json_and_html_report(tmp_path: Path) -> None:
+    out = tmp_path / "rep"
+    result = runner.invoke(
+        cli.app,
+        [
+            "simulate",
+            "spice-road",
+            "--games",
+            "8",
+            "--bots",
+            "greedy,random",
+            "--seed",
+            "3",
+            "--workers",
+            "1",
+            "--out",
+            str(out),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    report = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    assert report["config"] == {"games": 8, "players": 2, "bots": ["greedy", "random"], "seed": 3}
+    assert report["seats"][0]["wins"] == 8  # greedy beats random
+    html = (out / "report.html").read_text(encoding="utf-8")
+    assert "Win rate per seat" in html and "Game length" in html
+    _check_page(html)
+    assert "seat 1 greedy 100.0%" in result.output
+    again = tmp_path / "again"
+    runner.invoke(
+        cli.app,
+        [
+            "simulate",
+            "spice-road",
+            "--games",
+            "8",
+            "--bots",
+            "greedy,random",
+            "--seed",
+            "3",
+            "--workers",
+            "2",
+            "--out",
+            str(again),
+        ],
+    )
+    assert (again / "report.json").read_bytes() == (out / "report.json").read_bytes()
+    assert (again / "report.html").read_bytes() == (out / "report.html").read_bytes()
+
+
+def test_cli_compare_puts_two_games_side_by_side(tmp_path: Path) -> None:
+    first = tmp_path / "first"
+    runner.invoke(cli.app, ["simulate", "spice-road", "--games", "4", "-q", "--out", str(first)])
+    result = runner.invoke(
+        cli.app,
+        [
+            "simulate",
+            "--compare",
+            str(first / "report.json"),
+            "golem",
+            "--games",
+            "4",
+            "--bots",
+            "greedy,random",
+            "--out",
+            str(tmp_path / "cmp"),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    a = json.loads((tmp_path / "cmp" / "report-a.json").read_text(encoding="utf-8"))
+    b = json.loads((tmp_path / "cmp" / "report-b.json").read_text(encoding="utf-8"))
+    assert (a["game"], b["game"]) == ("spice-road", "golem")
+    html = (tmp_path / "cmp" / "compare.html").read_text(encoding="utf-8")
+    assert "grid-template-columns: repeat(2" in html
+    assert html.count('aria-label="Win rate per seat"') == 2  # one chart per column
+    assert "Differences (Century: Golem Edition minus Century: Spice Road)" in html
+    delta = 100 * (b["seats"][0]["win_rate"] - a["seats"][0]["win_rate"])
+    assert f"{delta:+.1f} points" in html
+    _check_page(html)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["simulate", "spice-road", "--bots", "greedy,random,greedy"], "3 bots for 2 players"),
+        (["simulate", "spice-road", "--bots", "chess"], "unknown bot"),
+        (["simulate", "spice-road", "--players", "9"], "2 to 5 players"),
+        (["simulate", "nope"], "unknown game"),
+        (["simulate"], "--compare"),
+        (["simulate", "--compare", "x.json", "spice-road", "--games", "1"], "unknown game"),
+    ],
+)
+def test_cli_errors_are_clear(args: list[str], message: str) -> None:
+    result = runner.invoke(cli.app, args)
+    assert result.exit_code != 0
+    assert message in result.output
+    assert "Traceback" not in result.output
+
+
+def test_progress_bar_draws_on_a_terminal_only() -> None:
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    tty, pipe = Tty(), io.StringIO()
+    for stream in (tty, pipe):
+        bar = ProgressBar(4, "x ", stream)
+        bar(2)
+        bar(2)
+        bar.close()
+    assert "[" + "#" * 30 + "] 4/4 games" in tty.getvalue()
+    assert pipe.getvalue() == ""
+
+
+def test_seeds_bots_and_chunks() -> None:
+    assert seat_bots("greedy", 3) == ("greedy",) * 3
+    assert seat_bots("greedy, random", 2) == ("greedy", "random")
+    with pytest.raises(ValueError):
+        seat_bots("greedy,random", 3)
+    parts = chunks(103, 25)
+    assert [len(p) for p in parts] == [25, 25, 25, 25, 3]
+    assert [i for p in parts for i in p] == list(range(103))
+
+
+def test_cluster_without_the_extra_is_a_clear_error(tmp_path: Path) -> None:
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        pass
+    else:
+        pytest.skip("dask is installed: the missing-extra message cannot show")
+    result = runner.invoke(
+        cli.app,
+        [
+            "simulate",
+            "spice-road",
+            "--games",
+            "2",
+            "--cluster",
+            "tcp://127.0.0.1:1",
+            "-q",
+            "--out",
+            str(tmp_path),
+        ],
+    )
+    assert result.exit_code == 2
+    assert "optional 'cluster' extra" in result.output
