@@ -11,28 +11,12 @@ several runs.
 from __future__ import annotations
 
 import argparse
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
 
-
-def timed(fn: Callable[[], object], runs: int) -> list[float]:
-    """Wall-clock seconds of `runs` calls of `fn`."""
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return times
-
-
-def line(label: str, times: list[float]) -> str:
-    best, median = min(times), statistics.median(times)
-    return f"{label:<34} best {best * 1000:7.1f} ms   median {median * 1000:7.1f} ms"
+from timing import line, timed
 
 
 def main() -> None:

@@ -37,14 +37,21 @@ def report(diagnostics: list[diag.Diagnostic], fmt: str = "text") -> None:
         typer.echo(diag.to_text(diagnostics), err=True)
 
 
-def load_rulesets(paths: list[Path] | None, fmt: str = "text", *, with_bundled: bool = False):
+def load_rulesets(
+    paths: list[Path] | None,
+    fmt: str = "text",
+    *,
+    with_bundled: bool = False,
+    only: str | None = None,
+):
     """Run the pipeline; print diagnostics; exit 1 when there are errors.
 
-    `with_bundled` also compiles the bundled games when `paths` are given.
+    `with_bundled` also compiles the bundled games when `paths` are given; `only` compiles
+    just that game (and reports just its problems).
     """
     from compiler.pipeline import compile_paths
 
-    compiled = compile_paths(paths or None, with_bundled=with_bundled)
+    compiled = compile_paths(paths or None, with_bundled=with_bundled, only=only)
     if diag.has_errors(compiled.diagnostics):
         report(compiled.diagnostics, fmt)
         raise typer.Exit(1)
@@ -53,9 +60,9 @@ def load_rulesets(paths: list[Path] | None, fmt: str = "text", *, with_bundled: 
 
 def load_game(game: str, paths: list[Path] | None):
     """The one ruleset named `game`, or exit 2 with the games that exist."""
-    compiled = load_rulesets(paths, with_bundled=True)
+    compiled = load_rulesets(paths, with_bundled=True, only=game)
     if game not in compiled.rulesets:
-        known = ", ".join(sorted(compiled.rulesets)) or "none"
+        known = ", ".join(compiled.known) or "none"
         typer.echo(f"error: unknown game {game!r} (known: {known})", err=True)
         raise typer.Exit(2)
     return compiled.rulesets[game]

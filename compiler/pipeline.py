@@ -28,13 +28,21 @@ class Compiled:
     resolved: dict[str, Resolved] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     files_checked: int = 0
+    known: list[str] = field(default_factory=list)
+    """Every game and variant id found, compiled or not."""
 
 
-def compile_paths(paths: Sequence[Path] | None = None, *, with_bundled: bool = False) -> Compiled:
+def compile_paths(
+    paths: Sequence[Path] | None = None,
+    *,
+    with_bundled: bool = False,
+    only: str | None = None,
+) -> Compiled:
     """Compile the games and variants in `paths` (default: the bundled rules).
 
     Bases named by `extends` are looked up in `paths` first, then in the bundled rules;
-    `with_bundled` compiles the bundled games too (for commands that look a game up).
+    `with_bundled` compiles the bundled games too (for commands that look a game up);
+    `only` resolves, checks and models just that game (every file is still loaded).
     """
     targets = list(paths) if paths else [RULES]
     if paths and with_bundled:
@@ -53,12 +61,13 @@ def compile_paths(paths: Sequence[Path] | None = None, *, with_bundled: bool = F
             if found is not None and found.kind in ("game", "variant"):
                 catalogue.setdefault(found.node.value["id"].value, found)
 
+    result.known = sorted(catalogue)
     resolver = Resolver(sources, catalogue)
     for source in requested:
         if source.kind not in ("game", "variant"):
             continue
         game_id = source.node.value["id"].value
-        if catalogue.get(game_id) is not source:
+        if catalogue.get(game_id) is not source or only not in (None, game_id):
             continue
         resolved = resolver.resolve(game_id)
         if resolved is None:

@@ -24,6 +24,9 @@ GameResult = dict[str, Any]
 
 ProgressFn = Callable[[int], None]
 
+MAX_PLIES = 100_000
+"""A game still running after this many moves is reported instead of looping forever."""
+
 
 @dataclass(frozen=True)
 class SimConfig:
@@ -63,9 +66,11 @@ def play_game(engine: Any, ruleset: Ruleset, config: SimConfig, index: int) -> G
     bots = [
         make_bot(spec, ruleset, derive_seed(seed, seat)) for seat, spec in enumerate(config.bots)
     ]
-    while not state.is_over():
+    for _ in range(MAX_PLIES):
+        if state.is_over():
+            return summarise(state, index, seed)
         state.play(bots[state.current_player].choose(state))
-    return summarise(state, index, seed)
+    raise SimulationError(f"game {index} (seed {seed}) did not end within {MAX_PLIES} moves")
 
 
 def summarise(state: Any, index: int, seed: int) -> GameResult:
