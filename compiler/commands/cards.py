@@ -28,7 +28,7 @@ def parse_offset(value: str) -> tuple[float, float]:
 
 
 def cards(
-    game: Annotated[str, typer.Argument(help="Game or variant id, e.g. spice-road.")],
+    game: Annotated[str, typer.Argument(help="Game or variant id (listed by `century validate`).")],
     paper: Annotated[Paper, typer.Option(help="Paper size.")] = Paper.a4,
     bleed: Annotated[
         float, typer.Option(help="Extend the card frames this many mm past the cut lines.")

@@ -13,13 +13,13 @@ from compiler.paths import BUILD
 
 
 def engine(
-    game: Annotated[str, typer.Argument(help="Game or variant id, e.g. spice-road.")],
+    game: Annotated[str, typer.Argument(help="Game or variant id (listed by `century validate`).")],
     out: Annotated[
         Path | None, typer.Option("--out", "-o", help="Output folder (default: build/GAME).")
     ] = None,
     rules: RulesOpt = None,
 ) -> None:
-    """Write the game's standalone engine module (GAME with - as _, e.g. spice_road.py)."""
+    """Write the game's standalone engine module (the id with - as _, plus .py)."""
     from compiler.targets.engine import write
 
     ruleset = load_game(game, rules)

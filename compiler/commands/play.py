@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import sys
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
 
@@ -111,7 +113,7 @@ def render(state: Any, ruleset: Any, you: int, labels: list[str], paint: Painter
 
 
 def _piles(data: dict, ruleset: Any) -> dict[int, str]:
-    """Point-row slot -> the coin pile above it, e.g. ``"gold coin (3 points), 4 left"``."""
+    """Point-row slot -> a label of the coin pile above it: name, value, coins left."""
     from compiler.report import display_name
 
     coins = {c.id: c for c in ruleset.coins}
@@ -163,13 +165,27 @@ def list_moves(moves: list[str], width: int = 96) -> str:
 # -- century play --------------------------------------------------------------------------------
 
 
+@dataclass
+class Table:
+    """A game in progress in the terminal: the state, who sits where, how to draw it."""
+
+    state: Any
+    engine: Any
+    ruleset: Any
+    you: int
+    bots: dict[int, Any]
+    labels: list[str]
+    paint: Painter
+
+
 def play(
     game: Annotated[
         str, typer.Argument(help="The game or variant id, e.g. from `century validate`.")
     ],
     players: Annotated[int, typer.Option(help="Number of players, you included.")] = 2,
     bots: Annotated[
-        str, typer.Option(help="Bot for the other seats, or one per other seat: greedy,random.")
+        str,
+        typer.Option(help="Bot for the other seats, or one per other seat: greedy,random,search."),
     ] = "greedy",
     seat: Annotated[int, typer.Option(help="Your seat, 1 = first to play.")] = 1,
     seed: Annotated[int | None, typer.Option(help="Game seed (default: a random one).")] = None,
@@ -182,113 +198,134 @@ def play(
     rules: RulesOpt = None,
 ) -> None:
     """Play a game in the terminal against bots; the record is saved when you leave."""
-    from compiler.bots import check_spec, make_bot
-    from compiler.simulate import derive_seed
-
     ruleset = load_game(game, rules)
     if not ruleset.players_min <= players <= ruleset.players_max:
         _fail(f"{game} is for {ruleset.players_min} to {ruleset.players_max} players")
     if not 1 <= seat <= players:
         _fail(f"--seat must be between 1 and {players}")
-    specs = [s.strip() for s in bots.split(",") if s.strip()]
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+    if colour is None:
+        colour = sys.stdout.isatty() and "NO_COLOR" not in os.environ
+    table = _set_table(ruleset, players, _other_bots(bots, players), seat - 1, seed, colour)
+    path = record or BUILD / "records" / f"{re.sub(r'[^A-Za-z0-9_-]', '_', game)}-{seed}.json"
+    typer.echo(f"{_title(ruleset)}: {players} players, seed {seed}. You are seat {seat}.")
+    typer.echo("Type help for the notation and the commands.")
+    try:
+        _loop(table)
+    finally:
+        _save(table.state, path)
+    if table.state.is_over():
+        _final(table)
+
+
+def _other_bots(spec: str, players: int) -> list[str]:
+    """One checked bot spec per seat other than yours."""
+    from compiler.bots import check_spec
+
+    specs = [s.strip() for s in spec.split(",") if s.strip()]
     if len(specs) == 1:
         specs *= players - 1
     if len(specs) != players - 1:
         _fail(f"--bots names {len(specs)} bots for {players - 1} other seats")
     try:
-        for spec in specs:
-            check_spec(spec)
+        for s in specs:
+            check_spec(s)
     except ValueError as err:
         _fail(str(err))
-    if seed is None:
-        seed = random.SystemRandom().randrange(2**31)
+    return specs
+
+
+def _set_table(
+    ruleset: Any, players: int, specs: list[str], you: int, seed: int, colour: bool
+) -> Table:
+    """A new game with the bots seated around you."""
+    from compiler.bots import make_bot
+    from compiler.simulate import derive_seed
+
     engine = _load_engine(ruleset)
-    state = engine.new_game(players, seed)
-    you = seat - 1
-    seat_bots: dict[int, Any] = {}
-    labels = []
     others = iter(specs)
+    bots: dict[int, Any] = {}
+    labels = []
     for s in range(players):
         if s == you:
             labels.append("you")
-        else:
-            spec = next(others)
-            seat_bots[s] = make_bot(spec, ruleset, derive_seed(seed, "play", s))
-            labels.append(spec)
-    path = record or BUILD / "records" / f"{game}-{seed}.json"
-    use_colour = (
-        colour if colour is not None else (sys.stdout.isatty() and "NO_COLOR" not in os.environ)
-    )
-    paint = Painter(ruleset, use_colour)
-    typer.echo(
-        f"{_title(ruleset)}: {players} players, seed {seed}. You are seat {seat}. Type help."
-    )
-    try:
-        _loop(state, engine, ruleset, you, seat_bots, labels, paint)
-    finally:
-        _save(state, path)
-    if state.is_over():
-        scores = state.scores()
-        typer.echo(
-            "Game over. Scores: " + ", ".join(f"seat {i + 1} {s}" for i, s in enumerate(scores))
-        )
-        winner = state.winner()
-        typer.echo("You win!" if winner == you else f"Seat {winner + 1} ({labels[winner]}) wins.")
+            continue
+        spec = next(others)
+        bots[s] = make_bot(spec, ruleset, derive_seed(seed, "play", s))
+        labels.append(spec)
+    state = engine.new_game(players, seed)
+    return Table(state, engine, ruleset, you, bots, labels, Painter(ruleset, colour))
 
 
-def _loop(state, engine, ruleset, you, seat_bots, labels, paint) -> None:
-    """Alternate bot moves and your moves until the game ends or you quit."""
+def _final(table: Table) -> None:
+    scores = table.state.scores()
+    typer.echo("Game over. Scores: " + ", ".join(f"seat {i + 1} {s}" for i, s in enumerate(scores)))
+    winner = table.state.winner()
+    if winner == table.you:
+        typer.echo("You win!")
+    else:
+        typer.echo(f"Seat {winner + 1} ({table.labels[winner]}) wins.")
+
+
+def _loop(table: Table) -> None:
+    """Alternate bot moves and your moves until the game ends or you leave."""
     from compiler.bots import GreedyBot
 
-    advisor = GreedyBot(ruleset, 0)
-    shown = False
+    advisor = GreedyBot(table.ruleset, 0)
+    state, shown = table.state, False
     while not state.is_over():
         mover = state.current_player
-        if mover != you:
-            move = seat_bots[mover].choose(state)
+        if mover != table.you:
+            move = table.bots[mover].choose(state)
             state.play(move)
-            typer.echo(f"seat {mover + 1} ({labels[mover]}): {move}")
+            typer.echo(f"seat {mover + 1} ({table.labels[mover]}): {move}")
             shown = False
             continue
-        moves = state.legal_moves()
         if not shown:
             typer.echo("")
-            typer.echo(render(state, ruleset, you, labels, paint), color=paint.colour)
-            typer.echo(list_moves(moves))
+            typer.echo(
+                render(state, table.ruleset, table.you, table.labels, table.paint),
+                color=table.paint.colour,
+            )
+            typer.echo(list_moves(state.legal_moves()))
             shown = True
         typer.echo("your move> ", nl=False)
         line = sys.stdin.readline()
         if not line:
-            typer.echo("")
-            typer.echo("end of input: leaving the game")
+            typer.echo("\nend of input: leaving the game")
             return
-        text = " ".join(line.split()).lower()
-        if not text:
-            continue
-        if text in ("quit", "exit", "q"):
-            typer.echo("leaving the game")
+        outcome = _command(table, " ".join(line.split()).lower(), advisor)
+        if outcome == "leave":
             return
-        if text in ("help", "h", "?"):
-            typer.echo(_help(ruleset))
-            continue
-        if text in ("moves", "m"):
-            typer.echo(list_moves(moves))
-            continue
-        if text == "hint":
-            typer.echo(f"the greedy bot would play: {advisor.choose(state)}")
-            continue
-        if text.isdigit():
-            if not 1 <= int(text) <= len(moves):
-                typer.echo(f"no move number {text}: choose 1 to {len(moves)}")
-                continue
-            text = moves[int(text) - 1]
+        shown = shown and outcome != "moved"
+
+
+def _command(table: Table, text: str, advisor: Any) -> str:
+    """Act on one line you typed: ``"leave"``, ``"moved"`` or ``"stay"`` (ask again)."""
+    state = table.state
+    moves = state.legal_moves()
+    if text in ("quit", "exit", "q"):
+        typer.echo("leaving the game")
+        return "leave"
+    if text in ("help", "h", "?"):
+        typer.echo(_help(table.ruleset))
+    elif text in ("moves", "m"):
+        typer.echo(list_moves(moves))
+    elif text == "hint":
+        typer.echo(f"the greedy bot would play: {advisor.choose(state)}")
+    elif text.isdigit() and not 1 <= int(text) <= len(moves):
+        typer.echo(f"no move number {text}: choose 1 to {len(moves)}")
+    elif text:
+        move = moves[int(text) - 1] if text.isdigit() else text
         try:
-            state.play(text)
-        except engine.IllegalMove as err:
+            state.play(move)
+        except table.engine.IllegalMove as err:
             typer.echo(f"illegal move: {err}. Type help for the notation, moves for the list.")
-            continue
-        typer.echo(f"seat {you + 1} (you): {text}")
-        shown = False
+            return "stay"
+        typer.echo(f"seat {table.you + 1} (you): {move}")
+        return "moved"
+    return "stay"
 
 
 def _help(ruleset: Any) -> str:
@@ -315,7 +352,7 @@ def _title(ruleset: Any) -> str:
     return ruleset_label(ruleset)
 
 
-def _fail(message: str, code: int = 2) -> None:
+def _fail(message: str, code: int = 2) -> NoReturn:
     typer.echo(f"error: {message}", err=True)
     raise typer.Exit(code)
 
@@ -364,10 +401,8 @@ def simulate(
     if (game is None) == (compare is None):
         _fail("name one GAME, or two with --compare A B")
     names = list(compare) if compare else [game]
-    reports = [
-        _report_for(name, games, players, bots, seed, workers, cluster, quiet, rules)
-        for name in names
-    ]
+    request = SimRequest(games, players, bots, seed, workers, cluster, quiet, rules)
+    reports = [_report_for(name, request) for name in names]
     stem = "-vs-".join(r["game"] for r in reports)
     folder = out or BUILD / "reports" / stem
     if compare:
@@ -382,7 +417,21 @@ def simulate(
     typer.echo(f"report written to {html}")
 
 
-def _report_for(name, games, players, bots, seed, workers, cluster, quiet, rules) -> dict:
+@dataclass(frozen=True)
+class SimRequest:
+    """The options of one `century simulate` call."""
+
+    games: int
+    players: int
+    bots: str
+    seed: int
+    workers: int
+    cluster: str | None
+    quiet: bool
+    rules: list[Path] | None
+
+
+def _report_for(name: str, req: SimRequest) -> dict[str, Any]:
     """A report read from a .json file, or made by simulating the game `name`."""
     from compiler.report import build_report
     from compiler.simulate import ProgressBar, SimConfig, SimulationError, default_workers
@@ -397,14 +446,15 @@ def _report_for(name, games, players, bots, seed, workers, cluster, quiet, rules
         if not isinstance(report, dict) or report.get("report_version") is None:
             _fail(f"{name} is not a simulation report", 1)
         return report
-    ruleset = load_game(name, rules)
+    ruleset = load_game(name, req.rules)
     try:
-        config = SimConfig(games=games, players=players, bots=per_seat(bots, players), seed=seed)
+        bots = per_seat(req.bots, req.players)
     except ValueError as err:
         _fail(str(err))
-    bar = None if quiet else ProgressBar(games, f"{name} ")
+    config = SimConfig(games=req.games, players=req.players, bots=bots, seed=req.seed)
+    bar = None if req.quiet else ProgressBar(req.games, f"{name} ")
     try:
-        total = run(ruleset, config, workers or default_workers(), cluster, bar)
+        total = run(ruleset, config, req.workers or default_workers(), req.cluster, bar)
     except (SimulationError, ValueError) as err:
         _fail(str(err))
     finally:
@@ -413,7 +463,7 @@ def _report_for(name, games, players, bots, seed, workers, cluster, quiet, rules
     return build_report(total)
 
 
-def _summary(report: dict) -> str:
+def _summary(report: dict[str, Any]) -> str:
     seats = ", ".join(
         f"seat {s['seat']} {s['bot']} {100 * s['win_rate']:.1f}% "
         f"[{100 * s['ci95'][0]:.1f}-{100 * s['ci95'][1]:.1f}]"

@@ -16,7 +16,7 @@ Paper = Enum("Paper", {name: name for name in PAPERS}, type=str)
 
 
 def sheets(
-    game: Annotated[str, typer.Argument(help="The game or variant id, e.g. spice-road.")],
+    game: Annotated[str, typer.Argument(help="Game or variant id (listed by `century validate`).")],
     lang: Annotated[
         list[str] | None,
         typer.Option("--lang", "-l", help="Language (repeatable; default: all of the game's)."),
