@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, NoReturn
 
 import typer
 
@@ -27,6 +27,12 @@ RulesOpt = Annotated[
     list[Path] | None,
     typer.Option("--rules", help="Rules files or folders to look in (default: the bundled rules)."),
 ]
+
+
+def fail(message: str, code: int = 1) -> NoReturn:
+    """Print ``error: message`` to stderr and exit with `code` (1 data, 2 usage)."""
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code)
 
 
 def report(diagnostics: list[diag.Diagnostic], fmt: str = "text") -> None:
@@ -62,9 +68,7 @@ def load_game(game: str, paths: list[Path] | None):
     """The one ruleset named `game`, or exit 2 with the games that exist."""
     compiled = load_rulesets(paths, with_bundled=True, only=game)
     if game not in compiled.rulesets:
-        known = ", ".join(compiled.known) or "none"
-        typer.echo(f"error: unknown game {game!r} (known: {known})", err=True)
-        raise typer.Exit(2)
+        fail(f"unknown game {game!r} (known: {', '.join(compiled.known) or 'none'})", 2)
     return compiled.rulesets[game]
 
 
@@ -72,9 +76,9 @@ def _register_commands() -> None:
     """Add every command module's commands to `app` (once)."""
     if app.registered_commands:
         return
-    from compiler.commands import cards, core, engine, play, sheets, variants
+    from compiler.commands import cards, core, engine, play, sheets, simulate, variants
 
-    for module in (core, variants, engine, sheets, cards, play):
+    for module in (core, variants, engine, sheets, cards, play, simulate):
         module.register(app)
 
 

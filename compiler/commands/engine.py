@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from compiler.cli import RulesOpt, load_game
+from compiler.cli import RulesOpt, fail, load_game
 from compiler.paths import BUILD
 
 
@@ -35,19 +35,14 @@ def _read_record(path: Path) -> dict[str, Any]:
     try:
         record = json.loads(path.read_text(encoding="utf-8"))
     except OSError as err:
-        raise _fail(f"cannot read {path}: {err.strerror or err}") from None
+        fail(f"cannot read {path}: {err.strerror or err}")
     except (UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise _fail(f"{path} is not a JSON game record: {err}") from None
+        fail(f"{path} is not a JSON game record: {err}")
     if not isinstance(record, dict) or not isinstance(record.get("rules"), str):
-        raise _fail(f"{path} is not a game record (no 'rules' id)")
+        fail(f"{path} is not a game record (no 'rules' id)")
     if not isinstance(record.get("moves", []), list):
-        raise _fail(f"{path}: 'moves' must be a list of moves")
+        fail(f"{path}: 'moves' must be a list of moves")
     return record
-
-
-def _fail(message: str, code: int = 1) -> typer.Exit:
-    typer.echo(f"error: {message}", err=True)
-    return typer.Exit(code)
 
 
 def replay(
@@ -70,7 +65,7 @@ def replay(
     module = load_engine(load_game(record["rules"], rules))
     if record.get("source_hash") not in (None, module.SOURCE_HASH):
         if not force:
-            raise _fail(
+            fail(
                 "the record was made with other rules data (source hash differs); "
                 "use --force to replay it anyway"
             )
@@ -79,13 +74,13 @@ def replay(
     try:
         state = module.replay({**record, "moves": []})
     except (ValueError, KeyError, TypeError) as err:
-        raise _fail(f"cannot set up the game: {err}") from None
+        fail(f"cannot set up the game: {err}")
     for number, move in enumerate(moves, start=1):
         seat = state.current_player
         try:
             state.play(move)
         except module.IllegalMove as err:
-            raise _fail(f"move {number} (seat {seat + 1}): {err}") from None
+            fail(f"move {number} (seat {seat + 1}): {err}")
         if not quiet:
             typer.echo(f"{number:4d}. seat {seat + 1}: {move}")
     _summary(state, len(moves))

@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from compiler.cli import RulesOpt, load_rulesets
+from compiler.cli import RulesOpt, fail, load_rulesets
 from compiler.commands.core import Format
 
 NEW_VARIANT = """\
@@ -38,10 +38,9 @@ name: {{{names}}}
 
 
 def _pick(compiled, game: str):
+    """`compiled` if it holds `game`, else exit 2 naming the games there are."""
     if game not in compiled.rulesets:
-        known = ", ".join(sorted(compiled.rulesets)) or "none"
-        typer.echo(f"error: unknown game {game!r} (known: {known})", err=True)
-        raise typer.Exit(2)
+        fail(f"unknown game {game!r} (known: {', '.join(compiled.known) or 'none'})", 2)
     return compiled
 
 
@@ -90,17 +89,13 @@ def new(
     from compiler.paths import RULES, SCHEMAS
 
     if not re.fullmatch(r"[a-z][a-z0-9-]*", name) or len(name) > 64:
-        typer.echo(
-            f"error: {name!r} is not a valid id (lower-case letters, digits, dashes)", err=True
-        )
-        raise typer.Exit(2)
+        fail(f"{name!r} is not a valid id (lower-case letters, digits, dashes)", 2)
     compiled = _pick(load_rulesets(rules, with_bundled=True), base)
     ruleset = compiled.rulesets[base]
     folder = folder or RULES
     target = folder / f"{name}.yaml"
     if target.exists() and not force:
-        typer.echo(f"error: {target} exists (use --force to overwrite)", err=True)
-        raise typer.Exit(1)
+        fail(f"{target} exists (use --force to overwrite)")
     folder.mkdir(parents=True, exist_ok=True)
     schema = Path(os.path.relpath(SCHEMAS / "variant.schema.json", folder.resolve())).as_posix()
     trade = next((c for c in ruleset.merchant_deck if c.kind == "trade"), None)
