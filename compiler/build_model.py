@@ -9,8 +9,16 @@ from compiler.cardids import derived_id
 from compiler.model import Coin, MerchantCard, PointCard, Resource, Ruleset, frozen_map
 
 
-def build_ruleset(data: Mapping[str, Any], sources: Sequence[str], source_hash: str) -> Ruleset:
-    """Build the model from resolved data (decks and prose already loaded in place)."""
+def build_ruleset(
+    data: Mapping[str, Any],
+    sources: Sequence[str],
+    source_hash: str,
+    extends: Sequence[str] = (),
+) -> Ruleset:
+    """Build the model from resolved data (decks and prose already loaded in place).
+
+    `extends` is the chain of bases, the root game first.
+    """
     codes = [r["code"].upper() for r in data["resources"]]
     index = {c: i for i, c in enumerate(codes)}
 
@@ -40,7 +48,7 @@ def build_ruleset(data: Mapping[str, Any], sources: Sequence[str], source_hash: 
     return Ruleset(
         id=data["id"],
         name=texts(data["name"]),
-        extends=tuple(data.get("extends_chain", ())),
+        extends=tuple(extends),
         languages=tuple(data["languages"]),
         sources=tuple(sources),
         source_hash=source_hash,

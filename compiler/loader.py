@@ -51,9 +51,6 @@ class Node:
             value = [v.clone() for v in value]
         return Node(value, self.mark, dict(self.key_marks))
 
-    def get(self, key: str) -> Node | None:
-        return self.value.get(key) if isinstance(self.value, dict) else None
-
     def locate(self, path: Path_, *, key: bool = False) -> Mark:
         """The mark of the node at `path`, or of its nearest existing ancestor.
 

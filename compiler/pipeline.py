@@ -80,6 +80,7 @@ def compile_paths(
             resolved.tree.plain(),
             _source_names(resolved, source.path.parent),
             _source_hash(resolved),
+            resolved.chain,
         )
         late = [d for check in MODEL_CHECKS for d in check(ruleset, resolved.tree)]
         result.diagnostics.extend(late)

@@ -21,7 +21,7 @@ from compiler.diagnostics import Diagnostic, Mark
 from compiler.loader import Node, format_path
 from compiler.sources import SourceFile, Sources
 
-OPEN_MAPS = {("name",), ("end", "point_cards"), ("balance", "variety_bonus"), ("prose",)}
+OPEN_MAPS = {("name",), ("end", "point_cards"), ("balance", "variety_bonus")}
 """Mappings whose keys a variant may add to (besides translated texts)."""
 
 PATCH_BY_ID = {("resources",), ("coins", "piles")}
@@ -77,7 +77,6 @@ class Resolver:
                 files.append(loaded)
         if not ok:
             return None
-        tree.value["extends_chain"] = Node([], source.node.mark)
         return Resolved(source.node.value["id"].value, tree, files, [])
 
     def _load_ref(self, owner: SourceFile, ref: Node, expect: str) -> SourceFile | None:
@@ -118,9 +117,6 @@ class Resolver:
                 self._replace_refs(tree, key, value, source, files)
             else:
                 self._merge(tree, key, value, (key,))
-        tree.value["extends_chain"] = Node(
-            [*tree.value["extends_chain"].value, Node(base_id, base_node.mark)], base_node.mark
-        )
         if len(self.problems) > errors_before:
             return None
         return Resolved(patch.value["id"].value, tree, files, [*base.chain, base_id])
