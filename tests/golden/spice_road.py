@@ -209,7 +209,8 @@ class IllegalMove(ValueError):
 
 
 class Caravan:
-    """One resource vector, interned, with the outcomes of every move memoised on it.
+    """One resource vector, interned, with its moves and their outcomes memoised on it (the
+    outcome of a discard once it is played).
 
     Point rows are bit masks over point-card indexes: `affordable` masks the point cards
     this caravan can pay (-1 until the table is built, so that a first look-up misses).
@@ -243,7 +244,7 @@ class Caravan:
         self._claims: tuple[Caravan | None, ...] = ()
         self._minus: dict[Caravan, Caravan | None] = {}
         self._plus: dict[Caravan, Caravan] = {}
-        self._discards: dict[str, Caravan] = {}
+        self._discards: dict[str, Caravan] = {}  # filled as discards are played
         self._discard_moves: tuple[str, ...] = ()
 
     def __repr__(self) -> str:
@@ -284,17 +285,24 @@ class Caravan:
             self.affordable = sum(1 << card for card, c in enumerate(self._claims) if c)
         return self._claims
 
-    def discards(self) -> dict[str, Caravan]:
-        """Discard moves that bring the caravan down to the limit, each with the result."""
-        if not self._discard_moves:
-            self._discards = _discard_outcomes(self.vector)
-            self._discard_moves = tuple(self._discards)
-        return self._discards
-
     def discard_moves(self) -> tuple[str, ...]:
-        """The discard moves (none when the caravan is within the limit)."""
-        self.discards()
+        """The discard moves that bring the caravan down to the limit (none when within it)."""
+        if not self._discard_moves:
+            self._discard_moves = _discard_moves(self.vector)
         return self._discard_moves
+
+    def discard(self, move: str) -> Caravan | None:
+        """The caravan after the discard `move` (canonical spelling), or None if it is not legal
+        here: it must drop exactly the cubes over the limit, and the caravan must hold them."""
+        result = self._discards.get(move)
+        if result is None:
+            removed = _DISCARD.get(move)
+            if removed is None or sum(removed) != self.size - CARAVAN_LIMIT:
+                return None
+            result = _minus(self.vector, removed)
+            if result is not None:
+                self._discards[move] = result
+        return result
 
     def plus(self, other: Caravan) -> Caravan:
         """This caravan with the cubes of `other` added."""
@@ -311,6 +319,7 @@ _CARAVANS: dict[tuple[int, ...], Caravan] = {}
 _MOVES: dict[str, str] = {}
 _MOVE_CARD: dict[str, int] = {}  # play move -> card index
 _ACQUIRE: dict[str, tuple[int, tuple[int, ...], Caravan]] = {}  # move -> slot, cubes, paid
+_DISCARD: dict[str, tuple[int, ...]] = {}  # move -> the cubes it drops (counts per rank)
 
 
 def _intern(move: str) -> str:
@@ -389,54 +398,59 @@ def _upgrade_steps(
     result[rank] = vector[rank]
 
 
-def _sequences(vector: list[int], length: int) -> list[tuple[int, ...]]:
-    """Every sequence of `length` cube ranks that the counts in `vector` can supply."""
-    if length == 0:
-        return [()]
-    found = []
-    for rank in range(RANKS):
-        if vector[rank]:
-            vector[rank] -= 1
-            found.extend((rank, *tail) for tail in _sequences(vector, length - 1))
-            vector[rank] += 1
-    return found
-
-
 def _acquire_moves(vector: tuple[int, ...], row: int) -> tuple[str, ...]:
     """The acquire moves a caravan allows for a row of `row` cards, in slot order."""
-    moves = []
+    held = [(code, n) for code, n in zip(CODES, vector, strict=True) if n]
+    moves: list[str] = []
+    placed = [""]  # the cube strings the caravan can leave left of the slot, in rank order
     for slot in range(row):
-        for ranks in _sequences(list(vector), slot):
-            cubes = "".join(CODES[r] for r in ranks)
-            move = _intern(f"acquire {slot + 1} {cubes}" if cubes else f"acquire {slot + 1}")
-            if move not in _ACQUIRE:
-                _ACQUIRE[move] = (slot, ranks, caravan(cubes_vector(cubes)))
-            moves.append(move)
+        if slot:
+            placed = [cubes + code for cubes in placed for code, n in held if cubes.count(code) < n]
+        moves += [_acquire_move(slot, cubes) for cubes in placed]
     return tuple(moves)
 
 
-def _multisets(vector: tuple[int, ...], size: int, rank: int = 0) -> list[tuple[int, ...]]:
-    """Every sub-multiset of `size` cubes (counts per rank), in order of their cube strings."""
+def _acquire_move(slot: int, cubes: str) -> str:
+    """The move that takes the card at `slot` (0-based) leaving `cubes` on the cards before."""
+    move = f"acquire {slot + 1} {cubes}" if cubes else f"acquire {slot + 1}"
+    known = _MOVES.get(move)
+    if known is None:
+        known = _intern(move)
+        ranks = tuple(map(CODES.index, cubes))
+        _ACQUIRE[known] = (slot, ranks, caravan(cubes_vector(cubes)))
+    return known
+
+
+def _subsets(vector: tuple[int, ...], size: int, rank: int = 0) -> list[str]:
+    """Every sub-multiset of `size` cubes of the ranks from `rank` up, as cube strings (lowest
+    rank first), in order."""
+    code = CODES[rank]
     if rank == RANKS - 1:
-        return [(size,)] if size <= vector[rank] else []
+        return [code * size] if size <= vector[rank] else []
     above = sum(vector[rank + 1 :])  # the most the higher ranks can supply
-    return [
-        (n, *tail)
-        for n in range(min(size, vector[rank]), max(size - above, 0) - 1, -1)
-        for tail in _multisets(vector, size - n, rank + 1)
-    ]
+    counts = range(min(size, vector[rank]), max(size - above, 0) - 1, -1)
+    if rank == RANKS - 2:  # the top rank takes the rest
+        top = CODES[rank + 1]
+        return [code * n + top * (size - n) for n in counts]
+    return [code * n + tail for n in counts for tail in _subsets(vector, size - n, rank + 1)]
 
 
-def _discard_outcomes(vector: tuple[int, ...]) -> dict[str, Caravan]:
+def _discard_moves(vector: tuple[int, ...]) -> tuple[str, ...]:
+    """The discard moves of a caravan over the limit, in order of their cube strings."""
     excess = sum(vector) - CARAVAN_LIMIT
     if excess <= 0:
-        return {}
-    table = {}
-    for removed in _multisets(vector, excess):
-        cubes = "".join(code * n for code, n in zip(CODES, removed, strict=True))
-        kept = tuple(have - lost for have, lost in zip(vector, removed, strict=True))
-        table[_intern("discard " + cubes)] = caravan(kept)
-    return table
+        return ()
+    return tuple(_discard_move(cubes) for cubes in _subsets(vector, excess))
+
+
+def _discard_move(cubes: str) -> str:
+    """The move that discards `cubes`."""
+    move = "discard " + cubes
+    known = _MOVES.get(move)
+    if known is None:
+        known = _intern(move)
+        _DISCARD[known] = cubes_vector(cubes)
+    return known
 
 
 EMPTY = caravan((0,) * RANKS)
@@ -613,7 +627,7 @@ class State:
         seat = self.current_player
         node = self._caravans[seat]
         if self._discarding:
-            result = node._discards.get(move)
+            result = node._discards.get(move) or node.discard(move)
             if result is None:
                 return self._play_slow(move)
             self._caravans[seat] = result
@@ -650,7 +664,7 @@ class State:
         if result.size > CARAVAN_LIMIT:
             self._discarding = True
             self._remember(move)
-            result.discards()
+            result.discard_moves()
         else:
             self._end_turn(move)
         return None
@@ -931,7 +945,7 @@ class State:
             pending = state._discarding and seat == state.current_player
             if pending != (node.size > CARAVAN_LIMIT):
                 raise ValueError(f"seat {seat}: caravan {node.text!r} does not fit the phase")
-            node.discards()
+            node.discard_moves()
         state._final = bool(data.get("final_round", False)) or any(
             len(points) >= state._threshold for points in state._points
         )
