@@ -116,25 +116,17 @@ def _check_page(html: str) -> None:
         ET.fromstring("<svg" + part.split("</svg>")[0] + "</svg>")
 
 
+def _simulate_cli(out: Path, workers: int):
+    """`century simulate` of 8 seeded greedy-vs-random games into `out`."""
+    args = ["simulate", "spice-road", "--games", "8", "--bots", "greedy,random"]
+    return runner.invoke(
+        cli.app, [*args, "--seed", "3", "--workers", str(workers), "--out", str(out)]
+    )
+
+
 def test_cli_writes_the_json_and_html_report(tmp_path: Path) -> None:
     out = tmp_path / "rep"
-    result = runner.invoke(
-        cli.app,
-        [
-            "simulate",
-            "spice-road",
-            "--games",
-            "8",
-            "--bots",
-            "greedy,random",
-            "--seed",
-            "3",
-            "--workers",
-            "1",
-            "--out",
-            str(out),
-        ],
-    )
+    result = _simulate_cli(out, workers=1)
     assert result.exit_code == 0, result.output
     report = json.loads((out / "report.json").read_text(encoding="utf-8"))
     assert report["config"] == {"games": 8, "players": 2, "bots": ["greedy", "random"], "seed": 3}
@@ -144,23 +136,7 @@ def test_cli_writes_the_json_and_html_report(tmp_path: Path) -> None:
     _check_page(html)
     assert "seat 1 greedy 100.0%" in result.output
     again = tmp_path / "again"
-    runner.invoke(
-        cli.app,
-        [
-            "simulate",
-            "spice-road",
-            "--games",
-            "8",
-            "--bots",
-            "greedy,random",
-            "--seed",
-            "3",
-            "--workers",
-            "2",
-            "--out",
-            str(again),
-        ],
-    )
+    assert _simulate_cli(again, workers=2).exit_code == 0
     assert (again / "report.json").read_bytes() == (out / "report.json").read_bytes()
     assert (again / "report.html").read_bytes() == (out / "report.html").read_bytes()
 
