@@ -1,6 +1,6 @@
 """Benchmark: render every deck of one game for one paper size.
 
-Measures the whole process (``python -m compiler cards GAME --paper PAPER``: interpreter
+Measures the whole process (``python -m century cards GAME --paper PAPER``: interpreter
 start, loading the rules, Typst compile, writing the PDF) and, in-process, its parts:
 loading the rules, building the page data, rendering it. Prints the best and median of
 several runs.
@@ -26,9 +26,9 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
 
-    from compiler.pipeline import compile_paths
-    from compiler.targets.cards import CardOptions, document, render
-    from compiler.targets.typst_pdf import render_pdf
+    from century.pipeline import compile_paths
+    from century.targets.cards import TEMPLATE, CardOptions, document, render
+    from century.targets.typst import render_pdf
 
     ruleset = compile_paths().rulesets[args.game]
     options = CardOptions(paper=args.paper)
@@ -42,7 +42,7 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as tmp:
         command = [
-            sys.executable, "-m", "compiler", "cards", args.game,
+            sys.executable, "-m", "century", "cards", args.game,
             "--paper", args.paper, "--out", tmp,
         ]  # fmt: skip
 
@@ -54,7 +54,7 @@ def main() -> None:
         assert written.read_bytes() == pdf, "the CLI and the library disagree"
     print(line("load rules (compile_paths)", timed(compile_paths, args.runs)))
     print(line("page data (document)", timed(lambda: document(ruleset, options), args.runs)))
-    print(line("Typst render", timed(lambda: render_pdf("cards.typ", data), args.runs)))
+    print(line("Typst render", timed(lambda: render_pdf(TEMPLATE, data), args.runs)))
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Benchmark: render the rule sheets of one game in every language, on one paper.
 
-Measures the whole process (``python -m compiler sheets GAME --paper PAPER``: interpreter
+Measures the whole process (``python -m century sheets GAME --paper PAPER``: interpreter
 start, loading the rules, rendering the prose, Typst compile, writing the PDFs), each sheet
 in a fresh interpreter (cold: the first sheet pays for loading Jinja2, Typst and the
 fonts), and, in-process with warm caches, its parts per sheet: building the data (prose
@@ -32,8 +32,8 @@ def main() -> None:
 
     from pypdf import PdfReader
 
-    from compiler.pipeline import compile_paths
-    from compiler.targets.sheets import render_sheet
+    from century.pipeline import compile_paths
+    from century.targets.sheets import render_sheet
 
     ruleset = compile_paths().rulesets[args.game]
     languages = ruleset.languages
@@ -48,7 +48,7 @@ def main() -> None:
     )
 
     with tempfile.TemporaryDirectory() as tmp:
-        command = [sys.executable, "-m", "compiler", "sheets", args.game, "--paper", args.paper]
+        command = [sys.executable, "-m", "century", "sheets", args.game, "--paper", args.paper]
         command += ["--out", str(Path(tmp))]
         process = timed(lambda: subprocess.run(command, check=True, capture_output=True), args.runs)
     print(line(f"whole process, {len(languages)} sheets", process))
@@ -65,8 +65,8 @@ def main() -> None:
 
 FRESH = """
 import json, sys, time
-from compiler.pipeline import compile_paths
-from compiler.targets.sheets import render_sheet
+from century.pipeline import compile_paths
+from century.targets.sheets import render_sheet
 ruleset = compile_paths().rulesets[sys.argv[1]]
 times = []
 for lang in ruleset.languages:
@@ -86,8 +86,8 @@ def fresh_process(game: str, paper: str) -> list[float]:
 
 def per_sheet(ruleset: object, lang: str, paper: str, runs: int) -> None:
     """Print the parts of one sheet: data (prose included), Typst compile, both."""
-    from compiler.targets.sheets import TEMPLATE, render_sheet, sheet_data
-    from compiler.targets.typst_pdf import render_pdf
+    from century.targets.sheets import TEMPLATE, render_sheet, sheet_data
+    from century.targets.typst import render_pdf
 
     data = sheet_data(ruleset, lang, paper)
     print(line(f"[{lang}] data + prose", timed(lambda: sheet_data(ruleset, lang, paper), runs)))

@@ -25,8 +25,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from compiler.pipeline import compile_paths
-from compiler.simulate import SimConfig, simulate
+from century.pipeline import compile_paths
+from century.play.simulate import SimConfig, simulate
 
 GAME = "spice-road"
 
@@ -55,9 +55,9 @@ def peak_memory(games: int, workers: int) -> dict[str, float]:
     code = (
         "import json, resource, sys\n"
         f"sys.path.insert(0, {str(Path(__file__).resolve().parent.parent)!r})\n"
-        "from compiler.pipeline import compile_paths\n"
-        "from compiler.report import build_report\n"
-        "from compiler.simulate import SimConfig, simulate\n"
+        "from century.pipeline import compile_paths\n"
+        "from century.play.report import build_report\n"
+        "from century.play.simulate import SimConfig, simulate\n"
         f"rs = compile_paths().rulesets[{GAME!r}]\n"
         f"cfg = SimConfig({games}, 2, ('greedy', 'greedy'), 7)\n"
         f"report = build_report(simulate(rs, cfg, workers={workers}))\n"

@@ -42,12 +42,12 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=7)
     runs = parser.parse_args().runs
     py = sys.executable
-    ours = median_seconds([py, "-m", "compiler", "validate"], runs, ROOT)
-    startup = median_seconds([py, "-c", "import compiler.cli"], runs, ROOT)
+    ours = median_seconds([py, "-m", "century", "validate"], runs, ROOT)
+    startup = median_seconds([py, "-c", "import century.cli"], runs, ROOT)
     print(f"century validate (cold process, median of {runs}): {ours * 1000:.0f} ms")
     print(f"  of which python start-up + CLI import:         {startup * 1000:.0f} ms")
 
-    from compiler.pipeline import compile_paths
+    from century.pipeline import compile_paths
 
     compile_paths()  # warm imports
     start = time.perf_counter()

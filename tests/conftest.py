@@ -7,10 +7,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from compiler import cli
+from century import cli
 
 ROOT = Path(__file__).resolve().parent.parent
-cli._register_commands()
 
 
 @pytest.fixture
@@ -28,6 +27,6 @@ def run(monkeypatch: pytest.MonkeyPatch):
 @pytest.fixture(scope="session")
 def bundled():
     """The bundled rules, compiled once: `Compiled` with rulesets and resolved trees."""
-    from compiler.pipeline import compile_paths
+    from century.pipeline import compile_paths
 
     return compile_paths()

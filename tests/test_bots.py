@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 
-from compiler.bots import BOTS, check_spec, make_bot
-from compiler.model import Ruleset
-from compiler.pipeline import compile_paths
-from compiler.report import wilson
-from compiler.simulate import derive_seed
-from compiler.targets.engine import load_engine
+from century.model.ruleset import Ruleset
+from century.pipeline import compile_paths
+from century.play.bots import BOTS, check_spec, make_bot
+from century.play.report import wilson
+from century.play.simulate import derive_seed
+from century.targets.engine import load_engine
 
 HOSTILE = 'Pink "; import os #import ] $x$ \n<b>'
 

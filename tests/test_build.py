@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from compiler.output import atomic_dir
+from century.output import atomic_dir
 
 from conftest import ROOT
 
@@ -102,7 +102,7 @@ def test_every_yaml_file_names_its_schema():
 
 def test_console_script_runs_without_traceback():
     result = subprocess.run(
-        [sys.executable, "-m", "compiler", "validate", "tests/cases/invalid/python-tag.yaml"],
+        [sys.executable, "-m", "century", "validate", "tests/cases/invalid/python-tag.yaml"],
         cwd=ROOT,
         capture_output=True,
         text=True,

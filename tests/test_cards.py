@@ -15,9 +15,9 @@ from pypdf import PdfReader
 from pypdf.generic import ContentStream
 from typer.testing import CliRunner
 
-from compiler.model import Ruleset
-from compiler.pipeline import compile_paths
-from compiler.targets.cards import CardOptions, render
+from century.model.ruleset import Ruleset
+from century.pipeline import compile_paths
+from century.targets.cards import CardOptions, render
 
 PT = 25.4 / 72  # mm per PDF point
 PAPER_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
@@ -408,14 +408,12 @@ def test_hostile_names_render_as_text() -> None:
 
 @pytest.fixture(scope="module")
 def runner() -> CliRunner:
-    from compiler import cli
 
-    cli._register_commands()
     return CliRunner()
 
 
 def invoke(runner: CliRunner, *args: str):
-    from compiler.cli import app
+    from century.cli import app
 
     return runner.invoke(app, ["cards", *args])
 
@@ -472,7 +470,7 @@ def test_cli_rejects_bad_options_clearly(
 
 
 def test_build_target_writes_one_pdf_per_paper(tmp_path: Path) -> None:
-    from compiler.targets import TARGETS, BuildOptions
+    from century.targets import TARGETS, BuildOptions
 
     written = TARGETS["cards"](base(), tmp_path, BuildOptions(papers=("a4", "letter")))
     assert sorted(p.name for p in written) == ["cards-a4.pdf", "cards-letter.pdf"]

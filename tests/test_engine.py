@@ -14,9 +14,10 @@ from pathlib import Path
 import pytest
 from test_engine_support import bundled_rulesets, changed, five_ranks, position, spice_road
 
-from compiler.model import Ruleset
-from compiler.targets import TARGETS, BuildOptions
-from compiler.targets.engine import generate, load_engine, module_name, py_string, write
+from century.model.ruleset import Ruleset
+from century.targets import TARGETS, BuildOptions
+from century.targets.engine import generate, load_engine, module_name, write
+from century.targets.engine.literals import py_string
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden" / "spice_road.py"
@@ -88,7 +89,7 @@ def test_module_imports_with_the_standard_library_alone(tmp_path):
         "while not s.is_over():\n"
         "    s.play(r.choice(s.legal_moves()))\n"
         "assert e.replay(json.loads(json.dumps(s.record()))).to_dict() == s.to_dict()\n"
-        "assert not [m for m in sys.modules if m.split('.')[0] in ('compiler', 'jinja2')]\n"
+        "assert not [m for m in sys.modules if m.split('.')[0] in ('century', 'jinja2')]\n"
         "print(e.GAME_ID, len(s.record()['moves']) > 0)\n"
     )
     done = subprocess.run(
@@ -106,8 +107,8 @@ def test_same_input_gives_byte_identical_output(tmp_path):
     assert (first / "spice_road.py").read_bytes() == (second / "spice_road.py").read_bytes()
     script = (
         "import sys\n"
-        "from compiler.pipeline import compile_paths\n"
-        "from compiler.targets.engine import generate\n"
+        "from century.pipeline import compile_paths\n"
+        "from century.targets.engine import generate\n"
         "sys.stdout.write(generate(compile_paths().rulesets['spice-road']))\n"
     )
     outputs = set()

@@ -8,7 +8,7 @@ import json
 import pytest
 from test_engine_support import changed, five_ranks, position, spice_road
 
-from compiler.targets.engine import load_engine
+from century.targets.engine import load_engine
 
 
 @pytest.fixture(scope="module")

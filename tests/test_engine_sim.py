@@ -17,8 +17,8 @@ from collections import Counter
 import pytest
 from test_engine_support import test_rulesets
 
-from compiler.model import Ruleset
-from compiler.targets.engine import load_engine
+from century.model.ruleset import Ruleset
+from century.targets.engine import load_engine
 
 GAMES = 250  # per ruleset and player count: 1000 per ruleset
 MAX_DECISIONS = 20_000

@@ -8,11 +8,11 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from compiler.model import Ruleset
+from century.model.ruleset import Ruleset
 
 
 def bundled_rulesets() -> dict[str, Ruleset]:
-    from compiler.pipeline import compile_paths
+    from century.pipeline import compile_paths
 
     return compile_paths().rulesets
 

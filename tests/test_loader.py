@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from compiler.diagnostics import DiagnosticError
-from compiler.loader import MAX_BYTES, load_text
+from century.diagnostics import DiagnosticError
+from century.frontend.loader import MAX_BYTES, load_text
 
 
 def test_file_over_the_size_cap_is_refused_before_parsing(run, tmp_path):

@@ -9,12 +9,10 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from compiler import cli
-from compiler.pipeline import compile_paths
-from compiler.targets.engine import load_engine
+from century import cli
+from century.pipeline import compile_paths
+from century.targets.engine import load_engine
 
-if not any(c.callback and c.callback.__name__ == "play" for c in cli.app.registered_commands):
-    cli._register_commands()
 runner = CliRunner()
 ENGINE = load_engine(compile_paths().rulesets["spice-road"])
 
@@ -112,7 +110,7 @@ def test_bad_options_are_reported_without_traceback(tmp_path: Path) -> None:
 def test_play_in_a_subprocess(tmp_path: Path) -> None:
     record = tmp_path / "sub.json"
     proc = subprocess.run(
-        [sys.executable, "-m", "compiler", "play", "golem", "--seed", "2", "--record", str(record)],
+        [sys.executable, "-m", "century", "play", "golem", "--seed", "2", "--record", str(record)],
         input="rest\nquit\n",
         capture_output=True,
         text=True,

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from pypdf import PdfReader
 
-from compiler.model import Ruleset
-from compiler.targets import TARGETS, BuildOptions, sheets
+from century.model.ruleset import Ruleset
+from century.targets import TARGETS, BuildOptions, sheets
 
 MM_PER_PT = 25.4 / 72
 SPICE_WORDS = (
@@ -123,7 +123,7 @@ def test_separate_processes_give_byte_identical_pdfs(rendered, tmp_path):
     outputs = []
     for seed in ("1", "2"):
         out = tmp_path / seed
-        command = [sys.executable, "-m", "compiler", "sheets", "spice-road", "--lang", "de"]
+        command = [sys.executable, "-m", "century", "sheets", "spice-road", "--lang", "de"]
         env = {**os.environ, "PYTHONHASHSEED": seed}
         subprocess.run([*command, "--out", str(out)], cwd=root, env=env, check=True)
         outputs.append((out / "rules-de-a4.pdf").read_bytes())
@@ -303,8 +303,12 @@ def test_markers_from_data_stay_literal(base):
 
 
 def test_code_and_templates_name_no_base_game_spice():
-    root = Path(sheets.__file__).parent
-    files = [Path(sheets.__file__), *sorted((root / "templates").glob("rules*.typ"))]
+    import century
+
+    root = Path(century.__file__).parent
+    files = [p for p in sorted(root.rglob("*")) if p.suffix in (".py", ".typ", ".j2")]
+    files = [p for p in files if "data" not in p.relative_to(root).parts]
+    assert len(files) > 30
     for path in files:
         text = path.read_text(encoding="utf-8").lower()
         assert [w for w in SPICE_WORDS if w in text] == [], path
@@ -372,7 +376,7 @@ def test_missing_translation_is_an_error_not_a_fallback(base):
 
 
 def test_every_bundled_game_and_valid_case_renders(bundled):
-    from compiler.pipeline import compile_paths
+    from century.pipeline import compile_paths
 
     cases = compile_paths([Path(__file__).parent / "cases" / "valid"])
     rulesets = {**bundled.rulesets, **cases.rulesets}
@@ -417,7 +421,7 @@ def test_cli_reports_a_bad_placeholder_without_traceback(run, tmp_path):
 
 
 def test_prose_keys_cover_what_the_template_reads(base):
-    template = (Path(sheets.__file__).parent / "templates" / "rules.typ").read_text("utf-8")
+    template = (Path(sheets.__file__).parent / "rules.typ").read_text("utf-8")
     read = set(re.findall(r'say\("([a-z_]+)"\)', template))
     assert read <= sheets.PROSE_KEYS
     assert set(base.prose["en"]) >= sheets.PROSE_KEYS

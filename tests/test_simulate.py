@@ -13,10 +13,10 @@ import pytest
 from test_bots import HOSTILE, five_ranks
 from typer.testing import CliRunner
 
-from compiler import cli
-from compiler.pipeline import compile_paths
-from compiler.report import build_report, render_html, wilson
-from compiler.simulate import (
+from century import cli
+from century.pipeline import compile_paths
+from century.play.report import build_report, render_html, wilson
+from century.play.simulate import (
     ProgressBar,
     SimConfig,
     chunks,
@@ -24,10 +24,8 @@ from compiler.simulate import (
     seat_bots,
     simulate,
 )
-from compiler.targets.engine import load_engine
+from century.targets.engine import load_engine
 
-if not any(c.callback and c.callback.__name__ == "play" for c in cli.app.registered_commands):
-    cli._register_commands()
 runner = CliRunner()
 
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import yaml
 
-from compiler.model import Ruleset
-from compiler.pipeline import compile_paths
+from century.model.ruleset import Ruleset
+from century.pipeline import compile_paths
 
 VALID = Path(__file__).parent / "cases" / "valid"
 

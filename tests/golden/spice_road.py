@@ -67,8 +67,43 @@ from __future__ import annotations
 import random
 from bisect import bisect_left
 from operator import mul
-from typing import Any
+from typing import Any, NamedTuple
 
+# -- the game ------------------------------------------------------------------------------
+
+
+class Card(NamedTuple):
+    """A merchant card: its effect, and its copies in each starting hand and in the deck."""
+
+    id: str
+    kind: str  # "gain", "trade" or "upgrade"
+    get: tuple[int, ...]  # counts per rank
+    pay: tuple[int, ...]
+    steps: int  # upgrade steps
+    starting: int
+    deck: int
+
+
+class PointCard(NamedTuple):
+    """A point card: what it costs, what it scores, and its copies in the point deck."""
+
+    id: str
+    cost: tuple[int, ...]
+    points: int
+    copies: int
+
+
+class CoinPile(NamedTuple):
+    """A coin pile: its value, coins per player, and starting position in the point row."""
+
+    id: str
+    value: int
+    per_player: int
+    position: int  # 1-based
+
+
+# The rules data. A generated engine has the game's values between these markers.
+# <game constants>
 GAME_ID = "spice-road"
 SOURCE_HASH = "f52aa674239c34e83c64e720886c2fc439bf59de2e98f226f77f990a1d543be4"
 PLAYERS_MIN = 2
@@ -77,111 +112,106 @@ PLAYERS_MAX = 5
 # The resource ladder, lowest rank first: ids and lower-case cube codes.
 RESOURCE_IDS = ("turmeric", "saffron", "cardamom", "cinnamon")
 CODES = "yrgb"
-RANKS = len(CODES)
 CARAVAN_LIMIT = 10
 MERCHANT_ROW = 6
 POINT_ROW = 5
 
-# Coin piles: id, value, coins per player, starting position in the point row (1-based).
-COINS = (("gold", 3, 2, 1), ("silver", 1, 2, 2))
+# Coin piles (see CoinPile).
+COINS = (CoinPile("gold", 3, 2, 1), CoinPile("silver", 1, 2, 2))
 # When a pile runs out: "shift" moves every pile above it one position down; "stay" does not.
 COIN_RUNOUT = "shift"
 
 # Starting caravan per seat (counts per rank).
 SEATS = ((3, 0, 0, 0), (4, 0, 0, 0), (4, 0, 0, 0), (3, 1, 0, 0), (3, 1, 0, 0))
 
-# Merchant cards: id, kind, get, pay, upgrade steps, copies in each starting hand, copies
-# in the merchant deck.
+# Merchant cards (see Card).
 CARDS = (
-    ("+yy", "gain", (2, 0, 0, 0), (0, 0, 0, 0), 0, 1, 0),
-    ("up2", "upgrade", (0, 0, 0, 0), (0, 0, 0, 0), 2, 1, 0),
-    ("+g", "gain", (0, 0, 1, 0), (0, 0, 0, 0), 0, 0, 1),
-    ("+yr", "gain", (1, 1, 0, 0), (0, 0, 0, 0), 0, 0, 1),
-    ("+yyy", "gain", (3, 0, 0, 0), (0, 0, 0, 0), 0, 0, 1),
-    ("+b", "gain", (0, 0, 0, 1), (0, 0, 0, 0), 0, 0, 1),
-    ("+rr", "gain", (0, 2, 0, 0), (0, 0, 0, 0), 0, 0, 1),
-    ("+yg", "gain", (1, 0, 1, 0), (0, 0, 0, 0), 0, 0, 1),
-    ("+yyr", "gain", (2, 1, 0, 0), (0, 0, 0, 0), 0, 0, 1),
-    ("+yyyy", "gain", (4, 0, 0, 0), (0, 0, 0, 0), 0, 0, 1),
-    ("up3", "upgrade", (0, 0, 0, 0), (0, 0, 0, 0), 3, 0, 1),
-    ("r-yyy", "trade", (3, 0, 0, 0), (0, 1, 0, 0), 0, 0, 1),
-    ("yy-g", "trade", (0, 0, 1, 0), (2, 0, 0, 0), 0, 0, 1),
-    ("yy-rr", "trade", (0, 2, 0, 0), (2, 0, 0, 0), 0, 0, 1),
-    ("g-rr", "trade", (0, 2, 0, 0), (0, 0, 1, 0), 0, 0, 1),
-    ("g-yrr", "trade", (1, 2, 0, 0), (0, 0, 1, 0), 0, 0, 1),
-    ("g-yyyyr", "trade", (4, 1, 0, 0), (0, 0, 1, 0), 0, 0, 1),
-    ("yr-b", "trade", (0, 0, 0, 1), (1, 1, 0, 0), 0, 0, 1),
-    ("yyy-b", "trade", (0, 0, 0, 1), (3, 0, 0, 0), 0, 0, 1),
-    ("yyy-rg", "trade", (0, 1, 1, 0), (3, 0, 0, 0), 0, 0, 1),
-    ("yyy-rrr", "trade", (0, 3, 0, 0), (3, 0, 0, 0), 0, 0, 1),
-    ("b-yyyg", "trade", (3, 0, 1, 0), (0, 0, 0, 1), 0, 0, 1),
-    ("b-yyrr", "trade", (2, 2, 0, 0), (0, 0, 0, 1), 0, 0, 1),
-    ("b-yrg", "trade", (1, 1, 1, 0), (0, 0, 0, 1), 0, 0, 1),
-    ("b-rrr", "trade", (0, 3, 0, 0), (0, 0, 0, 1), 0, 0, 1),
-    ("b-gg", "trade", (0, 0, 2, 0), (0, 0, 0, 1), 0, 0, 1),
-    ("rr-yyyg", "trade", (3, 0, 1, 0), (0, 2, 0, 0), 0, 0, 1),
-    ("rr-yyb", "trade", (2, 0, 0, 1), (0, 2, 0, 0), 0, 0, 1),
-    ("rr-gg", "trade", (0, 0, 2, 0), (0, 2, 0, 0), 0, 0, 1),
-    ("yyyy-gg", "trade", (0, 0, 2, 0), (4, 0, 0, 0), 0, 0, 1),
-    ("yyyy-gb", "trade", (0, 0, 1, 1), (4, 0, 0, 0), 0, 0, 1),
-    ("yyg-bb", "trade", (0, 0, 0, 2), (2, 0, 1, 0), 0, 0, 1),
-    ("yyyyy-bb", "trade", (0, 0, 0, 2), (5, 0, 0, 0), 0, 0, 1),
-    ("yyyyy-ggg", "trade", (0, 0, 3, 0), (5, 0, 0, 0), 0, 0, 1),
-    ("gg-yyrrr", "trade", (2, 3, 0, 0), (0, 0, 2, 0), 0, 0, 1),
-    ("gg-yyrb", "trade", (2, 1, 0, 1), (0, 0, 2, 0), 0, 0, 1),
-    ("gg-rrb", "trade", (0, 2, 0, 1), (0, 0, 2, 0), 0, 0, 1),
-    ("gg-bb", "trade", (0, 0, 0, 2), (0, 0, 2, 0), 0, 0, 1),
-    ("rrr-yygg", "trade", (2, 0, 2, 0), (0, 3, 0, 0), 0, 0, 1),
-    ("rrr-ygb", "trade", (1, 0, 1, 1), (0, 3, 0, 0), 0, 0, 1),
-    ("rrr-bb", "trade", (0, 0, 0, 2), (0, 3, 0, 0), 0, 0, 1),
-    ("rrr-ggg", "trade", (0, 0, 3, 0), (0, 3, 0, 0), 0, 0, 1),
-    ("bb-yrggg", "trade", (1, 1, 3, 0), (0, 0, 0, 2), 0, 0, 1),
-    ("bb-rrrgg", "trade", (0, 3, 2, 0), (0, 0, 0, 2), 0, 0, 1),
-    ("ggg-bbb", "trade", (0, 0, 0, 3), (0, 0, 3, 0), 0, 0, 1),
+    Card("+yy", "gain", (2, 0, 0, 0), (0, 0, 0, 0), 0, 1, 0),
+    Card("up2", "upgrade", (0, 0, 0, 0), (0, 0, 0, 0), 2, 1, 0),
+    Card("+g", "gain", (0, 0, 1, 0), (0, 0, 0, 0), 0, 0, 1),
+    Card("+yr", "gain", (1, 1, 0, 0), (0, 0, 0, 0), 0, 0, 1),
+    Card("+yyy", "gain", (3, 0, 0, 0), (0, 0, 0, 0), 0, 0, 1),
+    Card("+b", "gain", (0, 0, 0, 1), (0, 0, 0, 0), 0, 0, 1),
+    Card("+rr", "gain", (0, 2, 0, 0), (0, 0, 0, 0), 0, 0, 1),
+    Card("+yg", "gain", (1, 0, 1, 0), (0, 0, 0, 0), 0, 0, 1),
+    Card("+yyr", "gain", (2, 1, 0, 0), (0, 0, 0, 0), 0, 0, 1),
+    Card("+yyyy", "gain", (4, 0, 0, 0), (0, 0, 0, 0), 0, 0, 1),
+    Card("up3", "upgrade", (0, 0, 0, 0), (0, 0, 0, 0), 3, 0, 1),
+    Card("r-yyy", "trade", (3, 0, 0, 0), (0, 1, 0, 0), 0, 0, 1),
+    Card("yy-g", "trade", (0, 0, 1, 0), (2, 0, 0, 0), 0, 0, 1),
+    Card("yy-rr", "trade", (0, 2, 0, 0), (2, 0, 0, 0), 0, 0, 1),
+    Card("g-rr", "trade", (0, 2, 0, 0), (0, 0, 1, 0), 0, 0, 1),
+    Card("g-yrr", "trade", (1, 2, 0, 0), (0, 0, 1, 0), 0, 0, 1),
+    Card("g-yyyyr", "trade", (4, 1, 0, 0), (0, 0, 1, 0), 0, 0, 1),
+    Card("yr-b", "trade", (0, 0, 0, 1), (1, 1, 0, 0), 0, 0, 1),
+    Card("yyy-b", "trade", (0, 0, 0, 1), (3, 0, 0, 0), 0, 0, 1),
+    Card("yyy-rg", "trade", (0, 1, 1, 0), (3, 0, 0, 0), 0, 0, 1),
+    Card("yyy-rrr", "trade", (0, 3, 0, 0), (3, 0, 0, 0), 0, 0, 1),
+    Card("b-yyyg", "trade", (3, 0, 1, 0), (0, 0, 0, 1), 0, 0, 1),
+    Card("b-yyrr", "trade", (2, 2, 0, 0), (0, 0, 0, 1), 0, 0, 1),
+    Card("b-yrg", "trade", (1, 1, 1, 0), (0, 0, 0, 1), 0, 0, 1),
+    Card("b-rrr", "trade", (0, 3, 0, 0), (0, 0, 0, 1), 0, 0, 1),
+    Card("b-gg", "trade", (0, 0, 2, 0), (0, 0, 0, 1), 0, 0, 1),
+    Card("rr-yyyg", "trade", (3, 0, 1, 0), (0, 2, 0, 0), 0, 0, 1),
+    Card("rr-yyb", "trade", (2, 0, 0, 1), (0, 2, 0, 0), 0, 0, 1),
+    Card("rr-gg", "trade", (0, 0, 2, 0), (0, 2, 0, 0), 0, 0, 1),
+    Card("yyyy-gg", "trade", (0, 0, 2, 0), (4, 0, 0, 0), 0, 0, 1),
+    Card("yyyy-gb", "trade", (0, 0, 1, 1), (4, 0, 0, 0), 0, 0, 1),
+    Card("yyg-bb", "trade", (0, 0, 0, 2), (2, 0, 1, 0), 0, 0, 1),
+    Card("yyyyy-bb", "trade", (0, 0, 0, 2), (5, 0, 0, 0), 0, 0, 1),
+    Card("yyyyy-ggg", "trade", (0, 0, 3, 0), (5, 0, 0, 0), 0, 0, 1),
+    Card("gg-yyrrr", "trade", (2, 3, 0, 0), (0, 0, 2, 0), 0, 0, 1),
+    Card("gg-yyrb", "trade", (2, 1, 0, 1), (0, 0, 2, 0), 0, 0, 1),
+    Card("gg-rrb", "trade", (0, 2, 0, 1), (0, 0, 2, 0), 0, 0, 1),
+    Card("gg-bb", "trade", (0, 0, 0, 2), (0, 0, 2, 0), 0, 0, 1),
+    Card("rrr-yygg", "trade", (2, 0, 2, 0), (0, 3, 0, 0), 0, 0, 1),
+    Card("rrr-ygb", "trade", (1, 0, 1, 1), (0, 3, 0, 0), 0, 0, 1),
+    Card("rrr-bb", "trade", (0, 0, 0, 2), (0, 3, 0, 0), 0, 0, 1),
+    Card("rrr-ggg", "trade", (0, 0, 3, 0), (0, 3, 0, 0), 0, 0, 1),
+    Card("bb-yrggg", "trade", (1, 1, 3, 0), (0, 0, 0, 2), 0, 0, 1),
+    Card("bb-rrrgg", "trade", (0, 3, 2, 0), (0, 0, 0, 2), 0, 0, 1),
+    Card("ggg-bbb", "trade", (0, 0, 0, 3), (0, 0, 3, 0), 0, 0, 1),
 )
-STARTING_HAND = tuple(i for i, card in enumerate(CARDS) for _ in range(card[5]))
-MERCHANT_DECK = tuple(i for i, card in enumerate(CARDS) for _ in range(card[6]))
 
-# Point cards: id, cost, points, copies in the point deck.
+# Point cards (see PointCard).
 POINT_CARDS = (
-    ("yyrr", (2, 2, 0, 0), 6, 1),
-    ("yyyrr", (3, 2, 0, 0), 7, 1),
-    ("yyrrr", (2, 3, 0, 0), 8, 1),
-    ("yygg", (2, 0, 2, 0), 8, 1),
-    ("rrrr", (0, 4, 0, 0), 8, 1),
-    ("yyrb", (2, 1, 0, 1), 9, 1),
-    ("yyygg", (3, 0, 2, 0), 9, 1),
-    ("yybb", (2, 0, 0, 2), 10, 1),
-    ("rrrrr", (0, 5, 0, 0), 10, 1),
-    ("rrgg", (0, 2, 2, 0), 10, 1),
-    ("yyybb", (3, 0, 0, 2), 11, 1),
-    ("yyggg", (2, 0, 3, 0), 11, 1),
-    ("yrgb", (1, 1, 1, 1), 12, 1),
-    ("yggb", (1, 0, 2, 1), 12, 1),
-    ("rrgb", (0, 2, 1, 1), 12, 1),
-    ("rrrgg", (0, 3, 2, 0), 12, 1),
-    ("rrbb", (0, 2, 0, 2), 12, 1),
-    ("gggg", (0, 0, 4, 0), 12, 1),
-    ("yyrrgg", (2, 2, 2, 0), 13, 1),
-    ("rrggg", (0, 2, 3, 0), 13, 1),
-    ("yyyrgb", (3, 1, 1, 1), 14, 1),
-    ("yybbb", (2, 0, 0, 3), 14, 1),
-    ("rrrbb", (0, 3, 0, 2), 14, 1),
-    ("ggbb", (0, 0, 2, 2), 14, 1),
-    ("yyrrbb", (2, 2, 0, 2), 15, 1),
-    ("ggggg", (0, 0, 5, 0), 15, 1),
-    ("yrrrgb", (1, 3, 1, 1), 16, 1),
-    ("rrbbb", (0, 2, 0, 3), 16, 1),
-    ("bbbb", (0, 0, 0, 4), 16, 1),
-    ("yyggbb", (2, 0, 2, 2), 17, 1),
-    ("gggbb", (0, 0, 3, 2), 17, 1),
-    ("yrgggb", (1, 1, 3, 1), 18, 1),
-    ("ggbbb", (0, 0, 2, 3), 18, 1),
-    ("rrggbb", (0, 2, 2, 2), 19, 1),
-    ("yrgbbb", (1, 1, 1, 3), 20, 1),
-    ("bbbbb", (0, 0, 0, 5), 20, 1),
+    PointCard("yyrr", (2, 2, 0, 0), 6, 1),
+    PointCard("yyyrr", (3, 2, 0, 0), 7, 1),
+    PointCard("yyrrr", (2, 3, 0, 0), 8, 1),
+    PointCard("yygg", (2, 0, 2, 0), 8, 1),
+    PointCard("rrrr", (0, 4, 0, 0), 8, 1),
+    PointCard("yyrb", (2, 1, 0, 1), 9, 1),
+    PointCard("yyygg", (3, 0, 2, 0), 9, 1),
+    PointCard("yybb", (2, 0, 0, 2), 10, 1),
+    PointCard("rrrrr", (0, 5, 0, 0), 10, 1),
+    PointCard("rrgg", (0, 2, 2, 0), 10, 1),
+    PointCard("yyybb", (3, 0, 0, 2), 11, 1),
+    PointCard("yyggg", (2, 0, 3, 0), 11, 1),
+    PointCard("yrgb", (1, 1, 1, 1), 12, 1),
+    PointCard("yggb", (1, 0, 2, 1), 12, 1),
+    PointCard("rrgb", (0, 2, 1, 1), 12, 1),
+    PointCard("rrrgg", (0, 3, 2, 0), 12, 1),
+    PointCard("rrbb", (0, 2, 0, 2), 12, 1),
+    PointCard("gggg", (0, 0, 4, 0), 12, 1),
+    PointCard("yyrrgg", (2, 2, 2, 0), 13, 1),
+    PointCard("rrggg", (0, 2, 3, 0), 13, 1),
+    PointCard("yyyrgb", (3, 1, 1, 1), 14, 1),
+    PointCard("yybbb", (2, 0, 0, 3), 14, 1),
+    PointCard("rrrbb", (0, 3, 0, 2), 14, 1),
+    PointCard("ggbb", (0, 0, 2, 2), 14, 1),
+    PointCard("yyrrbb", (2, 2, 0, 2), 15, 1),
+    PointCard("ggggg", (0, 0, 5, 0), 15, 1),
+    PointCard("yrrrgb", (1, 3, 1, 1), 16, 1),
+    PointCard("rrbbb", (0, 2, 0, 3), 16, 1),
+    PointCard("bbbb", (0, 0, 0, 4), 16, 1),
+    PointCard("yyggbb", (2, 0, 2, 2), 17, 1),
+    PointCard("gggbb", (0, 0, 3, 2), 17, 1),
+    PointCard("yrgggb", (1, 1, 3, 1), 18, 1),
+    PointCard("ggbbb", (0, 0, 2, 3), 18, 1),
+    PointCard("rrggbb", (0, 2, 2, 2), 19, 1),
+    PointCard("yrgbbb", (1, 1, 1, 3), 20, 1),
+    PointCard("bbbbb", (0, 0, 0, 5), 20, 1),
 )
-POINT_DECK = tuple(i for i, card in enumerate(POINT_CARDS) for _ in range(card[3]))
 
 # The end: point cards that trigger it per player count; whether the round is completed.
 END_THRESHOLD = {2: 6, 3: 6, 4: 5, 5: 5}
@@ -189,13 +219,18 @@ FINISH_ROUND = True
 # Scoring: points per cube left in the caravan, by rank; and the tie-break.
 RESOURCE_POINTS = (0, 1, 1, 1)
 TIE_BREAK = "latest_turn"
+# </game constants>
 
 # Derived tables.
-CARD_INDEX = {card[0]: i for i, card in enumerate(CARDS)}
-POINT_INDEX = {card[0]: i for i, card in enumerate(POINT_CARDS)}
-POINT_VALUES = tuple(card[2] for card in POINT_CARDS)
-COIN_IDS = tuple(coin[0] for coin in COINS)
-COIN_VALUES = tuple(coin[1] for coin in COINS)
+RANKS = len(CODES)
+STARTING_HAND = tuple(i for i, card in enumerate(CARDS) for _ in range(card.starting))
+MERCHANT_DECK = tuple(i for i, card in enumerate(CARDS) for _ in range(card.deck))
+POINT_DECK = tuple(i for i, card in enumerate(POINT_CARDS) for _ in range(card.copies))
+CARD_INDEX = {card.id: i for i, card in enumerate(CARDS)}
+POINT_INDEX = {card.id: i for i, card in enumerate(POINT_CARDS)}
+POINT_VALUES = tuple(card.points for card in POINT_CARDS)
+COIN_IDS = tuple(coin.id for coin in COINS)
+COIN_VALUES = tuple(coin.value for coin in COINS)
 CLAIM_MOVES = tuple(f"claim {slot}" for slot in range(1, POINT_ROW + 1))
 CLAIM_SLOT = {move: slot for slot, move in enumerate(CLAIM_MOVES)}
 REST = "rest"
@@ -281,7 +316,7 @@ class Caravan:
     def claims(self) -> tuple[Caravan | None, ...]:
         """Per point card: the caravan after paying its cost, or None if it cannot be paid."""
         if not self._claims:
-            self._claims = tuple(_minus(self.vector, cost) for _, cost, _, _ in POINT_CARDS)
+            self._claims = tuple(_minus(self.vector, card.cost) for card in POINT_CARDS)
             self.affordable = sum(1 << card for card, c in enumerate(self._claims) if c)
         return self._claims
 
@@ -358,22 +393,40 @@ def _card_outcomes(vector: tuple[int, ...], card: int) -> dict[str, Caravan]:
 
 
 def _card_table(vector: tuple[int, ...], card: int) -> dict[str, Caravan]:
-    card_id, kind, get, pay, steps, _, _ = CARDS[card]
-    name = "play " + card_id.lower()
-    if kind == "gain":
-        return {name: caravan(tuple(a + b for a, b in zip(vector, get, strict=True)))}
-    if kind == "trade":
-        times = min((n // p for n, p in zip(vector, pay, strict=True) if p), default=0)
-        return {
-            f"{name} x{k}": caravan(
-                tuple(n - k * p + k * g for n, p, g in zip(vector, pay, get, strict=True))
-            )
-            for k in range(1, times + 1)
-        }
+    spec = CARDS[card]
+    return _KIND_OUTCOMES[spec.kind](vector, spec, "play " + spec.id.lower())
+
+
+def _gain_outcomes(vector: tuple[int, ...], card: Card, name: str) -> dict[str, Caravan]:
+    """A gain card: one move, the card's cubes added."""
+    return {name: caravan(tuple(a + b for a, b in zip(vector, card.get, strict=True)))}
+
+
+def _trade_outcomes(vector: tuple[int, ...], card: Card, name: str) -> dict[str, Caravan]:
+    """A trade card: one move per number of trades the caravan can pay."""
+    pay, get = card.pay, card.get
+    times = min((n // p for n, p in zip(vector, pay, strict=True) if p), default=0)
+    return {
+        f"{name} x{k}": caravan(
+            tuple(n - k * p + k * g for n, p, g in zip(vector, pay, get, strict=True))
+        )
+        for k in range(1, times + 1)
+    }
+
+
+def _upgrade_outcomes(vector: tuple[int, ...], card: Card, name: str) -> dict[str, Caravan]:
+    """An upgrade card: one move per multiset of 1..steps single-rank steps."""
     found: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
-    _upgrade_steps(vector, steps, 0, 0, (), list(vector), found)
+    _upgrade_steps(vector, card.steps, 0, 0, (), list(vector), found)
     found.sort()
     return {f"{name} {''.join(CODES[r] for r in ranks)}": caravan(res) for _, ranks, res in found}
+
+
+_KIND_OUTCOMES = {"gain": _gain_outcomes, "trade": _trade_outcomes, "upgrade": _upgrade_outcomes}
+"""The rules of every card kind: a card of any other kind stops the import."""
+_UNPLAYABLE = sorted({card.kind for card in CARDS} - _KIND_OUTCOMES.keys())
+if _UNPLAYABLE:
+    raise ImportError(f"no rules for the card kind(s) {_UNPLAYABLE}")
 
 
 def _upgrade_steps(
@@ -533,8 +586,8 @@ class State:
         self._acquired: list[tuple[int, ...]] = [()] * players
         self._coins = [(0,) * len(COINS)] * players
         self._turns = [0] * players
-        self._coin_count = [coin[2] * players for coin in COINS]
-        self._coin_position = [coin[3] for coin in COINS]
+        self._coin_count = [coin.per_player * players for coin in COINS]
+        self._coin_position = [coin.position for coin in COINS]
         self._mrow: list[int] = []
         self._mcubes: list[Caravan] = []
         self._mdeck: tuple[int, ...] = ()
@@ -733,10 +786,7 @@ class State:
                     self._coin_position[other] = position - 1
 
     def _end_turn(self, move: str) -> None:
-        if len(self._history) != self._history_len:
-            self._history = self._history[: self._history_len]
-        self._history.append(move)
-        self._history_len += 1
+        self._remember(move)
         seat = self.current_player
         self._turns[seat] += 1
         if self._final or len(self._points[seat]) >= self._threshold or not self._prow:
@@ -776,14 +826,14 @@ class State:
                 return f"the point row has slots 1..{len(self._prow)}"
             if self._same_claim(int(rest) - 1):
                 return f"the same card as claim {int(rest) - 1}: claim that one"
-            cost = POINT_CARDS[self._prow[int(rest) - 1]][1]
+            cost = POINT_CARDS[self._prow[int(rest) - 1]].cost
             return f"the caravan ({node.text}) cannot pay {caravan(cost).text}"
         if word == "rest" and rest:
             return "rest takes no argument"
         return "unknown move; moves are rest, play, acquire, claim, discard"
 
     def _play_reason(self, seat: int, rest: str) -> str:
-        names = {card[0].lower(): index for index, card in enumerate(CARDS)}
+        names = {card.id.lower(): index for index, card in enumerate(CARDS)}
         card = names.get(rest)
         if card is None:
             name, _, _ = rest.rpartition(" ")
@@ -794,7 +844,7 @@ class State:
             return "that card is already played; rest to take it back"
         if card not in self._hands[seat]:
             return "that card is not in the hand"
-        kind = CARDS[card][1]
+        kind = CARDS[card].kind
         if kind == "trade":
             return f"the caravan ({self._caravans[seat].text}) cannot trade that many times"
         if kind == "upgrade":
@@ -846,6 +896,7 @@ class State:
         return copy
 
     def _remember(self, move: str) -> None:
+        """Add `move` to the history (a diverging clone first copies the shared list)."""
         if len(self._history) != self._history_len:
             self._history = self._history[: self._history_len]
         self._history.append(move)
@@ -891,14 +942,14 @@ class State:
             "over": self._over,
             "rounds": self.rounds(),
             "merchant_row": [
-                {"card": CARDS[card][0], "cubes": cubes.text}
+                {"card": CARDS[card].id, "cubes": cubes.text}
                 for card, cubes in zip(self._mrow, self._mcubes, strict=True)
             ],
-            "merchant_deck": [CARDS[card][0] for card in self._mdeck[self._mnext :]],
-            "point_row": [POINT_CARDS[card][0] for card in self._prow],
-            "point_deck": [POINT_CARDS[card][0] for card in self._pdeck[self._pnext :]],
+            "merchant_deck": [CARDS[card].id for card in self._mdeck[self._mnext :]],
+            "point_row": [POINT_CARDS[card].id for card in self._prow],
+            "point_deck": [POINT_CARDS[card].id for card in self._pdeck[self._pnext :]],
             "coins": {
-                coin[0]: {"count": count, "position": position}
+                coin.id: {"count": count, "position": position}
                 for coin, count, position in zip(
                     COINS, self._coin_count, self._coin_position, strict=True
                 )
@@ -906,10 +957,10 @@ class State:
             "seats": [
                 {
                     "caravan": self._caravans[seat].text,
-                    "hand": [CARDS[card][0] for card in sorted(self._hands[seat])],
-                    "played": [CARDS[card][0] for card in sorted(self._played[seat])],
-                    "point_cards": [POINT_CARDS[card][0] for card in self._points[seat]],
-                    "merchant_cards": [CARDS[card][0] for card in self._acquired[seat]],
+                    "hand": [CARDS[card].id for card in sorted(self._hands[seat])],
+                    "played": [CARDS[card].id for card in sorted(self._played[seat])],
+                    "point_cards": [POINT_CARDS[card].id for card in self._points[seat]],
+                    "merchant_cards": [CARDS[card].id for card in self._acquired[seat]],
                     "coins": dict(zip(COIN_IDS, self._coins[seat], strict=True)),
                     "turns": self._turns[seat],
                     "score": scores[seat],
@@ -936,10 +987,10 @@ class State:
             held = [a + b for a, b in zip(held, state._coins[seat], strict=True)]
         state._load_rows(data)
         for pile, coin in enumerate(COINS):
-            supply = data.get("coins", {}).get(coin[0], {})
-            count = coin[2] * state.players - held[pile]
+            supply = data.get("coins", {}).get(coin.id, {})
+            count = coin.per_player * state.players - held[pile]
             state._coin_count[pile] = int(supply.get("count", count))
-            state._coin_position[pile] = int(supply.get("position", coin[3]))
+            state._coin_position[pile] = int(supply.get("position", coin.position))
         state._discarding = data.get("phase", "action") == "discard"
         for seat, node in enumerate(state._caravans):
             pending = state._discarding and seat == state.current_player
@@ -972,7 +1023,7 @@ class State:
         self._points[seat] = tuple(_point_cards(info.get("point_cards", ())))
         self._acquired[seat] = tuple(_cards(info.get("merchant_cards", ())))
         coins = info.get("coins", {})
-        self._coins[seat] = tuple(int(coins.get(coin[0], 0)) for coin in COINS)
+        self._coins[seat] = tuple(int(coins.get(coin.id, 0)) for coin in COINS)
         self._turns[seat] = int(info.get("turns", 0))
 
     def _load_rows(self, data: dict[str, Any]) -> None:

@@ -1,3 +1,0 @@
-from compiler.cli import main
-
-main()

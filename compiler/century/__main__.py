@@ -1,0 +1,3 @@
+from century.cli import main
+
+main()

@@ -1,0 +1,103 @@
+"""`century engine` (write a game's engine module) and `century replay` (check a record)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from century.cli.common import BUILD, RulesOpt, fail, load_game
+
+
+def engine(
+    game: Annotated[str, typer.Argument(help="Game or variant id (listed by `century validate`).")],
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Output folder (default: build/GAME).")
+    ] = None,
+    rules: RulesOpt = None,
+) -> None:
+    """Write the game's standalone engine module (the id with - as _, plus .py)."""
+    from century.targets.engine import write
+
+    ruleset = load_game(game, rules)
+    try:
+        (path,) = write(ruleset, out if out is not None else BUILD / game)
+    except (ValueError, OSError) as err:
+        typer.echo(f"error: could not write the engine: {err}", err=True)
+        raise typer.Exit(1) from None
+    typer.echo(f"wrote {path}")
+
+
+def _read_record(path: Path) -> dict[str, Any]:
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as err:
+        fail(f"cannot read {path}: {err.strerror or err}")
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        fail(f"{path} is not a JSON game record: {err}")
+    if not isinstance(record, dict) or not isinstance(record.get("rules"), str):
+        fail(f"{path} is not a game record (no 'rules' id)")
+    if not isinstance(record.get("moves", []), list):
+        fail(f"{path}: 'moves' must be a list of moves")
+    return record
+
+
+def replay(
+    record_path: Annotated[
+        Path, typer.Argument(metavar="RECORD", help="A game record (JSON), e.g. from play.")
+    ],
+    rules: RulesOpt = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the result.")] = False,
+    force: Annotated[
+        bool, typer.Option(help="Replay even if the rules data changed since the record.")
+    ] = False,
+) -> None:
+    """Check a game record: replay every move with the game's engine and print the game.
+
+    Exit 0 when every move is legal, 1 when a move is rejected or the record is unusable.
+    """
+    from century.targets.engine import load_engine
+
+    record = _read_record(record_path)
+    module = load_engine(load_game(record["rules"], rules))
+    if record.get("source_hash") not in (None, module.SOURCE_HASH):
+        if not force:
+            fail(
+                "the record was made with other rules data (source hash differs); "
+                "use --force to replay it anyway"
+            )
+        record = {**record, "source_hash": module.SOURCE_HASH}
+    moves = [str(move) for move in record.get("moves", [])]
+    try:
+        state = module.replay({**record, "moves": []})
+    except (ValueError, KeyError, TypeError) as err:
+        fail(f"cannot set up the game: {err}")
+    for number, move in enumerate(moves, start=1):
+        seat = state.current_player
+        try:
+            state.play(move)
+        except module.IllegalMove as err:
+            fail(f"move {number} (seat {seat + 1}): {err}")
+        if not quiet:
+            typer.echo(f"{number:4d}. seat {seat + 1}: {move}")
+    _summary(state, len(moves))
+
+
+def _summary(state: Any, moves: int) -> None:
+    scores = ", ".join(f"seat {i + 1}: {s}" for i, s in enumerate(state.scores()))
+    if state.is_over():
+        winners = " and ".join(f"seat {seat + 1}" for seat in state.winners())
+        typer.echo(f"game over after {moves} moves; scores {scores}; winner {winners}")
+    else:
+        typer.echo(
+            f"{moves} moves, game not over; seat {state.current_player + 1} to move; "
+            f"scores {scores}"
+        )
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to `app`."""
+    app.command()(engine)
+    app.command()(replay)

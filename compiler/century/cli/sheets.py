@@ -1,0 +1,63 @@
+"""`century sheets`: the rule sheets of one game as PDFs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from century.cli.common import BUILD, Paper, RulesOpt, load_game
+
+
+def sheets(
+    game: Annotated[str, typer.Argument(help="Game or variant id (listed by `century validate`).")],
+    lang: Annotated[
+        list[str] | None,
+        typer.Option("--lang", "-l", help="Language (repeatable; default: all of the game's)."),
+    ] = None,
+    paper: Annotated[
+        list[Paper] | None,
+        typer.Option("--paper", "-p", help="Paper size (repeatable; default: a4)."),
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", "-o", help="Output folder (default: build/<game>)."),
+    ] = None,
+    rules: RulesOpt = None,
+) -> None:
+    """Write the rule sheets of GAME as rules-<lang>-<paper>.pdf."""
+    from century.output import atomic_write_bytes
+    from century.targets.sheets import SheetError, render_sheet, sheet_name
+    from century.targets.typst import RenderError
+
+    ruleset = load_game(game, rules)
+    languages = list(dict.fromkeys(lang or ruleset.languages))
+    papers = list(dict.fromkeys(p.value for p in paper or [Paper.a4]))
+    _check_language(languages, ruleset.languages)
+    folder = out if out is not None else BUILD / game
+    pdfs: dict[Path, bytes] = {}
+    for language in languages:  # render every sheet first: an error writes nothing
+        for size in papers:
+            try:
+                pdfs[folder / sheet_name(language, size)] = render_sheet(ruleset, language, size)
+            except (SheetError, RenderError) as err:
+                typer.echo(f"error: {game}: {err}", err=True)
+                raise typer.Exit(1) from None
+    for path, pdf in pdfs.items():
+        atomic_write_bytes(path, pdf)
+        typer.echo(f"wrote {path}")
+
+
+def _check_language(asked: list[str], known: tuple[str, ...]) -> None:
+    """Exit 2 with the game's languages when one asked for is not among them."""
+    for value in asked:
+        if value not in known:
+            choices = ", ".join(known) or "none"
+            typer.echo(f"error: unknown language {value!r} (known: {choices})", err=True)
+            raise typer.Exit(2)
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to `app`."""
+    app.command()(sheets)

@@ -1,0 +1,244 @@
+"""The resolve stage: a game or variant -> one complete tree, decks and prose loaded in place.
+
+A variant names its base with `extends` and says only what differs:
+- mappings merge key by key; a key the base does not have is an error, except in open
+  maps (texts in several languages, values per player count, prose per language);
+- lists replace the base's list;
+- `resources` and `coins.piles` given as a mapping patch the base's entries by id; a
+  changed resource code is carried into every cube string of the base (a re-theme);
+- `cards.<deck>` adds, removes and replaces cards by id;
+- `decks.<deck>` and `prose.<lang>` name other files.
+Every node keeps the mark of the file and line it came from.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from century.diagnostics import Diagnostic, Mark
+from century.frontend.loader import Node, format_path
+from century.frontend.sources import SourceFile, Sources
+from century.model.cards import derived_id
+
+OPEN_MAPS = {("name",), ("end", "point_cards"), ("balance", "variety_bonus")}
+"""Mappings whose keys a variant may add to (besides translated texts)."""
+
+PATCH_BY_ID = {("resources",), ("coins", "piles")}
+CUBE_FIELDS = ("get", "pay", "cost")
+APPLY_FIRST = ("resources", "decks", "prose")
+"""Applied before the other keys: later keys are written in the new codes and files."""
+
+
+@dataclass
+class Resolved:
+    """A complete game tree and the files it was made from, base first."""
+
+    id: str
+    tree: Node
+    files: list[SourceFile]
+    chain: list[str] = field(default_factory=list)
+
+
+class Resolver:
+    """Resolves games and variants by id, memoised, reporting into `problems`."""
+
+    def __init__(self, sources: Sources, catalogue: dict[str, SourceFile]):
+        self.sources = sources
+        self.catalogue = catalogue
+        self.done: dict[str, Resolved | None] = {}
+        self.problems: list[Diagnostic] = []
+
+    def resolve(self, game_id: str, stack: tuple[str, ...] = ()) -> Resolved | None:
+        if game_id in self.done:
+            return self.done[game_id]
+        source = self.catalogue[game_id]
+        if source.kind == "game":
+            result = self._base(source)
+        else:
+            result = self._variant(source, (*stack, game_id))
+        self.done[game_id] = result
+        return result
+
+    # -- base games ------------------------------------------------------------------------
+
+    def _base(self, source: SourceFile) -> Resolved | None:
+        tree = source.node.clone()
+        files = [source]
+        ok = True
+        for group, expect in (("decks", "deck"), ("prose", "prose")):
+            refs = tree.value[group]
+            for key, ref in list(refs.value.items()):
+                loaded = self._load_ref(source, ref, expect)
+                if loaded is None:
+                    ok = False
+                    continue
+                refs.value[key] = loaded.node.clone()
+                files.append(loaded)
+        if not ok:
+            return None
+        return Resolved(source.node.value["id"].value, tree, files, [])
+
+    def _load_ref(self, owner: SourceFile, ref: Node, expect: str) -> SourceFile | None:
+        path = (owner.path.parent / Path(str(ref.value))).resolve()
+        return self.sources.load(path, expect=expect, at=ref.mark)
+
+    # -- variants --------------------------------------------------------------------------
+
+    def _variant(self, source: SourceFile, stack: tuple[str, ...]) -> Resolved | None:
+        patch = source.node
+        base_node = patch.value["extends"]
+        base_id = base_node.value
+        if base_id in stack:
+            cycle = " -> ".join((*stack, base_id))
+            self._error(base_node.mark, f"`extends` makes a cycle: {cycle}", "extends")
+            return None
+        if base_id not in self.catalogue:
+            known = ", ".join(sorted(self.catalogue)) or "none"
+            self._error(
+                base_node.mark, f"unknown base game {base_id!r}", "extends", f"known: {known}"
+            )
+            return None
+        base = self.resolve(base_id, stack)
+        if base is None:
+            return None
+        tree = base.tree.clone()
+        files = [*base.files, source]
+        errors_before = len(self.problems)
+        first = [k for k in APPLY_FIRST if k in patch.value]
+        rest = [k for k in patch.value if k not in APPLY_FIRST and k != "extends"]
+        for key in first + rest:
+            value = patch.value[key]
+            if key == "resources":
+                self._patch_resources(tree, value)
+            elif key == "cards":
+                self._change_cards(tree, value)
+            elif key in ("decks", "prose"):
+                self._replace_refs(tree, key, value, source, files)
+            else:
+                self._merge(tree, key, value, (key,))
+        if len(self.problems) > errors_before:
+            return None
+        return Resolved(patch.value["id"].value, tree, files, [*base.chain, base_id])
+
+    def _merge(self, parent: Node, key: str, value: Node, path: tuple[str, ...]) -> None:
+        """Put `value` at `parent[key]`, merging mappings key by key."""
+        current = parent.value.get(key)
+        if path in PATCH_BY_ID and isinstance(value.value, dict) and current is not None:
+            self._patch_by_id(current, value, path)
+            return
+        if current is None:
+            if not (path[:-1] in OPEN_MAPS or _is_text(parent)):
+                self._error(
+                    value.mark,
+                    f"the base game has no key {key!r} to change",
+                    format_path(path),
+                )
+                return
+            parent.value[key] = value
+            parent.key_marks[key] = value.mark
+            return
+        if isinstance(value.value, dict) and isinstance(current.value, dict):
+            for sub, sub_value in value.value.items():
+                self._merge(current, sub, sub_value, (*path, sub))
+            return
+        parent.value[key] = value
+        parent.key_marks[key] = value.mark
+
+    def _patch_by_id(self, items: Node, patch: Node, path: tuple[str, ...]) -> None:
+        by_id = {item.value["id"].value: item for item in items.value}
+        for item_id, changes in patch.value.items():
+            if item_id not in by_id:
+                self._error(
+                    patch.key_marks[item_id],
+                    f"the base game has no {path[-1].rstrip('s')} {item_id!r}",
+                    format_path((*path, item_id)),
+                    f"known: {', '.join(by_id)}",
+                )
+                continue
+            target = by_id[item_id]
+            for sub, sub_value in changes.value.items():
+                self._merge(target, sub, sub_value, (*path, item_id, sub))
+
+    def _patch_resources(self, tree: Node, value: Node) -> None:
+        old_codes = [r.value["code"].value for r in tree.value["resources"].value]
+        if isinstance(value.value, list):
+            tree.value["resources"] = value
+            return
+        self._patch_by_id(tree.value["resources"], value, ("resources",))
+        new_codes = [r.value["code"].value for r in tree.value["resources"].value]
+        recode = {o.upper(): n for o, n in zip(old_codes, new_codes, strict=True) if o != n}
+        if recode:
+            _recode_tree(tree, recode)
+
+    def _replace_refs(
+        self, tree: Node, group: str, value: Node, source: SourceFile, files: list[SourceFile]
+    ) -> None:
+        for key, ref in value.value.items():
+            loaded = self._load_ref(source, ref, "deck" if group == "decks" else "prose")
+            if loaded is None:
+                self.problems.append(
+                    Diagnostic.at(ref.mark, f"cannot use {group} file {ref.value!r}")
+                )
+                continue
+            tree.value[group].value[key] = loaded.node.clone()
+            files.append(loaded)
+
+    def _change_cards(self, tree: Node, changes: Node) -> None:
+        for deck_name, ops in changes.value.items():
+            deck = tree.value["decks"].value[deck_name].value["cards"]
+            ids = {derived_id(card.plain()): i for i, card in enumerate(deck.value)}
+            remove: set[int] = set()
+            for name, op in ops.value.items():
+                if name == "add":
+                    deck.value.extend(op.value)
+                    continue
+                targets = (
+                    op.value if name == "remove" else [Node(k, op.key_marks[k]) for k in op.value]
+                )
+                for target in targets:
+                    if target.value not in ids:
+                        self._error(
+                            target.mark,
+                            f"no card {target.value!r} in the {deck_name} deck to {name}",
+                            f"cards.{deck_name}.{name}",
+                            _suggest(target.value, ids),
+                        )
+                    elif name == "remove":
+                        remove.add(ids[target.value])
+                    else:
+                        deck.value[ids[target.value]] = op.value[target.value]
+            deck.value[:] = [card for i, card in enumerate(deck.value) if i not in remove]
+
+    def _error(self, mark: Mark, message: str, path: str = "", hint: str = "") -> None:
+        self.problems.append(Diagnostic.at(mark, message, path=path, hint=hint))
+
+
+def _is_text(node: Node) -> bool:
+    """A translated text: a mapping from two-letter language codes to strings."""
+    return isinstance(node.value, dict) and all(
+        len(k) == 2 and isinstance(v.value, str) for k, v in node.value.items()
+    )
+
+
+def _recode_tree(tree: Node, recode: dict[str, str]) -> None:
+    """Carry renamed resource codes into every cube string of the tree."""
+
+    def convert(node: Node) -> None:
+        if isinstance(node.value, str):
+            node.value = "".join(recode.get(c.upper(), c) for c in node.value)
+
+    for seat in tree.value["setup"].value["seats"].value:
+        convert(seat)
+    for deck in tree.value["decks"].value.values():
+        for card in deck.value["cards"].value:
+            for name in CUBE_FIELDS:
+                if name in card.value:
+                    convert(card.value[name])
+
+
+def _suggest(wanted: str, ids: dict[str, int]) -> str:
+    import difflib
+
+    near = difflib.get_close_matches(wanted, list(ids), n=3)
+    return f"did you mean {', '.join(near)}?" if near else ""

@@ -1,0 +1,143 @@
+"""The schema stage: each loaded file against the JSON Schema of its kind.
+
+Schemas live in `schema/` (draft 2020-12) and refer to `defs.schema.json` by relative
+reference, which editors resolve beside the file and which this module resolves from a
+registry keyed by file name. Errors become located diagnostics with readable messages.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from functools import cache
+from typing import Any
+
+from century.diagnostics import Diagnostic
+from century.frontend.loader import Node, format_path
+from century.resources import SCHEMAS
+
+KINDS = {
+    "game": "game.schema.json",
+    "variant": "variant.schema.json",
+    "deck": "deck.schema.json",
+    "prose": "prose.schema.json",
+}
+
+
+@cache
+def _validator(kind: str) -> Any:
+    from jsonschema import Draft202012Validator
+    from referencing import Registry, Resource
+    from referencing.jsonschema import DRAFT202012
+
+    resources = []
+    for path in sorted(SCHEMAS.glob("*.schema.json")):
+        contents = json.loads(path.read_text(encoding="utf-8"))
+        resources.append((path.name, Resource.from_contents(contents, DRAFT202012)))
+    registry = Registry().with_resources(resources)
+    schema = json.loads((SCHEMAS / KINDS[kind]).read_text(encoding="utf-8"))
+    return Draft202012Validator(schema, registry=registry)
+
+
+def validate(node: Node, kind: str) -> list[Diagnostic]:
+    """All schema problems of one loaded file, located at the offending key or value."""
+    instance = node.plain()
+    return [
+        _diagnostic(node, leaf)
+        for error in _validator(kind).iter_errors(instance)
+        for leaf in _leaves(error)
+    ]
+
+
+def _leaves(error: Any) -> list[Any]:
+    """The errors to report for one error: a oneOf/anyOf is explained by the branch whose
+    type fits the value (a mapping where a mapping is allowed), else by the best match."""
+    from jsonschema.exceptions import best_match
+
+    if not error.context:
+        return [error]
+    branches: dict[int, list[Any]] = {}
+    for sub in error.context:
+        branches.setdefault(sub.relative_schema_path[0], []).append(sub)
+    fitting = [
+        subs
+        for subs in branches.values()
+        if not any(s.validator == "type" and not s.relative_path for s in subs)
+    ]
+    if len(fitting) == 1:
+        return [leaf for sub in fitting[0] for leaf in _leaves(sub)]
+    return _leaves(best_match(error.context))
+
+
+def _diagnostic(node: Node, error: Any) -> Diagnostic:
+    path = tuple(error.absolute_path)
+    where = format_path(path)
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    hint = schema.get("description", "")
+    validator, value = error.validator, error.instance
+    if validator == "additionalProperties" and isinstance(value, dict):
+        allowed = sorted(schema.get("properties", {}))
+        extra = sorted(k for k in value if k not in allowed)
+        key = extra[0] if extra else ""
+        near = difflib.get_close_matches(key, allowed, n=1)
+        hint = f"did you mean {near[0]!r}?" if near else f"known keys: {', '.join(allowed)}"
+        mark = node.locate((*path, key), key=True)
+        return Diagnostic.at(mark, f"unknown key {key!r}", path=where, hint=hint)
+    if validator == "required":
+        missing = error.message.split("'")[1] if "'" in error.message else error.message
+        return Diagnostic.at(
+            node.locate(path), f"missing required key {missing!r}", path=where, hint=hint
+        )
+    if "propertyNames" in error.schema_path:
+        key = str(error.instance)
+        return Diagnostic.at(
+            node.locate((*path, key), key=True),
+            f"key {key!r} does not belong here",
+            path=where,
+            hint=hint,
+        )
+    message = {
+        "type": lambda: f"expected {_kind(error.validator_value)}, got {_show(value)}",
+        "enum": lambda: (
+            f"{_show(value)} is not one of {', '.join(map(str, error.validator_value))}"
+        ),
+        "const": lambda: f"expected {error.validator_value!r}",
+        "pattern": lambda: f"{_show(value)} is not valid here",
+        "minimum": lambda: f"{value} is below the minimum {error.validator_value}",
+        "maximum": lambda: f"{value} is above the maximum {error.validator_value}",
+        "minItems": lambda: f"needs at least {error.validator_value} items",
+        "maxItems": lambda: f"allows at most {error.validator_value} items",
+        "minLength": lambda: "must not be empty",
+        "maxLength": lambda: f"is longer than {error.validator_value} characters",
+        "uniqueItems": lambda: "has repeated items",
+        "minProperties": lambda: "must not be empty",
+    }.get(validator, lambda: error.message)()
+    return Diagnostic.at(node.locate(path), message, path=where, hint=hint or _describe(error))
+
+
+def _describe(error: Any) -> str:
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    return str(schema.get("description", ""))
+
+
+def _kind(expected: Any) -> str:
+    names = {
+        "integer": "a whole number",
+        "string": "text",
+        "object": "a mapping",
+        "array": "a list",
+        "boolean": "true or false",
+        "number": "a number",
+    }
+    if isinstance(expected, list):
+        return " or ".join(names.get(e, e) for e in expected)
+    return names.get(expected, str(expected))
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."

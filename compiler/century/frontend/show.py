@@ -1,0 +1,110 @@
+"""`century show`: a resolved game as YAML, each value marked with where it came from."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from century.frontend.loader import Node
+
+PLAIN = re.compile(r"^[A-Za-z][A-Za-z0-9 _.+-]*$")
+RESERVED = {"true", "false", "yes", "no", "on", "off", "null", "~", "y", "n"}
+
+
+def scalar(value: object) -> str:
+    """A scalar as YAML: plain where that reads back the same, else a quoted string."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, int | float):
+        return str(value)
+    text = str(value)
+    if PLAIN.match(text) and text.lower() not in RESERVED and not text.endswith(" "):
+        return text
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _where(node: Node) -> str:
+    return f"{node.mark.file}:{node.mark.line}"
+
+
+def _is_flat(node: Node) -> bool:
+    """A mapping of scalars written on one line of one file: shown as one flow mapping."""
+    if not isinstance(node.value, dict) or not node.value:
+        return False
+    lines = set()
+    for child in node.value.values():
+        if isinstance(child.value, dict | list) and not _is_flat(child):
+            return False
+        lines.add((child.mark.file, child.mark.line))
+    return len(lines) == 1
+
+
+def _is_flat_list(node: Node) -> bool:
+    """A list of scalars written on one line of one file."""
+    items = node.value
+    return (
+        isinstance(items, list)
+        and bool(items)
+        and all(not isinstance(v.value, dict | list) for v in items)
+        and len({(v.mark.file, v.mark.line) for v in items}) == 1
+    )
+
+
+def _inline(node: Node) -> bool:
+    return _is_flat(node) or _is_flat_list(node)
+
+
+def _origin(node: Node) -> Node:
+    """The node whose mark tells where an inline value came from (its first leaf)."""
+    if isinstance(node.value, dict) and node.value:
+        return _origin(next(iter(node.value.values())))
+    if isinstance(node.value, list) and node.value:
+        return _origin(node.value[0])
+    return node
+
+
+def _flow(node: Node) -> str:
+    if isinstance(node.value, dict):
+        return "{" + ", ".join(f"{scalar(k)}: {_flow(v)}" for k, v in node.value.items()) + "}"
+    if isinstance(node.value, list):
+        return "[" + ", ".join(_flow(v) for v in node.value) + "]"
+    return scalar(node.value)
+
+
+def render(tree: Node, *, sources: bool = True) -> str:
+    """The tree as YAML text; with `sources`, every line ends in ``# file:line``."""
+    out: list[str] = []
+
+    def line(text: str, node: Node) -> None:
+        out.append(f"{text}  # {_where(node)}" if sources else text)
+
+    def emit(node: Node, indent: str, lead: str) -> None:
+        """Emit `node` after `lead` (a key or list dash) at `indent`."""
+        value = node.value
+        if _inline(node):
+            line(f"{indent}{lead}{_flow(node)}", _origin(node))
+            return
+        if isinstance(value, dict) and value:
+            first = True
+            for key, child in value.items():
+                prefix = lead if first else " " * len(lead)
+                first = False
+                if isinstance(child.value, dict | list) and child.value and not _inline(child):
+                    out.append(f"{indent}{prefix}{scalar(key)}:")
+                    emit(child, indent + " " * len(lead) + "  ", "")
+                else:
+                    emit(child, indent, f"{prefix}{scalar(key)}: ")
+            return
+        if isinstance(value, list) and value:
+            if lead:
+                out.append(f"{indent}{lead.rstrip()}")
+            for child in value:
+                emit(child, indent + ("  " if lead else ""), "- ")
+            return
+        shown = "{}" if isinstance(value, dict) else "[]" if isinstance(value, list) else None
+        line(f"{indent}{lead}{shown or scalar(value)}", node)
+
+    emit(tree, "", "")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,211 @@
+"""The frozen, typed ruleset: the only input of every target.
+
+A `Ruleset` is built from resolved, checked documents (see `century.model.build`) or
+read back from its JSON form (`Ruleset.from_json`). Resource multisets are vectors of
+counts indexed by rank, lowest rank first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from types import MappingProxyType
+from typing import Any, Literal
+
+Vector = tuple[int, ...]
+Text = Mapping[str, str]
+"""A translated text: language code -> string."""
+
+CardKind = Literal["gain", "upgrade", "trade"]
+TieBreak = Literal["latest_turn", "earliest_turn", "shared"]
+CoinRunout = Literal["shift", "stay"]
+
+
+def frozen_map(mapping: Mapping[Any, Any]) -> Mapping[Any, Any]:
+    """Return a read-only mapping with sorted keys (so JSON output is stable)."""
+    return MappingProxyType(dict(sorted(mapping.items())))
+
+
+@dataclass(frozen=True)
+class Resource:
+    """One rung of the resource ladder (whatever the game trades: goods, crystals)."""
+
+    id: str
+    code: str
+    colour: str
+    name: Text
+
+
+@dataclass(frozen=True)
+class Coin:
+    """A coin pile placed above a point-row position at setup."""
+
+    id: str
+    value: int
+    per_player: int
+    position: int
+    colour: str
+    name: Text
+
+    def count(self, players: int) -> int:
+        """How many coins the pile holds at the start of a game of `players`."""
+        return self.per_player * players
+
+
+@dataclass(frozen=True)
+class MerchantCard:
+    """A card that is played from the hand: gain, upgrade or trade."""
+
+    id: str
+    kind: CardKind
+    copies: int
+    get: Vector
+    pay: Vector
+    steps: int
+    name: Text
+
+
+@dataclass(frozen=True)
+class PointCard:
+    """A card claimed for points by paying its cost."""
+
+    id: str
+    cost: Vector
+    points: int
+    copies: int
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """A complete, resolved and checked game."""
+
+    id: str
+    name: Text
+    extends: tuple[str, ...]
+    languages: tuple[str, ...]
+    sources: tuple[str, ...]
+    source_hash: str
+    resources: tuple[Resource, ...]
+    players_min: int
+    players_max: int
+    caravan_limit: int
+    merchant_row: int
+    point_row: int
+    coins: tuple[Coin, ...]
+    coin_runout: CoinRunout
+    seats: tuple[Vector, ...]
+    starting_cards: tuple[MerchantCard, ...]
+    merchant_deck: tuple[MerchantCard, ...]
+    point_deck: tuple[PointCard, ...]
+    end_threshold: Mapping[int, int]
+    finish_round: bool
+    resource_points: Vector
+    tie_break: TieBreak
+    value_weights: Vector
+    variety_bonus: Mapping[int, int]
+    terms: Mapping[str, Text]
+    prose: Mapping[str, Mapping[str, str]]
+
+    # -- helpers -------------------------------------------------------------------------
+
+    @property
+    def codes(self) -> str:
+        """The resource codes in rank order, e.g. ``"YRGB"`` for four ranks."""
+        return "".join(r.code for r in self.resources)
+
+    @property
+    def player_counts(self) -> range:
+        return range(self.players_min, self.players_max + 1)
+
+    def vector(self, cubes: str) -> Vector:
+        """Counts per rank of a cube string such as ``"YYR"`` (case-insensitive)."""
+        index = {c: i for i, c in enumerate(self.codes.upper())}
+        counts = [0] * len(self.resources)
+        for letter in cubes.upper():
+            counts[index[letter]] += 1
+        return tuple(counts)
+
+    def cubes(self, vector: Vector) -> str:
+        """The cube string of a vector, lowest rank first: ``(2, 1, 0, 0) -> "YYR"``."""
+        return "".join(code * n for code, n in zip(self.codes, vector, strict=True))
+
+    def point_card_value(self, cost: Vector) -> int:
+        """The deck's value model (data): rank weights summed plus a bonus per kinds used."""
+        weight = sum(w * n for w, n in zip(self.value_weights, cost, strict=True))
+        kinds = sum(1 for n in cost if n)
+        return weight + self.variety_bonus.get(kinds, 0)
+
+    # -- JSON ------------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """A plain, JSON-ready dict; `from_json` reads it back."""
+        return _plain(self)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Ruleset:
+        def merchant(d: Mapping[str, Any]) -> MerchantCard:
+            return MerchantCard(
+                id=d["id"],
+                kind=d["kind"],
+                copies=d["copies"],
+                get=tuple(d["get"]),
+                pay=tuple(d["pay"]),
+                steps=d["steps"],
+                name=frozen_map(d["name"]),
+            )
+
+        return cls(
+            id=data["id"],
+            name=frozen_map(data["name"]),
+            extends=tuple(data["extends"]),
+            languages=tuple(data["languages"]),
+            sources=tuple(data["sources"]),
+            source_hash=data["source_hash"],
+            resources=tuple(
+                Resource(r["id"], r["code"], r["colour"], frozen_map(r["name"]))
+                for r in data["resources"]
+            ),
+            players_min=data["players_min"],
+            players_max=data["players_max"],
+            caravan_limit=data["caravan_limit"],
+            merchant_row=data["merchant_row"],
+            point_row=data["point_row"],
+            coins=tuple(
+                Coin(
+                    c["id"],
+                    c["value"],
+                    c["per_player"],
+                    c["position"],
+                    c["colour"],
+                    frozen_map(c["name"]),
+                )
+                for c in data["coins"]
+            ),
+            coin_runout=data["coin_runout"],
+            seats=tuple(tuple(s) for s in data["seats"]),
+            starting_cards=tuple(merchant(c) for c in data["starting_cards"]),
+            merchant_deck=tuple(merchant(c) for c in data["merchant_deck"]),
+            point_deck=tuple(
+                PointCard(p["id"], tuple(p["cost"]), p["points"], p["copies"])
+                for p in data["point_deck"]
+            ),
+            end_threshold=frozen_map({int(k): v for k, v in data["end_threshold"].items()}),
+            finish_round=data["finish_round"],
+            resource_points=tuple(data["resource_points"]),
+            tie_break=data["tie_break"],
+            value_weights=tuple(data["value_weights"]),
+            variety_bonus=frozen_map({int(k): v for k, v in data["variety_bonus"].items()}),
+            terms=frozen_map({k: frozen_map(v) for k, v in data["terms"].items()}),
+            prose=frozen_map({k: frozen_map(v) for k, v in data["prose"].items()}),
+        )
+
+
+def _plain(value: Any) -> Any:
+    """Dataclasses, mappings and tuples as JSON-ready dicts and lists."""
+    if hasattr(value, "__dataclass_fields__"):
+        return {f.name: _plain(getattr(value, f.name)) for f in fields(value)}
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    return value

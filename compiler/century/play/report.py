@@ -1,0 +1,332 @@
+"""The balance report of a simulation: a JSON document and an HTML page with inline SVG charts.
+
+The HTML is self-contained (no scripts, fonts or images from the network). Every name from
+the data is escaped, so a hostile card or game name stays text.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from html import escape
+from pathlib import Path
+from typing import Any
+
+from markupsafe import Markup
+
+from century.model.ruleset import Ruleset
+from century.play.simulate import Aggregate, CardTally
+
+Z95 = 1.959963984540054
+REPORT_VERSION = 1
+
+
+def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95% by default)."""
+    if trials == 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    denom = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denom
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def _r(x: float) -> float:
+    """Round for stable, readable JSON."""
+    return round(x, 4)
+
+
+def _dist(hist: Counter) -> dict[str, Any]:
+    """Mean, standard deviation, quartiles and the histogram of integer observations."""
+    n = sum(hist.values())
+    if n == 0:
+        return {"n": 0, "mean": 0.0, "sd": 0.0, "min": 0, "max": 0, "quartiles": [0, 0, 0]}
+    mean = sum(v * c for v, c in hist.items()) / n
+    var = sum(c * (v - mean) ** 2 for v, c in hist.items()) / n
+    return {
+        "n": n,
+        "mean": _r(mean),
+        "sd": _r(math.sqrt(var)),
+        "min": min(hist),
+        "max": max(hist),
+        "quartiles": [_quantile(hist, q) for q in (0.25, 0.5, 0.75)],
+        "histogram": {str(v): hist[v] for v in sorted(hist)},
+    }
+
+
+def _quantile(hist: Counter, q: float) -> int:
+    n = sum(hist.values())
+    rank, seen = q * (n - 1), 0
+    for value in sorted(hist):
+        seen += hist[value]
+        if seen > rank:
+            return value
+    return max(hist)
+
+
+def _card_rows(table: Mapping[str, CardTally], games: int, names: Mapping[str, str]) -> list:
+    rows = []
+    for card_id, t in sorted(table.items()):
+        lo, hi = wilson(t.takers_won, t.takers)
+        rows.append(
+            {
+                "id": card_id,
+                "name": names.get(card_id, card_id),
+                "taken": t.taken,
+                "per_game": _r(t.taken / games) if games else 0.0,
+                "winners_share": _r(t.by_winner / t.taken) if t.taken else None,
+                "takers": t.takers,
+                "takers_win_rate": _r(t.takers_won / t.takers) if t.takers else None,
+                "takers_ci95": [_r(lo), _r(hi)],
+            }
+        )
+    return rows
+
+
+def display_name(text: Mapping[str, str], fallback: str, language: str = "en") -> str:
+    """A translated name in `language`, else in any language, else `fallback` (an id)."""
+    if not text:
+        return fallback
+    return text.get(language) or next(iter(text.values()))
+
+
+def build_report(total: Aggregate) -> dict[str, Any]:
+    """The JSON-ready report of a simulation."""
+    rs, cfg, games = total.ruleset, total.config, total.games
+    seats = []
+    for seat in range(cfg.players):
+        lo, hi = wilson(total.wins[seat], games)
+        seats.append(
+            {
+                "seat": seat + 1,
+                "bot": cfg.bots[seat],
+                "wins": total.wins[seat],
+                "win_rate": _r(total.wins[seat] / games) if games else 0.0,
+                "ci95": [_r(lo), _r(hi)],
+                "score": _dist(total.score_hist[seat]),
+            }
+        )
+    merchant_names = {
+        c.id: display_name(c.name, c.id) for c in (*rs.starting_cards, *rs.merchant_deck)
+    }
+    coins = []
+    for coin in rs.coins:
+        taken = total.coins_taken[coin.id]
+        supply = coin.count(cfg.players) * games
+        coins.append(
+            {
+                "id": coin.id,
+                "name": display_name(coin.name, coin.id),
+                "value": coin.value,
+                "supply": coin.count(cfg.players),
+                "taken_per_game": _r(taken / games) if games else 0.0,
+                "used_share": _r(taken / supply) if supply else 0.0,
+                "winners_share": _r(total.coins_by_winner[coin.id] / taken) if taken else None,
+                "emptied_games": total.coins_emptied[coin.id],
+            }
+        )
+    return {
+        "report_version": REPORT_VERSION,
+        "game": rs.id,
+        "name": display_name(rs.name, rs.id),
+        "source_hash": rs.source_hash,
+        "config": {
+            "games": cfg.games,
+            "players": cfg.players,
+            "bots": list(cfg.bots),
+            "seed": cfg.seed,
+        },
+        "results_digest": total.digest.hexdigest(),
+        "seats": seats,
+        "winner_score": _dist(total.winner_scores),
+        "margin": _dist(total.margins),
+        "rounds": _dist(total.rounds),
+        "point_cards": _card_rows(total.points, games, {}),
+        "merchant_cards": _card_rows(total.merchants, games, merchant_names),
+        "coins": coins,
+    }
+
+
+def to_json_bytes(report: Mapping[str, Any]) -> bytes:
+    """The report as stable, pretty JSON."""
+    return (json.dumps(report, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode()
+
+
+# -- SVG charts ---------------------------------------------------------------------------
+
+_FONT = 'font-family="DejaVu Sans, Verdana, sans-serif" font-size="11"'
+_PALETTE = ("#3b6ea8", "#d1843b", "#4f9a5a", "#b24a4a", "#7d5ba6", "#8c6d3f", "#c75d9c")
+
+
+def _svg(width: int, height: int, body: list[str], title: str) -> Markup:
+    head = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" role="img" aria-label="{escape(title)}" {_FONT}>'
+        f"<title>{escape(title)}</title>"
+    )
+    return Markup(head + "".join(body) + "</svg>")
+
+
+def _text(x: float, y: float, s: str, anchor: str = "start", extra: str = "") -> str:
+    return f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}" {extra}>{escape(s)}</text>'
+
+
+def win_rate_chart(seats: Sequence[Mapping[str, Any]], title: str = "Win rate per seat") -> Markup:
+    """Horizontal bars of seat win rates with their 95% intervals as whiskers."""
+    row, left, width = 26, 150, 300
+    height = row * len(seats) + 40
+    body = [_line(left, 8, left, height - 24, "#999")]
+    for k in range(0, 101, 25):
+        x = left + width * k / 100
+        body.append(_line(x, height - 24, x, height - 20, "#999"))
+        body.append(_text(x, height - 8, f"{k}%", "middle"))
+    for i, s in enumerate(seats):
+        y = 10 + i * row
+        w = width * s["win_rate"]
+        lo, hi = (left + width * v for v in s["ci95"])
+        colour = _PALETTE[i % len(_PALETTE)]
+        body.append(f'<rect x="{left}" y="{y}" width="{w:.1f}" height="16" fill="{colour}"/>')
+        body.append(_line(lo, y + 8, hi, y + 8, "#222"))
+        body.append(_line(lo, y + 3, lo, y + 13, "#222"))
+        body.append(_line(hi, y + 3, hi, y + 13, "#222"))
+        body.append(_text(left - 6, y + 12, f"seat {s['seat']} ({s['bot']})", "end"))
+        body.append(_text(hi + 6, y + 12, f"{100 * s['win_rate']:.1f}%"))
+    return _svg(left + width + 70, height, body, title)
+
+
+def _line(x1: float, y1: float, x2: float, y2: float, colour: str) -> str:
+    return (
+        f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
+        f'stroke="{colour}" stroke-width="1.5"/>'
+    )
+
+
+def histogram_chart(hist: Mapping[str, int], title: str, colour: str = "#3b6ea8") -> Markup:
+    """Vertical bars of an integer histogram (value -> count), binned when the range is wide."""
+    if not hist:
+        return _svg(300, 40, [_text(10, 24, f"{title}: no data")], title)
+    counts = {int(v): n for v, n in hist.items()}
+    lo, hi = min(counts), max(counts)
+    width = max(1, math.ceil((hi - lo + 1) / 40))  # at most 40 bars
+    bins: Counter = Counter()
+    for v, n in counts.items():
+        bins[lo + (v - lo) // width * width] += n
+    starts = range(lo, hi + 1, width)
+    plot_w, height, left, bottom, top_pad = 420, 170, 36, 24, 26
+    bar = plot_w / len(starts)
+    top = max(bins.values())
+    body = [
+        _text(left, 14, title, extra='font-weight="bold"'),
+        _line(left, height - bottom, left + plot_w, height - bottom, "#999"),
+        _text(left - 4, top_pad + 4, str(top), "end"),
+    ]
+    for i, start in enumerate(starts):
+        count = bins.get(start, 0)
+        h = (height - bottom - top_pad) * count / top
+        label = str(start) if width == 1 else f"{start}-{start + width - 1}"
+        body.append(
+            f'<rect x="{left + i * bar + 0.5:.1f}" y="{height - bottom - h:.1f}" '
+            f'width="{max(1.0, bar - 1):.1f}" height="{h:.1f}" fill="{colour}">'
+            f"<title>{escape(label)}: {count}</title></rect>"
+        )
+    step = max(1, len(starts) // 10)
+    for i in range(0, len(starts), step):
+        body.append(_text(left + (i + 0.5) * bar, height - 8, str(starts[i]), "middle"))
+    return _svg(left + plot_w + 10, height, body, title)
+
+
+def card_chart(rows: Sequence[Mapping[str, Any]], title: str) -> Markup:
+    """Per card: bars of takes per game and a dot for the win rate of the players taking it."""
+    rows = [r for r in rows if r["taken"]] or list(rows)
+    row, left, width = 18, 150, 260
+    height = row * len(rows) + 44
+    most = max((r["per_game"] for r in rows), default=0) or 1
+    body = [
+        _text(left, 12, "taken per game (bar)"),
+        _text(left + width + 20, 12, "takers' win rate (dot, 95% CI)"),
+    ]
+    rate_left = left + width + 20
+    for i, r in enumerate(rows):
+        y = 20 + i * row
+        w = width * r["per_game"] / most
+        body.append(f'<rect x="{left}" y="{y}" width="{w:.1f}" height="12" fill="#3b6ea8"/>')
+        body.append(_text(left - 6, y + 10, r["name"], "end"))
+        body.append(_text(left + w + 4, y + 10, f"{r['per_game']:.2f}", extra='fill="#555"'))
+        if r["takers_win_rate"] is not None:
+            lo, hi = (rate_left + 160 * v for v in r["takers_ci95"])
+            x = rate_left + 160 * r["takers_win_rate"]
+            body.append(_line(lo, y + 6, hi, y + 6, "#999"))
+            body.append(f'<circle cx="{x:.1f}" cy="{y + 6}" r="4" fill="#d1843b"/>')
+    for k in (0, 50, 100):
+        x = rate_left + 160 * k / 100
+        body.append(_line(x, 16, x, height - 22, "#ddd"))
+        body.append(_text(x, height - 8, f"{k}%", "middle"))
+    return _svg(rate_left + 180, height, body, title)
+
+
+def coin_chart(coins: Sequence[Mapping[str, Any]], title: str = "Coin use") -> Markup:
+    """Bars of the share of each coin pile taken."""
+    row, left, width = 24, 120, 300
+    height = row * len(coins) + 30
+    body = []
+    for i, c in enumerate(coins):
+        y = 8 + i * row
+        w = width * c["used_share"]
+        body.append(f'<rect x="{left}" y="{y}" width="{width}" height="14" fill="#eee"/>')
+        body.append(f'<rect x="{left}" y="{y}" width="{w:.1f}" height="14" fill="#c9a227"/>')
+        body.append(_text(left - 6, y + 11, c["name"], "end"))
+        label = f"{100 * c['used_share']:.0f}% of {c['supply']} a game"
+        body.append(_text(left + width + 6, y + 11, label))
+    return _svg(left + width + 90, height, body, title)
+
+
+# -- HTML -----------------------------------------------------------------------------------
+
+
+def _charts(report: Mapping[str, Any]) -> dict[str, Markup]:
+    return {
+        "seats": win_rate_chart(report["seats"]),
+        "rounds": histogram_chart(report["rounds"].get("histogram", {}), "Game length in rounds"),
+        "winner_score": histogram_chart(
+            report["winner_score"].get("histogram", {}), "Winning score", "#4f9a5a"
+        ),
+        "margin": histogram_chart(
+            report["margin"].get("histogram", {}), "Winning margin", "#7d5ba6"
+        ),
+        "scores": [
+            histogram_chart(
+                s["score"].get("histogram", {}),
+                f"Scores of seat {s['seat']}",
+                _PALETTE[i % len(_PALETTE)],
+            )
+            for i, s in enumerate(report["seats"])
+        ],
+        "point_cards": card_chart(report["point_cards"], "Point cards"),
+        "merchant_cards": card_chart(report["merchant_cards"], "Merchant cards"),
+        "coins": coin_chart(report["coins"]),
+    }
+
+
+def render_html(reports: Sequence[Mapping[str, Any]]) -> str:
+    """One report, or several side by side (``--compare``), as a standalone HTML page."""
+    from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+    env = Environment(
+        loader=FileSystemLoader(Path(__file__).resolve().parent),
+        autoescape=True,
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.globals["zip"] = zip
+    template = env.get_template("report.html.j2")
+    return template.render(reports=[{"r": r, "charts": _charts(r)} for r in reports])
+
+
+def ruleset_label(ruleset: Ruleset) -> str:
+    """A readable name for a ruleset in reports."""
+    return display_name(ruleset.name, ruleset.id)

@@ -1,0 +1,380 @@
+"""Seeded simulations of a generated engine played by bots, aggregated into statistics.
+
+Every game gets its own seed, derived from the base seed and the game's index, and every
+bot its own seed derived from the game seed and its seat. Results are aggregated in game
+order, so a simulation gives the same figures whatever the number of workers (processes
+of the standard library, or a Dask cluster from the optional ``cluster`` extra).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+from century.model.ruleset import Ruleset
+
+GameResult = dict[str, Any]
+"""The outcome of one game: plain data (picklable, JSON-ready)."""
+
+ProgressFn = Callable[[int], None]
+
+MAX_PLIES = 100_000
+"""A game still running after this many moves is reported instead of looping forever."""
+
+
+@dataclass(frozen=True)
+class SimConfig:
+    """What to simulate: `games` games of `players` with one bot spec per seat."""
+
+    games: int
+    players: int
+    bots: tuple[str, ...]
+    seed: int = 0
+
+
+def derive_seed(*parts: object) -> int:
+    """A 63-bit seed from any parts (stable across runs, platforms and processes)."""
+    text = ":".join(str(p) for p in parts).encode()
+    return int.from_bytes(hashlib.sha256(text).digest()[:8], "big") >> 1
+
+
+def seat_bots(spec: str, players: int) -> tuple[str, ...]:
+    """Bot specs per seat from ``"greedy"`` (every seat) or ``"greedy,random"`` (one per seat)."""
+    names = tuple(s.strip() for s in spec.split(",") if s.strip())
+    if len(names) == 1:
+        return names * players
+    if len(names) != players:
+        raise ValueError(f"--bots names {len(names)} bots for {players} players")
+    return names
+
+
+# -- one game ----------------------------------------------------------------------------
+
+
+def play_game(engine: Any, ruleset: Ruleset, config: SimConfig, index: int) -> GameResult:
+    """Play game number `index` of a simulation to its end and summarise it."""
+    from century.play.bots import make_bot
+
+    seed = derive_seed(config.seed, index)
+    state = engine.new_game(config.players, seed)
+    bots = [
+        make_bot(spec, ruleset, derive_seed(seed, seat)) for seat, spec in enumerate(config.bots)
+    ]
+    for _ in range(MAX_PLIES):
+        if state.is_over():
+            return summarise(state, index, seed)
+        state.play(bots[state.current_player].choose(state))
+    raise SimulationError(f"game {index} (seed {seed}) did not end within {MAX_PLIES} moves")
+
+
+def summarise(state: Any, index: int, seed: int) -> GameResult:
+    """The figures of a finished game that the report needs, read from ``to_dict()``."""
+    from century.play.bots import game_facts
+
+    facts = game_facts(state.to_dict())
+    return {
+        "index": index,
+        "seed": seed,
+        "scores": list(state.scores()),
+        "winner": state.winner(),
+        **facts,
+    }
+
+
+def run_chunk(ruleset_json: dict[str, Any], config: SimConfig, indices: Sequence[int]) -> list:
+    """Play the games `indices` (used by worker processes and Dask workers)."""
+    ruleset = Ruleset.from_json(ruleset_json)
+    engine = _engine(ruleset)
+    return [play_game(engine, ruleset, config, i) for i in indices]
+
+
+def _engine(ruleset: Ruleset) -> Any:
+    """The generated engine module of `ruleset` (`load_engine` caches it per process)."""
+    from century.targets.engine import load_engine
+
+    return load_engine(ruleset)
+
+
+# -- many games ---------------------------------------------------------------------------
+
+
+def chunks(games: int, size: int) -> list[range]:
+    """Game indices in consecutive chunks of at most `size`."""
+    return [range(start, min(start + size, games)) for start in range(0, games, size)]
+
+
+def chunk_size(games: int, workers: int) -> int:
+    """Chunks small enough to balance the load and show progress, large enough to amortise."""
+    return max(1, min(50, games // max(1, workers * 4)))
+
+
+def iter_results(
+    ruleset: Ruleset,
+    config: SimConfig,
+    workers: int = 1,
+    cluster: str | None = None,
+    progress: ProgressFn | None = None,
+) -> Iterator[GameResult]:
+    """Every game's result, in game order, however the games are distributed."""
+    if cluster:
+        yield from _run_dask(ruleset, config, cluster, progress)
+    elif workers <= 1:
+        engine = _engine(ruleset)
+        for i in range(config.games):
+            yield play_game(engine, ruleset, config, i)
+            if progress:
+                progress(1)
+    else:
+        yield from _run_pool(ruleset, config, workers, progress)
+
+
+def _in_order(
+    done: Iterator[tuple[int, list[GameResult]]], progress: ProgressFn | None
+) -> Iterator[GameResult]:
+    """Re-order chunks finishing in any order back into chunk order."""
+    waiting: dict[int, list[GameResult]] = {}
+    nxt = 0
+    for number, results in done:
+        waiting[number] = results
+        if progress:
+            progress(len(results))
+        while nxt in waiting:
+            yield from waiting.pop(nxt)
+            nxt += 1
+
+
+_WORKER: dict[str, Any] = {}
+"""What a pool worker process plays: set once by `_worker_init`."""
+
+
+def _worker_init(ruleset_json: dict[str, Any], config: SimConfig) -> None:
+    ruleset = Ruleset.from_json(ruleset_json)
+    _WORKER.update(ruleset=ruleset, config=config, engine=_engine(ruleset))
+
+
+def _worker_chunk(indices: range) -> list[GameResult]:
+    w = _WORKER
+    return [play_game(w["engine"], w["ruleset"], w["config"], i) for i in indices]
+
+
+def _run_pool(
+    ruleset: Ruleset, config: SimConfig, workers: int, progress: ProgressFn | None
+) -> Iterator[GameResult]:
+    import concurrent.futures as cf
+    import multiprocessing
+
+    parts = chunks(config.games, chunk_size(config.games, workers))
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    if method == "fork":
+        _engine(ruleset)  # generated once here, inherited by every worker
+    pool = cf.ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=multiprocessing.get_context(method),
+        initializer=_worker_init,
+        initargs=(ruleset.to_json(), config),
+    )
+    with pool:
+        futures = {pool.submit(_worker_chunk, part): n for n, part in enumerate(parts)}
+
+        def finished() -> Iterator[tuple[int, list[GameResult]]]:
+            for future in cf.as_completed(futures):
+                yield futures[future], future.result()
+
+        yield from _in_order(finished(), progress)
+
+
+def _run_dask(
+    ruleset: Ruleset, config: SimConfig, address: str, progress: ProgressFn | None
+) -> Iterator[GameResult]:
+    try:
+        from dask.distributed import Client, as_completed
+    except ImportError as err:
+        raise SimulationError(
+            "--cluster needs the optional 'cluster' extra: pip install 'century-compiler[cluster]'"
+        ) from err
+    try:
+        client = Client(address, set_as_default=False, timeout="10s")
+    except OSError as err:
+        raise SimulationError(f"cannot reach the Dask scheduler at {address}: {err}") from err
+    try:
+        parts = chunks(config.games, chunk_size(config.games, _dask_workers(client)))
+        data = client.scatter(ruleset.to_json(), broadcast=True)
+        futures = [client.submit(run_chunk, data, config, list(part), pure=False) for part in parts]
+        number = {f.key: n for n, f in enumerate(futures)}
+
+        def finished() -> Iterator[tuple[int, list[GameResult]]]:
+            with client.as_current():
+                for future in as_completed(futures):
+                    yield number[future.key], future.result()
+
+        yield from _in_order(finished(), progress)
+    except SimulationError:
+        raise
+    except Exception as err:
+        raise SimulationError(
+            f"the Dask cluster at {address} failed: {type(err).__name__}: {err} "
+            "(the workers need the same century version and Python packages)"
+        ) from err
+    finally:
+        client.close()
+
+
+def _dask_workers(client: Any) -> int:
+    try:
+        return max(1, len(client.scheduler_info().get("workers", {})))
+    except Exception:
+        return 1
+
+
+class SimulationError(Exception):
+    """A simulation could not run (bad bots, unreachable cluster...)."""
+
+
+# -- aggregation ---------------------------------------------------------------------------
+
+
+@dataclass
+class CardTally:
+    """How often a card was taken, and how the players who took it fared."""
+
+    taken: int = 0
+    by_winner: int = 0
+    takers: int = 0
+    takers_won: int = 0
+
+
+@dataclass
+class Aggregate:
+    """Streaming statistics over games fed in game order (memory independent of games)."""
+
+    ruleset: Ruleset
+    config: SimConfig
+    games: int = 0
+    wins: Counter = field(default_factory=Counter)
+    score_sum: Counter = field(default_factory=Counter)
+    score_sq: Counter = field(default_factory=Counter)
+    score_hist: list[Counter] = field(default_factory=list)
+    winner_scores: Counter = field(default_factory=Counter)
+    margins: Counter = field(default_factory=Counter)
+    rounds: Counter = field(default_factory=Counter)
+    points: dict[str, CardTally] = field(default_factory=dict)
+    merchants: dict[str, CardTally] = field(default_factory=dict)
+    coins_taken: Counter = field(default_factory=Counter)
+    coins_by_winner: Counter = field(default_factory=Counter)
+    coins_emptied: Counter = field(default_factory=Counter)
+    digest: Any = field(default_factory=hashlib.sha256)
+
+    def __post_init__(self) -> None:
+        self.score_hist = [Counter() for _ in range(self.config.players)]
+        self.points = {c.id: CardTally() for c in self.ruleset.point_deck}
+        self.merchants = {
+            c.id: CardTally() for c in (*self.ruleset.starting_cards, *self.ruleset.merchant_deck)
+        }
+
+    def add(self, result: GameResult) -> None:
+        """Fold one game into the totals."""
+        self.games += 1
+        self.digest.update(repr(sorted(result.items())).encode())
+        scores, winner = result["scores"], result["winner"]
+        self.wins[winner] += 1
+        for seat, score in enumerate(scores):
+            self.score_sum[seat] += score
+            self.score_sq[seat] += score * score
+            self.score_hist[seat][score] += 1
+        ranked = sorted(scores, reverse=True)
+        self.winner_scores[scores[winner]] += 1
+        self.margins[scores[winner] - (ranked[1] if len(ranked) > 1 else 0)] += 1
+        self.rounds[result["rounds"]] += 1
+        _tally(self.points, result["point_cards"], winner)
+        _tally(self.merchants, result["merchant_cards"], winner)
+        for seat, coins in enumerate(result["coins"]):
+            for pile, n in coins.items():
+                self.coins_taken[pile] += n
+                if seat == winner:
+                    self.coins_by_winner[pile] += n
+        for coin in self.ruleset.coins:
+            taken = sum(c.get(coin.id, 0) for c in result["coins"])
+            if taken >= coin.count(self.config.players):
+                self.coins_emptied[coin.id] += 1
+
+
+def _tally(table: dict[str, CardTally], per_player: list[list[str]], winner: int) -> None:
+    for seat, cards in enumerate(per_player):
+        for card in cards:
+            table.setdefault(card, CardTally()).taken += 1
+            if seat == winner:
+                table[card].by_winner += 1
+        for card in set(cards):
+            table[card].takers += 1
+            if seat == winner:
+                table[card].takers_won += 1
+
+
+def simulate(
+    ruleset: Ruleset,
+    config: SimConfig,
+    workers: int = 1,
+    cluster: str | None = None,
+    progress: ProgressFn | None = None,
+) -> Aggregate:
+    """Run a whole simulation and return its aggregate."""
+    from century.play.bots import check_spec
+
+    for spec in config.bots:
+        check_spec(spec)
+    if len(config.bots) != config.players:
+        raise SimulationError(f"{len(config.bots)} bots for {config.players} players")
+    if not ruleset.players_min <= config.players <= ruleset.players_max:
+        raise SimulationError(
+            f"{ruleset.id} is for {ruleset.players_min} to {ruleset.players_max} players"
+        )
+    total = Aggregate(ruleset, config)
+    for result in iter_results(ruleset, config, workers, cluster, progress):
+        total.add(result)
+    return total
+
+
+# -- progress --------------------------------------------------------------------------------
+
+
+class ProgressBar:
+    """A one-line progress bar on a terminal; silent when the stream is not a TTY."""
+
+    def __init__(self, total: int, label: str = "", stream: TextIO | None = None) -> None:
+        self.total, self.label, self.done = total, label, 0
+        self.stream = stream or sys.stderr
+        self.enabled = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.start = time.monotonic()
+
+    def __call__(self, n: int) -> None:
+        self.done += n
+        if self.enabled:
+            self._draw()
+
+    def _draw(self) -> None:
+        width = 30
+        filled = width * self.done // max(1, self.total)
+        rate = self.done / max(1e-9, time.monotonic() - self.start)
+        bar = "#" * filled + "-" * (width - filled)
+        line = f"\r{self.label}[{bar}] {self.done}/{self.total} games {rate:.1f}/s"
+        self.stream.write(line)
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.enabled:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def default_workers() -> int:
+    """One worker per available CPU."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return os.cpu_count() or 1

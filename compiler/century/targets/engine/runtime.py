@@ -1,0 +1,1007 @@
+# The rules code of every generated engine. `century.targets.engine` copies this module into
+# each engine after a header, with the block between the game-constants markers replaced by
+# the game's values; here that block is empty so the module imports and lints on its own.
+"""A standalone game engine for one Century game, generated from its rules data.
+
+Standard library only. The rules (card decks, costs, caravan limit, coin piles, end
+thresholds, scoring) are the constants below; the hot path is table look-ups on interned
+caravans.
+
+API
+---
+- ``new_game(players, seed) -> State``: a shuffled game; the same seed gives the same game.
+- ``replay(record) -> State``: plays a record (see ``State.record``) and returns the state.
+- ``State.current_player``: the seat to move, 0-based (seat 0 starts).
+- ``State.legal_moves() -> list[str]``: every legal move exactly once (one per distinct
+  outcome), in canonical order: plays (hand in card-table order), acquires (slot order, then
+  cubes), claims (slot order), ``rest``; or only discards while a discard is pending.
+  Empty once the game is over.
+- ``State.play(move)``: applies a move (parsed case-insensitively, spaces collapsed, the
+  cubes of an upgrade or discard in any order; the canonical spelling is recorded); an
+  illegal move raises ``IllegalMove`` saying why and leaves the state unchanged.
+- ``State.is_over()``, ``State.scores() -> list[int]``, ``State.winner() -> int`` (the
+  leader so far while the game runs), ``State.winners() -> list[int]`` (several only with the
+  ``shared`` tie-break; ``winner()`` then gives the lowest tied seat).
+- ``State.to_dict()`` / ``State.from_dict(d)``: a JSON-ready position and back. ``from_dict``
+  also takes a position set up by hand; missing keys get defaults (empty rows and decks,
+  starting caravans and hands, full coin piles, no turns taken, phase ``action``).
+- ``State.clone()``: a fast independent copy (for search bots).
+- ``State.record()``: ``{"rules", "source_hash", "players", "seed", "moves"}``, plus
+  ``"start"`` (the position) for a game that began from ``from_dict``. ``State.moves()``:
+  the moves so far; ``State.rounds()``: rounds completed; ``State.cubes(seat)``: a caravan.
+
+``to_dict()`` keys: ``rules``, ``source_hash``, ``players``, ``seed``, ``current_player``,
+``phase`` (``action`` or ``discard``), ``final_round`` (the end is triggered), ``over``,
+``rounds``, ``merchant_row`` (``[{"card", "cubes"}]``, slot 1 first; a bare card id is also
+read), ``merchant_deck`` and ``point_deck`` (next card first), ``point_row``, ``coins``
+(per pile id: ``count`` left and ``position``, 0 once gone), ``seats`` (per seat:
+``caravan``, ``hand``, ``played``, ``point_cards`` and ``merchant_cards`` in the order
+taken, ``coins`` per pile id, ``turns``, ``score``), ``moves`` (left out with
+``to_dict(moves=False)``) and ``start`` for a hand-made start. Cards are ids, cubes are
+strings of codes.
+
+Notation (lower case; card ids as in ``CARDS``; cubes are letters of ``CODES``, one per
+cube, lowest rank first, e.g. ``aab`` = two cubes of the lowest rank and one of the next)
+-----------------------------------------------------------------------------------------
+- ``rest``: take every played card back into the hand (always allowed).
+- ``play <card>``: play a gain card.
+- ``play <card> x<k>``: play a trade card and trade k >= 1 times (``x1``, ``x2``, ...).
+- ``play <card> <cubes>``: play an upgrade card; the cubes are the sources of its 1..N
+  single-rank steps, sorted by rank. A cube may rise more than once: ``ab`` is one step
+  from the lowest rank and one from the second, which also reads as one cube rising two
+  ranks. The step multiset fixes the outcome, so each outcome has one spelling. The top
+  rank cannot rise.
+- ``acquire <slot> <cubes>``: take the merchant card at slot (1-based), leaving one cube on
+  each card to its left, in row order; ``acquire 1`` is free.
+- ``claim <slot>``: pay the point card at slot (1-based) and take it, with a coin from the
+  pile at that position if any.
+- ``discard <cubes>``: the separate decision (same player) when an action leaves the caravan
+  over the limit; it ends the turn.
+
+Rules policies: decks that run out leave the rows short; the end is also triggered when the
+point row is empty; ties are broken as ``TIE_BREAK`` says (``latest_turn``: the tied player
+whose last turn came latest wins; ``earliest_turn``: the reverse; ``shared``: all win).
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import bisect_left
+from operator import mul
+from typing import Any, NamedTuple
+
+# -- the game ------------------------------------------------------------------------------
+
+
+class Card(NamedTuple):
+    """A merchant card: its effect, and its copies in each starting hand and in the deck."""
+
+    id: str
+    kind: str  # "gain", "trade" or "upgrade"
+    get: tuple[int, ...]  # counts per rank
+    pay: tuple[int, ...]
+    steps: int  # upgrade steps
+    starting: int
+    deck: int
+
+
+class PointCard(NamedTuple):
+    """A point card: what it costs, what it scores, and its copies in the point deck."""
+
+    id: str
+    cost: tuple[int, ...]
+    points: int
+    copies: int
+
+
+class CoinPile(NamedTuple):
+    """A coin pile: its value, coins per player, and starting position in the point row."""
+
+    id: str
+    value: int
+    per_player: int
+    position: int  # 1-based
+
+
+# The rules data. A generated engine has the game's values between these markers.
+# <game constants>
+GAME_ID = ""
+SOURCE_HASH = ""
+PLAYERS_MIN = 1
+PLAYERS_MAX = 1
+RESOURCE_IDS: tuple[str, ...] = ()
+CODES = ""
+CARAVAN_LIMIT = 0
+MERCHANT_ROW = 0
+POINT_ROW = 0
+COINS: tuple[CoinPile, ...] = ()
+COIN_RUNOUT = "shift"
+SEATS: tuple[tuple[int, ...], ...] = ()
+CARDS: tuple[Card, ...] = ()
+POINT_CARDS: tuple[PointCard, ...] = ()
+END_THRESHOLD: dict[int, int] = {}
+FINISH_ROUND = True
+RESOURCE_POINTS: tuple[int, ...] = ()
+TIE_BREAK = "latest_turn"
+# </game constants>
+
+# Derived tables.
+RANKS = len(CODES)
+STARTING_HAND = tuple(i for i, card in enumerate(CARDS) for _ in range(card.starting))
+MERCHANT_DECK = tuple(i for i, card in enumerate(CARDS) for _ in range(card.deck))
+POINT_DECK = tuple(i for i, card in enumerate(POINT_CARDS) for _ in range(card.copies))
+CARD_INDEX = {card.id: i for i, card in enumerate(CARDS)}
+POINT_INDEX = {card.id: i for i, card in enumerate(POINT_CARDS)}
+POINT_VALUES = tuple(card.points for card in POINT_CARDS)
+COIN_IDS = tuple(coin.id for coin in COINS)
+COIN_VALUES = tuple(coin.value for coin in COINS)
+CLAIM_MOVES = tuple(f"claim {slot}" for slot in range(1, POINT_ROW + 1))
+CLAIM_SLOT = {move: slot for slot, move in enumerate(CLAIM_MOVES)}
+REST = "rest"
+
+
+class IllegalMove(ValueError):
+    """A move that is not legal in the current state; the message says why."""
+
+
+# -- caravans ------------------------------------------------------------------------------
+
+
+class Caravan:
+    """One resource vector, interned, with its moves and their outcomes memoised on it (the
+    outcome of a discard once it is played).
+
+    Point rows are bit masks over point-card indexes: `affordable` masks the point cards
+    this caravan can pay (-1 until the table is built, so that a first look-up misses).
+    """
+
+    __slots__ = (
+        "_acquire_moves",
+        "_claims",
+        "_discard_moves",
+        "_discards",
+        "_minus",
+        "_play_moves",
+        "_plays",
+        "_plus",
+        "affordable",
+        "points",
+        "size",
+        "text",
+        "vector",
+    )
+
+    def __init__(self, vector: tuple[int, ...]) -> None:
+        self.vector = vector
+        self.size = sum(vector)
+        self.points = sum(map(mul, vector, RESOURCE_POINTS))  # what the cubes score
+        self.text = "".join(code * n for code, n in zip(CODES, vector, strict=True))
+        self.affordable = -1
+        self._plays: list[dict[str, Caravan]] = []
+        self._play_moves: list[tuple[str, ...]] = []
+        self._acquire_moves: dict[int, tuple[str, ...]] = {}
+        self._claims: tuple[Caravan | None, ...] = ()
+        self._minus: dict[Caravan, Caravan | None] = {}
+        self._plus: dict[Caravan, Caravan] = {}
+        self._discards: dict[str, Caravan] = {}  # filled as discards are played
+        self._discard_moves: tuple[str, ...] = ()
+
+    def __repr__(self) -> str:
+        return f"Caravan({self.text!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return caravan, (self.vector,)  # unpickled caravans are interned too
+
+    def plays(self) -> list[dict[str, Caravan]]:
+        """Per card: the moves that play it from this caravan, each with the result."""
+        if not self._plays:
+            self._plays = [_card_outcomes(self.vector, card) for card in range(len(CARDS))]
+            self._play_moves = [tuple(table) for table in self._plays]
+        return self._plays
+
+    def play_moves(self) -> list[tuple[str, ...]]:
+        """Per card: the moves that play it from this caravan."""
+        self.plays()
+        return self._play_moves
+
+    def acquire_moves(self, row: int) -> tuple[str, ...]:
+        """The acquire moves for a merchant row of `row` cards, in slot order."""
+        moves = self._acquire_moves.get(row)
+        if moves is None:
+            moves = self._acquire_moves[row] = _acquire_moves(self.vector, row)
+        return moves
+
+    def minus(self, cubes: Caravan) -> Caravan | None:
+        """This caravan without the cubes of `cubes`, or None if it lacks some."""
+        if cubes not in self._minus:
+            self._minus[cubes] = _minus(self.vector, cubes.vector)
+        return self._minus[cubes]
+
+    def claims(self) -> tuple[Caravan | None, ...]:
+        """Per point card: the caravan after paying its cost, or None if it cannot be paid."""
+        if not self._claims:
+            self._claims = tuple(_minus(self.vector, card.cost) for card in POINT_CARDS)
+            self.affordable = sum(1 << card for card, c in enumerate(self._claims) if c)
+        return self._claims
+
+    def discard_moves(self) -> tuple[str, ...]:
+        """The discard moves that bring the caravan down to the limit (none when within it)."""
+        if not self._discard_moves:
+            self._discard_moves = _discard_moves(self.vector)
+        return self._discard_moves
+
+    def discard(self, move: str) -> Caravan | None:
+        """The caravan after the discard `move` (canonical spelling), or None if it is not legal
+        here: it must drop exactly the cubes over the limit, and the caravan must hold them."""
+        result = self._discards.get(move)
+        if result is None:
+            removed = _DISCARD.get(move)
+            if removed is None or sum(removed) != self.size - CARAVAN_LIMIT:
+                return None
+            result = _minus(self.vector, removed)
+            if result is not None:
+                self._discards[move] = result
+        return result
+
+    def plus(self, other: Caravan) -> Caravan:
+        """This caravan with the cubes of `other` added."""
+        result = self._plus.get(other)
+        if result is None:
+            vector = tuple(a + b for a, b in zip(self.vector, other.vector, strict=True))
+            result = self._plus[other] = caravan(vector)
+        return result
+
+
+_CARAVANS: dict[tuple[int, ...], Caravan] = {}
+# Every move string generated so far (one object per spelling, shared by all tables), and
+# what it means wherever it is legal.
+_MOVES: dict[str, str] = {}
+_MOVE_CARD: dict[str, int] = {}  # play move -> card index
+_ACQUIRE: dict[str, tuple[int, tuple[int, ...], Caravan]] = {}  # move -> slot, cubes, paid
+_DISCARD: dict[str, tuple[int, ...]] = {}  # move -> the cubes it drops (counts per rank)
+
+
+def _intern(move: str) -> str:
+    return _MOVES.setdefault(move, move)
+
+
+def caravan(vector: tuple[int, ...]) -> Caravan:
+    """The interned caravan of a vector (counts per rank)."""
+    node = _CARAVANS.get(vector)
+    if node is None:
+        node = _CARAVANS[vector] = Caravan(vector)
+    return node
+
+
+def cubes_vector(cubes: str) -> tuple[int, ...]:
+    """Counts per rank of a cube string (letters of `CODES`, case-insensitive)."""
+    counts = [0] * RANKS
+    for letter in cubes.lower():
+        if letter not in CODES:
+            raise ValueError(f"unknown cube {letter!r} (codes: {CODES})")
+        counts[CODES.index(letter)] += 1
+    return tuple(counts)
+
+
+def _minus(vector: tuple[int, ...], cost: tuple[int, ...]) -> Caravan | None:
+    rest = tuple(a - b for a, b in zip(vector, cost, strict=True))
+    return caravan(rest) if min(rest) >= 0 else None
+
+
+def _card_outcomes(vector: tuple[int, ...], card: int) -> dict[str, Caravan]:
+    """The moves that play `card` from a caravan, each with the resulting caravan."""
+    table = {_intern(move): result for move, result in _card_table(vector, card).items()}
+    for move in table:
+        _MOVE_CARD[move] = card
+    return table
+
+
+def _card_table(vector: tuple[int, ...], card: int) -> dict[str, Caravan]:
+    spec = CARDS[card]
+    return _KIND_OUTCOMES[spec.kind](vector, spec, "play " + spec.id.lower())
+
+
+def _gain_outcomes(vector: tuple[int, ...], card: Card, name: str) -> dict[str, Caravan]:
+    """A gain card: one move, the card's cubes added."""
+    return {name: caravan(tuple(a + b for a, b in zip(vector, card.get, strict=True)))}
+
+
+def _trade_outcomes(vector: tuple[int, ...], card: Card, name: str) -> dict[str, Caravan]:
+    """A trade card: one move per number of trades the caravan can pay."""
+    pay, get = card.pay, card.get
+    times = min((n // p for n, p in zip(vector, pay, strict=True) if p), default=0)
+    return {
+        f"{name} x{k}": caravan(
+            tuple(n - k * p + k * g for n, p, g in zip(vector, pay, get, strict=True))
+        )
+        for k in range(1, times + 1)
+    }
+
+
+def _upgrade_outcomes(vector: tuple[int, ...], card: Card, name: str) -> dict[str, Caravan]:
+    """An upgrade card: one move per multiset of 1..steps single-rank steps."""
+    found: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
+    _upgrade_steps(vector, card.steps, 0, 0, (), list(vector), found)
+    found.sort()
+    return {f"{name} {''.join(CODES[r] for r in ranks)}": caravan(res) for _, ranks, res in found}
+
+
+_KIND_OUTCOMES = {"gain": _gain_outcomes, "trade": _trade_outcomes, "upgrade": _upgrade_outcomes}
+"""The rules of every card kind: a card of any other kind stops the import."""
+_UNPLAYABLE = sorted({card.kind for card in CARDS} - _KIND_OUTCOMES.keys())
+if _UNPLAYABLE:
+    raise ImportError(f"no rules for the card kind(s) {_UNPLAYABLE}")
+
+
+def _upgrade_steps(
+    vector: tuple[int, ...],
+    budget: int,
+    rank: int,
+    carried: int,
+    ranks: tuple[int, ...],
+    result: list[int],
+    found: list[tuple[int, tuple[int, ...], tuple[int, ...]]],
+) -> None:
+    """Every step multiset (sources sorted by rank) of 1..budget steps the caravan allows."""
+    if rank == RANKS - 1:
+        if ranks:
+            found.append((len(ranks), ranks, tuple(result)))
+        return
+    available = vector[rank] + carried  # cubes of this rank, counting those risen into it
+    for n in range(min(budget, available) + 1):
+        result[rank] = available - n
+        result[rank + 1] = vector[rank + 1] + n
+        _upgrade_steps(vector, budget - n, rank + 1, n, ranks + (rank,) * n, result, found)
+    result[rank] = vector[rank]
+
+
+def _acquire_moves(vector: tuple[int, ...], row: int) -> tuple[str, ...]:
+    """The acquire moves a caravan allows for a row of `row` cards, in slot order."""
+    held = [(code, n) for code, n in zip(CODES, vector, strict=True) if n]
+    moves: list[str] = []
+    placed = [""]  # the cube strings the caravan can leave left of the slot, in rank order
+    for slot in range(row):
+        if slot:
+            placed = [cubes + code for cubes in placed for code, n in held if cubes.count(code) < n]
+        moves += [_acquire_move(slot, cubes) for cubes in placed]
+    return tuple(moves)
+
+
+def _acquire_move(slot: int, cubes: str) -> str:
+    """The move that takes the card at `slot` (0-based) leaving `cubes` on the cards before."""
+    move = f"acquire {slot + 1} {cubes}" if cubes else f"acquire {slot + 1}"
+    known = _MOVES.get(move)
+    if known is None:
+        known = _intern(move)
+        ranks = tuple(map(CODES.index, cubes))
+        _ACQUIRE[known] = (slot, ranks, caravan(cubes_vector(cubes)))
+    return known
+
+
+def _subsets(vector: tuple[int, ...], size: int, rank: int = 0) -> list[str]:
+    """Every sub-multiset of `size` cubes of the ranks from `rank` up, as cube strings (lowest
+    rank first), in order."""
+    code = CODES[rank]
+    if rank == RANKS - 1:
+        return [code * size] if size <= vector[rank] else []
+    above = sum(vector[rank + 1 :])  # the most the higher ranks can supply
+    counts = range(min(size, vector[rank]), max(size - above, 0) - 1, -1)
+    if rank == RANKS - 2:  # the top rank takes the rest
+        top = CODES[rank + 1]
+        return [code * n + top * (size - n) for n in counts]
+    return [code * n + tail for n in counts for tail in _subsets(vector, size - n, rank + 1)]
+
+
+def _discard_moves(vector: tuple[int, ...]) -> tuple[str, ...]:
+    """The discard moves of a caravan over the limit, in order of their cube strings."""
+    excess = sum(vector) - CARAVAN_LIMIT
+    if excess <= 0:
+        return ()
+    return tuple(_discard_move(cubes) for cubes in _subsets(vector, excess))
+
+
+def _discard_move(cubes: str) -> str:
+    """The move that discards `cubes`."""
+    move = "discard " + cubes
+    known = _MOVES.get(move)
+    if known is None:
+        known = _intern(move)
+        _DISCARD[known] = cubes_vector(cubes)
+    return known
+
+
+EMPTY = caravan((0,) * RANKS)
+_UNIT = tuple(caravan(tuple(int(r == i) for i in range(RANKS))) for r in range(RANKS))
+
+
+def _kinds(hand: tuple[int, ...]) -> tuple[int, ...]:
+    """The distinct cards of a hand, in card order."""
+    return tuple(sorted(set(hand)))
+
+
+def _mask(cards: list[int]) -> int:
+    """The bit mask of the distinct cards in a point row."""
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask
+
+
+def _normal(move: str) -> str:
+    return " ".join(move.lower().split())
+
+
+def _sorted_cubes(move: str) -> str:
+    """`move` with the cubes of an upgrade or a discard in rank order."""
+    head, _, cubes = move.rpartition(" ")
+    if head.split(" ")[0] not in ("play", "discard") or not set(cubes) <= set(CODES):
+        return move
+    return f"{head} {''.join(sorted(cubes, key=CODES.index))}"
+
+
+# -- the game state ------------------------------------------------------------------------
+
+
+class State:
+    """A position: rows, decks, coin piles, and per seat caravan, hand and claimed cards."""
+
+    __slots__ = (
+        "_acquired",
+        "_caravans",
+        "_coin_count",
+        "_coin_position",
+        "_coins",
+        "_discarding",
+        "_final",
+        "_hands",
+        "_history",
+        "_history_len",
+        "_kinds",
+        "_mcubes",
+        "_mdeck",
+        "_mnext",
+        "_mrow",
+        "_over",
+        "_pdeck",
+        "_played",
+        "_pnext",
+        "_points",
+        "_prow",
+        "_prow_mask",
+        "_seed",
+        "_start",
+        "_threshold",
+        "_turns",
+        "current_player",
+        "players",
+    )
+
+    def __init__(self, players: int) -> None:
+        if not PLAYERS_MIN <= players <= PLAYERS_MAX:
+            raise ValueError(f"players must be {PLAYERS_MIN}..{PLAYERS_MAX}, not {players}")
+        self.players = players
+        self.current_player = 0
+        self._threshold = END_THRESHOLD[players]
+        self._caravans = [caravan(SEATS[seat]) for seat in range(players)]
+        self._hands = [STARTING_HAND] * players
+        self._kinds = [_kinds(STARTING_HAND)] * players
+        self._played: list[tuple[int, ...]] = [()] * players
+        self._points: list[tuple[int, ...]] = [()] * players
+        self._acquired: list[tuple[int, ...]] = [()] * players
+        self._coins = [(0,) * len(COINS)] * players
+        self._turns = [0] * players
+        self._coin_count = [coin.per_player * players for coin in COINS]
+        self._coin_position = [coin.position for coin in COINS]
+        self._mrow: list[int] = []
+        self._mcubes: list[Caravan] = []
+        self._mdeck: tuple[int, ...] = ()
+        self._mnext = 0
+        self._prow: list[int] = []
+        self._prow_mask = 0
+        self._pdeck: tuple[int, ...] = ()
+        self._pnext = 0
+        self._discarding = False
+        self._final = False
+        self._over = False
+        self._seed: int | str | None = None
+        self._start: dict[str, Any] | None = None
+        # The moves played: a list shared by clones; this state's moves are the first
+        # `_history_len` entries (a clone that diverges copies them first).
+        self._history: list[str] = []
+        self._history_len = 0
+
+    # -- queries -------------------------------------------------------------------------
+
+    def legal_moves(self) -> list[str]:
+        """Every legal move of the player to move, each once, in canonical order."""
+        if self._over:
+            return []
+        seat = self.current_player
+        node = self._caravans[seat]
+        if self._discarding:
+            return list(node._discard_moves or node.discard_moves())
+        # The memo tables are read directly here: this is the hot path.
+        plays = node._play_moves or node.play_moves()
+        moves: list[str] = []
+        for card in self._kinds[seat]:
+            if plays[card]:
+                moves += plays[card]
+        row = len(self._mrow)
+        acquires = node._acquire_moves.get(row)
+        moves += node.acquire_moves(row) if acquires is None else acquires
+        if node.affordable & self._prow_mask:
+            claims = node.claims()
+            for slot, card in enumerate(self._prow):
+                if claims[card] is not None and not self._same_claim(slot):
+                    moves.append(CLAIM_MOVES[slot])
+        moves.append(REST)
+        return moves
+
+    def is_over(self) -> bool:
+        return self._over
+
+    def scores(self) -> list[int]:
+        """Points per seat: point cards, coins and the cubes left in the caravan."""
+        return [self._score(seat) for seat in range(self.players)]
+
+    def _score(self, seat: int) -> int:
+        points = sum(map(POINT_VALUES.__getitem__, self._points[seat]))
+        coins = sum(map(mul, self._coins[seat], COIN_VALUES))
+        return points + coins + self._caravans[seat].points
+
+    def winners(self) -> list[int]:
+        """The winning seats after the tie-break (several only with ``shared``)."""
+        scores = self.scores()
+        best = max(scores)
+        tied = [seat for seat in range(self.players) if scores[seat] == best]
+        if TIE_BREAK == "shared" or len(tied) == 1:
+            return tied
+
+        def last_turn(seat: int) -> int:
+            return (self._turns[seat] - 1) * self.players + seat
+
+        pick = max if TIE_BREAK == "latest_turn" else min
+        return [pick(tied, key=last_turn)]
+
+    def winner(self) -> int:
+        """The winning seat (the lowest of several with the ``shared`` tie-break)."""
+        return self.winners()[0]
+
+    def cubes(self, seat: int) -> str:
+        """The caravan of `seat` as a cube string, lowest rank first."""
+        return self._caravans[seat].text
+
+    def rounds(self) -> int:
+        """Completed rounds: turns taken by every seat."""
+        return min(self._turns)
+
+    # -- moves ---------------------------------------------------------------------------
+
+    def play(self, move: str) -> None:
+        """Apply `move`; raise IllegalMove (state unchanged) if it is not legal."""
+        if self._over:
+            raise IllegalMove("the game is over")
+        seat = self.current_player
+        node = self._caravans[seat]
+        if self._discarding:
+            result = node._discards.get(move) or node.discard(move)
+            if result is None:
+                return self._play_slow(move)
+            self._caravans[seat] = result
+            self._discarding = False
+            self._end_turn(move)
+            return None
+        card = _MOVE_CARD.get(move)
+        if card is not None:
+            table = (node._plays or node.plays())[card]
+            result = table.get(move) if card in self._kinds[seat] else None
+            if result is None:
+                return self._play_slow(move)
+            self._play_card(seat, card)
+        elif move in _ACQUIRE:
+            slot, ranks, paid = _ACQUIRE[move]
+            rest = node.minus(paid) if slot < len(self._mrow) else None
+            if rest is None:
+                return self._play_slow(move)
+            result = self._acquire(seat, slot, ranks, rest)
+        elif move in CLAIM_SLOT:
+            slot = CLAIM_SLOT[move]
+            result = node.claims()[self._prow[slot]] if slot < len(self._prow) else None
+            if result is None or self._same_claim(slot):
+                return self._play_slow(move)
+            self._claim(seat, slot)
+        elif move == REST:
+            self._hands[seat] += self._played[seat]
+            self._played[seat] = ()
+            self._kinds[seat] = _kinds(self._hands[seat])
+            result = node
+        else:
+            return self._play_slow(move)
+        self._caravans[seat] = result
+        if result.size > CARAVAN_LIMIT:
+            self._discarding = True
+            self._remember(move)
+            result.discard_moves()
+        else:
+            self._end_turn(move)
+        return None
+
+    def _play_card(self, seat: int, card: int) -> None:
+        hand = self._hands[seat]
+        index = hand.index(card)
+        hand = self._hands[seat] = hand[:index] + hand[index + 1 :]
+        self._played[seat] += (card,)
+        if card not in hand:  # the last copy: drop the card from the hand's kinds
+            kinds = self._kinds[seat]
+            index = kinds.index(card)
+            self._kinds[seat] = kinds[:index] + kinds[index + 1 :]
+
+    def _acquire(self, seat: int, slot: int, ranks: tuple[int, ...], rest: Caravan) -> Caravan:
+        cubes = self._mcubes
+        for index, rank in enumerate(ranks):
+            cubes[index] = cubes[index].plus(_UNIT[rank])
+        card = self._mrow.pop(slot)
+        found = cubes.pop(slot)
+        if self._mnext < len(self._mdeck):
+            self._mrow.append(self._mdeck[self._mnext])
+            cubes.append(EMPTY)
+            self._mnext += 1
+        self._hands[seat] += (card,)
+        kinds = self._kinds[seat]
+        index = bisect_left(kinds, card)
+        if index == len(kinds) or kinds[index] != card:
+            self._kinds[seat] = (*kinds[:index], card, *kinds[index:])
+        self._acquired[seat] += (card,)
+        return rest.plus(found) if found.size else rest
+
+    def _claim(self, seat: int, slot: int) -> None:
+        self._points[seat] += (self._prow.pop(slot),)
+        if self._pnext < len(self._pdeck):
+            self._prow.append(self._pdeck[self._pnext])
+            self._pnext += 1
+        self._prow_mask = _mask(self._prow)
+        pile = self._pile(slot + 1)
+        if pile >= 0:
+            self._take_coin(seat, pile)
+
+    def _same_claim(self, slot: int) -> bool:
+        """Whether claiming `slot` would give the same position as claiming the slot before
+        (the same card, beside it, with the same coin)."""
+        row = self._prow
+        return slot > 0 and row[slot] == row[slot - 1] and self._pile(slot) == self._pile(slot + 1)
+
+    def _pile(self, position: int) -> int:
+        """The coin pile with coins at a point-row position (1-based), or -1."""
+        for pile, at in enumerate(self._coin_position):
+            if at == position and self._coin_count[pile] > 0:
+                return pile
+        return -1
+
+    def _take_coin(self, seat: int, pile: int) -> None:
+        coins = list(self._coins[seat])
+        coins[pile] += 1
+        self._coins[seat] = tuple(coins)
+        self._coin_count[pile] -= 1
+        if self._coin_count[pile] == 0 and COIN_RUNOUT == "shift":
+            gone = self._coin_position[pile]
+            self._coin_position[pile] = 0
+            for other, position in enumerate(self._coin_position):
+                if position > gone:
+                    self._coin_position[other] = position - 1
+
+    def _end_turn(self, move: str) -> None:
+        self._remember(move)
+        seat = self.current_player
+        self._turns[seat] += 1
+        if self._final or len(self._points[seat]) >= self._threshold or not self._prow:
+            self._final = True
+            if not FINISH_ROUND or min(self._turns) == max(self._turns):
+                self._over = True
+        self.current_player = (seat + 1) % self.players
+
+    def _play_slow(self, move: str) -> None:
+        """Accept a non-canonical spelling of a legal move, or raise IllegalMove saying why."""
+        if not isinstance(move, str):
+            raise IllegalMove(f"a move is a string, not {type(move).__name__}")
+        wanted = _normal(move)
+        spellings = {wanted, _sorted_cubes(wanted)}
+        for legal in self.legal_moves():  # this also builds every table `play` reads
+            if _normal(legal) in spellings:
+                return self.play(legal)
+        raise IllegalMove(f"{move!r}: {self._reason(wanted)}")
+
+    def _reason(self, move: str) -> str:
+        seat = self.current_player
+        node = self._caravans[seat]
+        word, _, rest = move.partition(" ")
+        if self._discarding:
+            excess = node.size - CARAVAN_LIMIT
+            if word != "discard":
+                return f"first discard {excess} cube(s): the caravan holds at most {CARAVAN_LIMIT}"
+            return f"discard exactly {excess} cube(s) from the caravan ({node.text})"
+        if word == "discard":
+            return "nothing to discard: the caravan is within the limit"
+        if word == "play":
+            return self._play_reason(seat, rest)
+        if word == "acquire":
+            return self._acquire_reason(node, rest)
+        if word == "claim":
+            if not rest.isdecimal() or not 1 <= int(rest) <= len(self._prow):
+                return f"the point row has slots 1..{len(self._prow)}"
+            if self._same_claim(int(rest) - 1):
+                return f"the same card as claim {int(rest) - 1}: claim that one"
+            cost = POINT_CARDS[self._prow[int(rest) - 1]].cost
+            return f"the caravan ({node.text}) cannot pay {caravan(cost).text}"
+        if word == "rest" and rest:
+            return "rest takes no argument"
+        return "unknown move; moves are rest, play, acquire, claim, discard"
+
+    def _play_reason(self, seat: int, rest: str) -> str:
+        names = {card.id.lower(): index for index, card in enumerate(CARDS)}
+        card = names.get(rest)
+        if card is None:
+            name, _, _ = rest.rpartition(" ")
+            card = names.get(name)
+        if card is None:
+            return "no such card"
+        if card in self._played[seat] and card not in self._hands[seat]:
+            return "that card is already played; rest to take it back"
+        if card not in self._hands[seat]:
+            return "that card is not in the hand"
+        kind = CARDS[card].kind
+        if kind == "trade":
+            return f"the caravan ({self._caravans[seat].text}) cannot trade that many times"
+        if kind == "upgrade":
+            return f"not a possible upgrade of the caravan ({self._caravans[seat].text})"
+        return "a gain card takes no argument"
+
+    def _acquire_reason(self, node: Caravan, rest: str) -> str:
+        slot, _, cubes = rest.partition(" ")
+        row = len(self._mrow)
+        if not slot.isdecimal() or not 1 <= int(slot) <= row:
+            return f"the merchant row has slots 1..{row}"
+        if len(cubes) != int(slot) - 1:
+            return f"place exactly one cube on each of the {int(slot) - 1} card(s) to the left"
+        return f"the caravan ({node.text}) does not hold the cubes {cubes}"
+
+    # -- copies, records, JSON -----------------------------------------------------------
+
+    def clone(self) -> State:
+        """An independent copy (shares only immutable parts)."""
+        copy = State.__new__(State)
+        copy.players = self.players
+        copy.current_player = self.current_player
+        copy._threshold = self._threshold
+        copy._caravans = self._caravans[:]
+        copy._hands = self._hands[:]
+        copy._kinds = self._kinds[:]
+        copy._played = self._played[:]
+        copy._points = self._points[:]
+        copy._acquired = self._acquired[:]
+        copy._coins = self._coins[:]
+        copy._turns = self._turns[:]
+        copy._coin_count = self._coin_count[:]
+        copy._coin_position = self._coin_position[:]
+        copy._mrow = self._mrow[:]
+        copy._mcubes = self._mcubes[:]
+        copy._mdeck = self._mdeck
+        copy._mnext = self._mnext
+        copy._prow = self._prow[:]
+        copy._prow_mask = self._prow_mask
+        copy._pdeck = self._pdeck
+        copy._pnext = self._pnext
+        copy._discarding = self._discarding
+        copy._final = self._final
+        copy._over = self._over
+        copy._seed = self._seed
+        copy._start = self._start
+        copy._history = self._history
+        copy._history_len = self._history_len
+        return copy
+
+    def _remember(self, move: str) -> None:
+        """Add `move` to the history (a diverging clone first copies the shared list)."""
+        if len(self._history) != self._history_len:
+            self._history = self._history[: self._history_len]
+        self._history.append(move)
+        self._history_len += 1
+
+    def moves(self) -> list[str]:
+        """The moves played so far (since the seeded start or the hand-made position)."""
+        return self._history[: self._history_len]
+
+    def record(self) -> dict[str, Any]:
+        """A game record that `replay` plays back exactly."""
+        record = {
+            "rules": GAME_ID,
+            "source_hash": SOURCE_HASH,
+            "players": self.players,
+            "seed": self._seed,
+            "moves": self.moves(),
+        }
+        if self._start is not None:
+            record["start"] = self._start
+        return record
+
+    def to_dict(self, moves: bool = True) -> dict[str, Any]:
+        """The position as JSON-ready data (`from_dict` reads it back); `moves` adds the
+        moves played (needed to keep `record()` working after `from_dict`)."""
+        data = self._position()
+        if moves:
+            data["moves"] = self.moves()
+        if self._start is not None:
+            data["start"] = self._start
+        return data
+
+    def _position(self) -> dict[str, Any]:
+        scores = self.scores()
+        return {
+            "rules": GAME_ID,
+            "source_hash": SOURCE_HASH,
+            "players": self.players,
+            "seed": self._seed,
+            "current_player": self.current_player,
+            "phase": "discard" if self._discarding else "action",
+            "final_round": self._final,
+            "over": self._over,
+            "rounds": self.rounds(),
+            "merchant_row": [
+                {"card": CARDS[card].id, "cubes": cubes.text}
+                for card, cubes in zip(self._mrow, self._mcubes, strict=True)
+            ],
+            "merchant_deck": [CARDS[card].id for card in self._mdeck[self._mnext :]],
+            "point_row": [POINT_CARDS[card].id for card in self._prow],
+            "point_deck": [POINT_CARDS[card].id for card in self._pdeck[self._pnext :]],
+            "coins": {
+                coin.id: {"count": count, "position": position}
+                for coin, count, position in zip(
+                    COINS, self._coin_count, self._coin_position, strict=True
+                )
+            },
+            "seats": [
+                {
+                    "caravan": self._caravans[seat].text,
+                    "hand": [CARDS[card].id for card in sorted(self._hands[seat])],
+                    "played": [CARDS[card].id for card in sorted(self._played[seat])],
+                    "point_cards": [POINT_CARDS[card].id for card in self._points[seat]],
+                    "merchant_cards": [CARDS[card].id for card in self._acquired[seat]],
+                    "coins": dict(zip(COIN_IDS, self._coins[seat], strict=True)),
+                    "turns": self._turns[seat],
+                    "score": scores[seat],
+                }
+                for seat in range(self.players)
+            ],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> State:
+        """A state from `to_dict` output or from a position written by hand.
+
+        Without "moves" (or without both "seed" and "start") the position becomes the start
+        of the state's record.
+        """
+        state = cls(int(data["players"]))
+        state.current_player = int(data.get("current_player", 0)) % state.players
+        seats = data.get("seats", [{}] * state.players)
+        if len(seats) != state.players:
+            raise ValueError(f"{len(seats)} seats given for {state.players} players")
+        held = [0] * len(COINS)
+        for seat, info in enumerate(seats):
+            state._load_seat(seat, info)
+            held = [a + b for a, b in zip(held, state._coins[seat], strict=True)]
+        state._load_rows(data)
+        for pile, coin in enumerate(COINS):
+            supply = data.get("coins", {}).get(coin.id, {})
+            count = coin.per_player * state.players - held[pile]
+            state._coin_count[pile] = int(supply.get("count", count))
+            state._coin_position[pile] = int(supply.get("position", coin.position))
+        state._discarding = data.get("phase", "action") == "discard"
+        for seat, node in enumerate(state._caravans):
+            pending = state._discarding and seat == state.current_player
+            if pending != (node.size > CARAVAN_LIMIT):
+                raise ValueError(f"seat {seat}: caravan {node.text!r} does not fit the phase")
+            node.discard_moves()
+        state._final = bool(data.get("final_round", False)) or any(
+            len(points) >= state._threshold for points in state._points
+        )
+        turns = state._turns
+        state._over = (
+            state._final
+            and not state._discarding
+            and (not FINISH_ROUND or min(turns) == max(turns))
+        )
+        state._seed = data.get("seed")
+        state._start = data.get("start")
+        if "moves" not in data or (state._seed is None and state._start is None):
+            state._start = state._position()  # a new start: records replay from here
+            return state
+        state._history = [str(move) for move in data["moves"]]
+        state._history_len = len(state._history)
+        return state
+
+    def _load_seat(self, seat: int, info: dict[str, Any]) -> None:
+        self._caravans[seat] = caravan(cubes_vector(info.get("caravan", self._caravans[seat].text)))
+        self._hands[seat] = tuple(_cards(info.get("hand", self._hands[seat])))
+        self._kinds[seat] = _kinds(self._hands[seat])
+        self._played[seat] = tuple(_cards(info.get("played", ())))
+        self._points[seat] = tuple(_point_cards(info.get("point_cards", ())))
+        self._acquired[seat] = tuple(_cards(info.get("merchant_cards", ())))
+        coins = info.get("coins", {})
+        self._coins[seat] = tuple(int(coins.get(coin.id, 0)) for coin in COINS)
+        self._turns[seat] = int(info.get("turns", 0))
+
+    def _load_rows(self, data: dict[str, Any]) -> None:
+        for entry in data.get("merchant_row", ()):
+            if isinstance(entry, str):
+                entry = {"card": entry}
+            self._mrow.extend(_cards([entry["card"]]))
+            self._mcubes.append(caravan(cubes_vector(entry.get("cubes", ""))))
+        self._mdeck = tuple(_cards(data.get("merchant_deck", ())))
+        self._prow = _point_cards(data.get("point_row", ()))
+        self._prow_mask = _mask(self._prow)
+        if len(self._mrow) > MERCHANT_ROW or len(self._prow) > POINT_ROW:
+            raise ValueError(f"rows hold at most {MERCHANT_ROW} and {POINT_ROW} cards")
+        self._pdeck = tuple(_point_cards(data.get("point_deck", ())))
+
+
+def _cards(ids: Any) -> list[int]:
+    """Card indexes from card ids (indexes pass through)."""
+    found = []
+    for card in ids:
+        if isinstance(card, int):
+            found.append(card)
+        elif card in CARD_INDEX:
+            found.append(CARD_INDEX[card])
+        else:
+            raise ValueError(f"unknown merchant card {card!r}")
+    return found
+
+
+def _point_cards(ids: Any) -> list[int]:
+    found = []
+    for card in ids:
+        if card not in POINT_INDEX:
+            raise ValueError(f"unknown point card {card!r}")
+        found.append(POINT_INDEX[card])
+    return found
+
+
+# -- games ---------------------------------------------------------------------------------
+
+
+def new_game(players: int, seed: int | str = 0) -> State:
+    """A new game: both decks shuffled with `seed`, rows dealt, coin piles placed."""
+    state = State(players)
+    rng = random.Random(seed)
+    merchant = list(MERCHANT_DECK)
+    rng.shuffle(merchant)
+    points = list(POINT_DECK)
+    rng.shuffle(points)
+    state._mrow = merchant[:MERCHANT_ROW]
+    state._mcubes = [EMPTY] * len(state._mrow)
+    state._mdeck = tuple(merchant)
+    state._mnext = len(state._mrow)
+    state._prow = points[:POINT_ROW]
+    state._prow_mask = _mask(state._prow)
+    state._pdeck = tuple(points)
+    state._pnext = len(state._prow)
+    state._seed = seed
+    return state
+
+
+def replay(record: dict[str, Any]) -> State:
+    """Play a game record back; raise ValueError on another game or an illegal move."""
+    if record.get("rules") != GAME_ID:
+        raise ValueError(f"the record is for {record.get('rules')!r}, not {GAME_ID!r}")
+    if record.get("source_hash") not in (None, SOURCE_HASH):
+        raise ValueError("the record was made with other rules data (source hash differs)")
+    if record.get("start") is not None:
+        state = State.from_dict(record["start"])
+    else:
+        state = new_game(int(record["players"]), record["seed"])
+    for number, move in enumerate(record.get("moves", ()), start=1):
+        try:
+            state.play(move)
+        except IllegalMove as error:
+            raise IllegalMove(f"move {number}: {error}") from None
+    return state
