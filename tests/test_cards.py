@@ -470,8 +470,8 @@ def test_cli_rejects_bad_options_clearly(
 
 
 def test_build_target_writes_one_pdf_per_paper(tmp_path: Path) -> None:
-    from century.targets import TARGETS, BuildOptions
+    from century.targets import BuildOptions, targets
 
-    written = TARGETS["cards"](base(), tmp_path, BuildOptions(papers=("a4", "letter")))
+    written = targets()["cards"].write(base(), tmp_path, BuildOptions(papers=("a4", "letter")))
     assert sorted(p.name for p in written) == ["cards-a4.pdf", "cards-letter.pdf"]
     assert (tmp_path / "cards-a4.pdf").read_bytes() == pdf(base())

@@ -15,7 +15,7 @@ import pytest
 from test_engine_support import bundled_rulesets, changed, five_ranks, position, spice_road
 
 from century.model.ruleset import Ruleset
-from century.targets import TARGETS, BuildOptions
+from century.targets import BuildOptions, targets
 from century.targets.engine import generate, load_engine, module_name, write
 from century.targets.engine.literals import py_string
 
@@ -185,7 +185,7 @@ def test_hostile_names_stay_text(tmp_path):
 
 
 def test_targets_include_the_engine(tmp_path):
-    paths = TARGETS["engine"](spice_road(), tmp_path, BuildOptions())
+    paths = targets()["engine"].write(spice_road(), tmp_path, BuildOptions())
     assert paths == [tmp_path / "spice_road.py"]
 
 

@@ -15,8 +15,9 @@ from typing import Any
 import pytest
 from pypdf import PdfReader
 
+from century import prose
 from century.model.ruleset import Ruleset
-from century.targets import TARGETS, BuildOptions, sheets
+from century.targets import BuildOptions, sheets, targets
 
 MM_PER_PT = 25.4 / 72
 SPICE_WORDS = (
@@ -259,12 +260,12 @@ def test_hostile_names_stay_text(base):
 
 
 def test_prose_keys_match_across_languages(base):
-    keys = {lang: set(sheets.render_prose(base, lang)) for lang in base.languages}
+    keys = {lang: set(prose.render_prose(base, lang)) for lang in base.languages}
     assert len({frozenset(k) for k in keys.values()}) == 1
 
 
 def test_prose_context_is_in_the_sheet_language(base):
-    de = sheets.prose_context(base, "de")
+    de = prose.prose_context(base, "de")
     assert de["t"]["caravan"] == "Karawane"
     assert de["resources"][0]["name"] == base.resources[0].name["de"]
     assert de["caravan_limit"] == base.caravan_limit
@@ -286,20 +287,20 @@ def test_bad_placeholder_names_the_key(base, source, message):
     def edit(data):
         data["prose"]["en"]["broken_key"] = source
 
-    with pytest.raises(sheets.ProseError, match=r"en\.broken_key.*" + re.escape(message)) as err:
-        sheets.render_prose(edited(base, edit), "en")
+    with pytest.raises(prose.ProseError, match=r"en\.broken_key.*" + re.escape(message)) as err:
+        prose.render_prose(edited(base, edit), "en")
     assert err.value.key == "broken_key"
 
 
 def test_markers_from_data_stay_literal(base):
     def edit(data):
-        forged = sheets.MARK_OPEN + "up" + sheets.MARK_CLOSE  # a marker forged in data
+        forged = prose.MARK_OPEN + "up" + prose.MARK_CLOSE  # a marker forged in data
         data["resources"][0]["name"]["en"] = "[[cube:Y]]" + forged
 
-    prose = sheets.render_prose(edited(base, edit), "en")
-    assert "the bottom" in prose["ladder"]
-    assert "[[cube:Y]]" in prose["ladder"]
-    assert sheets.MARK_OPEN not in prose["ladder"]
+    rendered = prose.render_prose(edited(base, edit), "en")
+    assert "the bottom" in rendered["ladder"]
+    assert "[[cube:Y]]" in rendered["ladder"]
+    assert prose.MARK_OPEN not in rendered["ladder"]
 
 
 def test_code_and_templates_name_no_base_game_spice():
@@ -318,7 +319,7 @@ def test_code_and_templates_name_no_base_game_spice():
 
 
 def test_target_writes_every_language_and_paper(base, tmp_path):
-    written = TARGETS["sheets"](base, tmp_path, BuildOptions(papers=("a4", "letter")))
+    written = targets()["sheets"].write(base, tmp_path, BuildOptions(papers=("a4", "letter")))
     names = sorted(p.name for p in written)
     expected = sorted(
         f"rules-{lang}-{paper}.pdf" for lang in base.languages for paper in ("a4", "letter")
@@ -363,7 +364,7 @@ def test_cli_rejects_bad_choices(run, tmp_path, args, code, message):
 
 
 def test_target_honours_languages_option(base, tmp_path):
-    written = TARGETS["sheets"](base, tmp_path, BuildOptions(languages=("de",)))
+    written = targets()["sheets"].write(base, tmp_path, BuildOptions(languages=("de",)))
     assert [p.name for p in written] == ["rules-de-a4.pdf"]
 
 

@@ -397,7 +397,7 @@ def prose_languages(ctx: Context) -> Iterator[Diagnostic]:
 
 def check_prose(ruleset: Ruleset, tree: Node) -> Iterator[Diagnostic]:
     """Every rule-sheet sentence renders: its placeholders exist in the ruleset."""
-    from century.targets.sheets import PROSE_KEYS, ProseError, SheetError, render_prose
+    from century.prose import PROSE_KEYS, ProseError, TextError, render_prose
 
     for lang in ruleset.languages:
         missing = sorted(PROSE_KEYS - set(ruleset.prose.get(lang, {})))
@@ -422,7 +422,7 @@ def check_prose(ruleset: Ruleset, tree: Node) -> Iterator[Diagnostic]:
                 path=format_path(path),
                 hint="the placeholders are listed in the README (rule sheets)",
             )
-        except SheetError as err:
+        except TextError as err:
             yield Diagnostic.at(tree.locate(("prose",)), str(err), path="prose")
 
 

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from century.cli.common import BUILD, Format, Paper, PathsArg, load_rulesets, report
+from century.cli.common import BUILD, Format, Paper, PathsArg, fail, load_rulesets, report
 
 
 def validate(
@@ -49,21 +49,35 @@ def build(
     paper: Annotated[
         list[Paper] | None, typer.Option("--paper", help="Paper sizes (repeat for several).")
     ] = None,
+    target: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--target", "-t", metavar="NAME", help="Only these targets (repeatable; default: all)."
+        ),
+    ] = None,
 ) -> None:
     """Build every game and variant found into OUT/<game>/: ruleset, engine, sheets, cards."""
     from century.output import atomic_dir
-    from century.targets import TARGETS, BuildOptions
+    from century.targets import BuildOptions, targets
 
+    known = targets()
+    unknown = [name for name in target or [] if name not in known]
+    if unknown:
+        fail(f"unknown target {unknown[0]!r} (known: {', '.join(known)})", 2)
+    chosen = (
+        [known[name] for name in dict.fromkeys(target)]
+        if target
+        else [t for t in known.values() if t.in_build]
+    )
     compiled = load_rulesets(paths)
     if not compiled.rulesets:
-        typer.echo("error: no games found to build", err=True)
-        raise typer.Exit(1)
+        fail("no games found to build")
     report(compiled.diagnostics)  # warnings
     options = BuildOptions(papers=tuple(p.value for p in paper or [Paper.a4]))
     for game_id, ruleset in sorted(compiled.rulesets.items()):
         with atomic_dir(out / game_id) as tmp:
-            for write in TARGETS.values():
-                write(ruleset, tmp, options)
+            for each in chosen:
+                each.write(ruleset, tmp, options)
         typer.echo(f"built {out / game_id}")
 
 

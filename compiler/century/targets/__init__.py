@@ -1,13 +1,19 @@
 """Targets: each turns one frozen `Ruleset` into files in an output folder.
 
-A target is a function ``write(ruleset, out_dir, options) -> list[Path]`` registered in
-`TARGETS`. It reads only the model. Adding a target means adding a module and a line here.
+A target is a module or package in this folder that defines ``TARGET = Target(...)``: a
+name, a one-line summary, and ``write(ruleset, out, options) -> list[Path]``. Targets read
+only the model. `targets()` finds them all, so `century build` (and `century build --target
+NAME`) picks up a new target without an edit anywhere else; so does the command line, which
+gives every target without a command of its own a ``century NAME GAME`` command.
 """
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from century.model.ruleset import Ruleset
@@ -15,40 +21,31 @@ from century.model.ruleset import Ruleset
 
 @dataclass(frozen=True)
 class BuildOptions:
+    """What a build asks of every target."""
+
     papers: tuple[str, ...] = ("a4",)
     languages: tuple[str, ...] = ()  # empty: every language of the ruleset
 
 
-Target = Callable[[Ruleset, Path, BuildOptions], list[Path]]
+@dataclass(frozen=True)
+class Target:
+    """One kind of output."""
+
+    name: str
+    summary: str
+    write: Callable[[Ruleset, Path, BuildOptions], list[Path]]
+    """Writes the target's files into an existing folder and returns their paths."""
+    in_build: bool = True
+    """Whether a plain `century build` writes it (else only ``--target NAME``)."""
 
 
-def _ruleset_json(ruleset: Ruleset, out: Path, options: BuildOptions) -> list[Path]:
-    from century.targets.ruleset_json import write
-
-    return write(ruleset, out, options)
-
-
-def _cards(ruleset: Ruleset, out: Path, options: BuildOptions) -> list[Path]:
-    from century.targets.cards import write
-
-    return write(ruleset, out, options)
-
-
-def _sheets(ruleset: Ruleset, out: Path, options: BuildOptions) -> list[Path]:
-    from century.targets.sheets import write
-
-    return write(ruleset, out, options)
-
-
-def _engine(ruleset: Ruleset, out: Path, options: BuildOptions) -> list[Path]:
-    from century.targets.engine import write
-
-    return write(ruleset, out, options)
-
-
-TARGETS: dict[str, Target] = {
-    "ruleset": _ruleset_json,
-    "engine": _engine,
-    "cards": _cards,
-    "sheets": _sheets,
-}
+@cache
+def targets() -> dict[str, Target]:
+    """Every target in this package, by name, in name order."""
+    found: dict[str, Target] = {}
+    for info in pkgutil.iter_modules(__path__):
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        target = getattr(module, "TARGET", None)
+        if isinstance(target, Target):
+            found[target.name] = target
+    return dict(sorted(found.items()))

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from century.model.ruleset import MerchantCard, PointCard, Ruleset
-from century.targets import BuildOptions
+from century.targets import BuildOptions, Target
 
 PAPERS: dict[str, tuple[float, float]] = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 """Paper sizes in mm (width, height), portrait."""
@@ -378,3 +378,6 @@ def write(ruleset: Ruleset, out: Path, options: BuildOptions) -> list[Path]:
         path.write_bytes(render(ruleset, CardOptions(paper=paper, lang=lang)))
         written.append(path)
     return written
+
+
+TARGET = Target("cards", "print-and-play card sheets (cards-<paper>.pdf)", write)

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from century.model.ruleset import MerchantCard, Ruleset
+from century.targets import BuildOptions, Target
 from century.targets.engine.literals import assign
 from century.targets.engine.runtime import Card, CoinPile, PointCard
 
@@ -162,7 +163,7 @@ def load_engine(ruleset: Ruleset) -> types.ModuleType:
     return module
 
 
-def write(ruleset: Ruleset, out: Path, options: object = None) -> list[Path]:
+def write(ruleset: Ruleset, out: Path, options: BuildOptions | None = None) -> list[Path]:
     """Write ``out/<module>.py`` and return its path."""
     from century.output import atomic_write_bytes
 
@@ -170,3 +171,6 @@ def write(ruleset: Ruleset, out: Path, options: object = None) -> list[Path]:
     atomic_write_bytes(path, generate(ruleset).encode("utf-8"))
     path.chmod(0o644)  # a module to import, readable like any other
     return [path]
+
+
+TARGET = Target("engine", "the standalone game engine (<game>.py)", write)

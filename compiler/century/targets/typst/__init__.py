@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-TARGETS = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent
 """The Typst root: templates import each other by paths relative to it."""
 FONTS = Path(__file__).resolve().parent / "fonts"
 FIXED_TIMESTAMP = 0
@@ -22,14 +22,14 @@ class RenderError(Exception):
 
 
 def render_pdf(template: str, data: Any) -> bytes:
-    """Compile `template` (a path below `TARGETS`, e.g. ``sheets/rules.typ``) with `data` as
+    """Compile `template` (a path below `ROOT`, e.g. ``sheets/rules.typ``) with `data` as
     JSON in ``sys.inputs.data``."""
     import typst
 
     try:
         return typst.compile(
-            str(TARGETS / template),
-            root=str(TARGETS),
+            str(ROOT / template),
+            root=str(ROOT),
             font_paths=[str(FONTS)],
             ignore_system_fonts=True,
             sys_inputs={"data": json.dumps(data, ensure_ascii=False, sort_keys=True)},

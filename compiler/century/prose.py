@@ -1,0 +1,322 @@
+"""Rule-sheet prose: the sentences of a game in one language, rendered from the model.
+
+The sentences come from the ruleset's prose (``ruleset.prose[lang]``): each string is a
+Jinja2 template rendered in a sandbox (`SandboxedEnvironment`, `StrictUndefined`, so an
+unknown placeholder is an error) against `prose_context(ruleset, lang)`:
+
+``lang``, ``game``
+    the language code and the game's name in it.
+``t``
+    the terms in that language: ``t.resource``, ``t.resources``, ``t.caravan``,
+    ``t.point_cards``, ``t.merchant_cards``, ``t.play``, ... (whatever the data defines).
+``players_min``, ``players_max``, ``caravan_limit``, ``merchant_row``, ``point_row``, ``ranks``
+    numbers from the model (``ranks`` is the number of rungs on the resource ladder).
+``resources``
+    the ladder, lowest rank first: dicts ``id, code, colour, name, rank`` (1-based) and
+    ``points`` (scored per cube left in the caravan). ``lowest`` and ``highest`` are the
+    ends; ``scoring_resources`` / ``free_resources`` those that score / score nothing.
+``coins``
+    coin piles by position: dicts ``id, name, value, per_player, position, colour``;
+    ``coin_runout`` is ``"shift"`` or ``"stay"``.
+``thresholds``
+    ``[{players, cards}]`` per player count; ``end_groups`` merges neighbouring counts
+    with the same number into ``[{first, last, cards}]``; ``finish_round`` (bool).
+``tie_break``
+    ``"latest_turn"``, ``"earliest_turn"`` or ``"shared"``.
+``seats``
+    ``[{seat, cubes, count}]``: the starting caravan per seat as a code string.
+``starting_cards``, ``starting_per_player``
+    the starting hand (dicts ``name, kind, copies, steps, get, pay``) and its size.
+``merchant_count``, ``point_count``, ``kinds``
+    cards in the merchant deck and the point deck; ``kinds`` counts merchant cards by kind.
+
+Filters besides Jinja's own: ``cap`` (first letter upper case, the rest untouched) and
+``series(last)`` (``["a", "b", "c"]|series(" and ")`` gives ``"a, b and c"``).
+
+Inline icons are markers in the prose: ``[[cube:CODE]]`` (one resource code),
+``[[cubes:CODES]]``, ``[[coin:ID]]`` (a coin pile id), ``[[up]]`` (upgrade mark),
+``[[arrow]]`` (trade arrow), and in the page footer ``[[page]]`` and ``[[pages]]``; an
+unknown marker is a `ProseError`. A rendered string carries each marker between U+E000
+and U+E001 (the template splits on them); ``[[`` inside a substituted value stays literal
+text. Rendered prose reaches Typst as plain JSON strings, never as markup.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from century.model.ruleset import MerchantCard, Ruleset, Text
+
+PROSE_KEYS = frozenset(
+    (
+        "subtitle",
+        "goal",
+        "caravan",
+        "footer",
+        "h_components",
+        "h_ladder",
+        "h_setup",
+        "h_turn",
+        "h_cards",
+        "h_caravan",
+        "h_end",
+        "h_scoring",
+        "h_tie",
+        "h_gaps",
+        "comp_merchant",
+        "comp_point",
+        "comp_starting",
+        "comp_coins",
+        "comp_cubes",
+        "ladder",
+        "setup_points",
+        "setup_coins",
+        "setup_merchants",
+        "setup_hand",
+        "setup_caravan",
+        "setup_table",
+        "lbl_players",
+        "lbl_seat",
+        "lbl_row_points",
+        "lbl_row_merchants",
+        "lbl_deck",
+        "lbl_end_cards",
+        "lbl_points",
+        "turn",
+        "h_play",
+        "act_play",
+        "h_acquire",
+        "act_acquire",
+        "h_claim",
+        "act_claim",
+        "h_rest",
+        "act_rest",
+        "turn_end",
+        "coins_shift",
+        "coins_stay",
+        "card_gain_title",
+        "card_gain",
+        "card_upgrade_title",
+        "card_upgrade",
+        "card_trade_title",
+        "card_trade",
+        "card_point_title",
+        "card_point",
+        "end_trigger",
+        "end_round",
+        "end_now",
+        "scoring",
+        "score_cards",
+        "score_resources",
+        "tie_latest_turn",
+        "tie_earliest_turn",
+        "tie_shared",
+        "gap_deck",
+        "gap_rest",
+    )
+)
+"""The prose keys a rule sheet reads; a language missing one cannot be typeset."""
+
+MARK_OPEN, MARK_CLOSE = "\ue000", "\ue001"
+_LIT_OPEN, _LIT_CLOSE = "\ue002", "\ue003"  # "[[" / "]]" from values, restored after parsing
+_MARKER = re.compile(r"\[\[([^\[\]]*)\]\]")
+_PLAIN_MARKERS = frozenset({"up", "arrow", "page", "pages"})
+
+
+class TextError(ValueError):
+    """A text the sheets need is missing in a language, or cannot be rendered."""
+
+
+class ProseError(TextError):
+    """A prose string failed to render; names the language and key."""
+
+    def __init__(self, lang: str, key: str, message: str) -> None:
+        super().__init__(f"prose {lang}.{key}: {message}")
+        self.lang = lang
+        self.key = key
+
+
+# -- the prose context -------------------------------------------------------------------
+
+
+def _name(text: Text, lang: str, what: str) -> str:
+    """The `lang` text of a name, or a `TextError` (no silent fallback)."""
+    if lang not in text:
+        raise TextError(f"{what} has no {lang!r} text")
+    return text[lang]
+
+
+def _card(card: MerchantCard, ruleset: Ruleset, lang: str) -> dict[str, Any]:
+    return {
+        "id": card.id,
+        "name": card.name.get(lang, ""),
+        "kind": card.kind,
+        "copies": card.copies,
+        "steps": card.steps,
+        "get": ruleset.cubes(card.get),
+        "pay": ruleset.cubes(card.pay),
+    }
+
+
+def _end_groups(thresholds: list[dict[str, int]]) -> list[dict[str, int]]:
+    groups: list[dict[str, int]] = []
+    for row in thresholds:
+        if groups and groups[-1]["cards"] == row["cards"]:
+            groups[-1]["last"] = row["players"]
+        else:
+            groups.append({"first": row["players"], "last": row["players"], "cards": row["cards"]})
+    return groups
+
+
+def prose_context(ruleset: Ruleset, lang: str) -> dict[str, Any]:
+    """Everything a prose template may use, in `lang` (see the module docstring)."""
+    resources = [
+        {
+            "id": r.id,
+            "code": r.code,
+            "colour": r.colour,
+            "name": _name(r.name, lang, f"resource {r.id!r}"),
+            "rank": rank,
+            "points": points,
+        }
+        for rank, (r, points) in enumerate(
+            zip(ruleset.resources, ruleset.resource_points, strict=True), start=1
+        )
+    ]
+    coins = [
+        {
+            "id": c.id,
+            "name": _name(c.name, lang, f"coin {c.id!r}"),
+            "value": c.value,
+            "per_player": c.per_player,
+            "position": c.position,
+            "colour": c.colour,
+        }
+        for c in sorted(ruleset.coins, key=lambda c: (c.position, c.id))
+    ]
+    thresholds = [{"players": n, "cards": ruleset.end_threshold[n]} for n in ruleset.player_counts]
+    kinds: dict[str, int] = {}
+    for card in ruleset.merchant_deck:
+        kinds[card.kind] = kinds.get(card.kind, 0) + card.copies
+    return {
+        "lang": lang,
+        "game": _name(ruleset.name, lang, "the game's name"),
+        "t": {k: _name(v, lang, f"term {k!r}") for k, v in ruleset.terms.items()},
+        "players_min": ruleset.players_min,
+        "players_max": ruleset.players_max,
+        "caravan_limit": ruleset.caravan_limit,
+        "merchant_row": ruleset.merchant_row,
+        "point_row": ruleset.point_row,
+        "ranks": len(resources),
+        "resources": resources,
+        "lowest": resources[0],
+        "highest": resources[-1],
+        "scoring_resources": [r for r in resources if r["points"]],
+        "free_resources": [r for r in resources if not r["points"]],
+        "coins": coins,
+        "coin_runout": ruleset.coin_runout,
+        "thresholds": thresholds,
+        "end_groups": _end_groups(thresholds),
+        "finish_round": ruleset.finish_round,
+        "tie_break": ruleset.tie_break,
+        "seats": [
+            {"seat": i, "cubes": ruleset.cubes(v), "count": sum(v)}
+            for i, v in enumerate(ruleset.seats, start=1)
+        ],
+        "starting_cards": [_card(c, ruleset, lang) for c in ruleset.starting_cards],
+        "starting_per_player": sum(c.copies for c in ruleset.starting_cards),
+        "merchant_count": sum(c.copies for c in ruleset.merchant_deck),
+        "point_count": sum(c.copies for c in ruleset.point_deck),
+        "kinds": kinds,
+    }
+
+
+# -- rendering the prose -----------------------------------------------------------------
+
+
+def _cap(value: Any) -> str:
+    text = str(value)
+    return text[:1].upper() + text[1:]
+
+
+def _series(values: Iterable[Any], last: str, sep: str = ", ") -> str:
+    items = [str(v) for v in values]
+    if len(items) < 2:
+        return "".join(items)
+    return sep.join(items[:-1]) + last + items[-1]
+
+
+_PRIVATE = str.maketrans("", "", MARK_OPEN + MARK_CLOSE + _LIT_OPEN + _LIT_CLOSE)
+
+
+def _finalize(value: Any) -> Any:
+    """Keep marker brackets that come from data values literal (and drop our sentinels)."""
+    if isinstance(value, str):
+        return value.translate(_PRIVATE).replace("[[", _LIT_OPEN).replace("]]", _LIT_CLOSE)
+    return value
+
+
+@functools.cache
+def _environment() -> Any:
+    """The sandboxed Jinja2 environment shared by every prose string (built once)."""
+    from jinja2 import StrictUndefined
+    from jinja2.sandbox import SandboxedEnvironment
+
+    env = SandboxedEnvironment(
+        undefined=StrictUndefined, autoescape=False, finalize=_finalize, keep_trailing_newline=False
+    )
+    env.filters["cap"] = _cap
+    env.filters["series"] = _series
+    return env
+
+
+@functools.lru_cache(maxsize=1024)
+def _template(source: str) -> Any:
+    """A compiled prose template (compiled once per distinct source string)."""
+    return _environment().from_string(source)
+
+
+def _check_marker(body: str, ruleset: Ruleset, coin_ids: set[str]) -> str | None:
+    """An error message for a marker body, or None when it is valid."""
+    kind, _, arg = body.partition(":")
+    if kind in _PLAIN_MARKERS and not arg:
+        return None
+    if kind == "cube" and len(arg) == 1 and arg in ruleset.codes:
+        return None
+    if kind == "cubes" and all(c in ruleset.codes for c in arg):
+        return None
+    if kind == "coin" and arg in coin_ids:
+        return None
+    return f"unknown icon marker [[{body}]]"
+
+
+def _mark(text: str, lang: str, key: str, ruleset: Ruleset) -> str:
+    """Turn ``[[...]]`` markers into sentinel-delimited ones and check them."""
+    coin_ids = {c.id for c in ruleset.coins}
+
+    def replace(match: re.Match[str]) -> str:
+        error = _check_marker(match.group(1), ruleset, coin_ids)
+        if error:
+            raise ProseError(lang, key, error)
+        return MARK_OPEN + match.group(1) + MARK_CLOSE
+
+    marked = _MARKER.sub(replace, text)
+    return marked.replace(_LIT_OPEN, "[[").replace(_LIT_CLOSE, "]]")
+
+
+def render_prose(ruleset: Ruleset, lang: str) -> dict[str, str]:
+    """Every prose string of `lang`, rendered; a bad placeholder raises `ProseError`."""
+    if lang not in ruleset.prose:
+        raise TextError(f"no prose in language {lang!r}")
+    context = prose_context(ruleset, lang)
+    rendered: dict[str, str] = {}
+    for key, source in sorted(ruleset.prose[lang].items()):
+        try:
+            text = _template(source).render(context)
+        except Exception as err:  # prose is data: any failure is reported with its key
+            raise ProseError(lang, key, f"{type(err).__name__}: {err}") from err
+        rendered[key] = _mark(text.strip(), lang, key, ruleset)
+    return rendered
