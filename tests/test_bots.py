@@ -153,9 +153,10 @@ def test_random_bot_is_reproducible_from_its_seed() -> None:
 
 
 def test_bot_specs_are_checked() -> None:
-    assert set(BOTS) == {"random", "greedy", "search"}
+    assert set(BOTS) == {"random", "greedy", "search", "planner"}
     check_spec("search:2")
-    for bad in ("minimax", "greedy:3", "search:0", "search:x"):
+    check_spec("planner:4")
+    for bad in ("minimax", "greedy:3", "search:0", "search:x", "planner:", "planner:10"):
         with pytest.raises(ValueError):
             check_spec(bad)
 

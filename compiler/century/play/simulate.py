@@ -74,16 +74,26 @@ def play_game(engine: Any, ruleset: Ruleset, config: SimConfig, index: int) -> G
 
 
 def summarise(state: Any, index: int, seed: int) -> GameResult:
-    """The figures of a finished game that the report needs, read from ``to_dict()``."""
-    from century.play.bots import game_facts
+    """The figures of a finished game that the report needs: scores, winner, length, the
+    cards and coins each seat took (ids)."""
+    from century.play.knowledge import engine_of
 
-    facts = game_facts(state.to_dict())
+    view = state.view()
+    engine = engine_of(state)
+    cards, points, piles = engine.CARDS, engine.POINT_CARDS, engine.COINS
+    seats = range(view.players)
     return {
         "index": index,
         "seed": seed,
         "scores": list(state.scores()),
         "winner": state.winner(),
-        **facts,
+        "rounds": view.rounds(),
+        "turns": [view.turns(seat) for seat in seats],
+        "point_cards": [[points[c].id for c in view.point_cards(seat)] for seat in seats],
+        "merchant_cards": [[cards[c].id for c in view.merchant_cards(seat)] for seat in seats],
+        "coins": [
+            {pile.id: n for pile, n in zip(piles, view.coins(seat), strict=True)} for seat in seats
+        ],
     }
 
 
