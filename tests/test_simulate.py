@@ -127,7 +127,13 @@ def test_cli_writes_the_json_and_html_report(tmp_path: Path) -> None:
     result = _simulate_cli(out, workers=1)
     assert result.exit_code == 0, result.output
     report = json.loads((out / "report.json").read_text(encoding="utf-8"))
-    assert report["config"] == {"games": 8, "players": 2, "bots": ["greedy", "random"], "seed": 3}
+    assert report["config"] == {
+        "games": 8,
+        "players": 2,
+        "bots": ["greedy", "random"],
+        "seed": 3,
+        "rotate": False,
+    }
     assert report["seats"][0]["wins"] == 8  # greedy beats random
     html = (out / "report.html").read_text(encoding="utf-8")
     assert "Win rate per seat" in html and "Game length" in html

@@ -7,7 +7,7 @@ import sys
 
 import typer
 
-from century.cli import cards, core, engine, play, sheets, simulate, targets, variants
+from century.cli import bots, cards, core, engine, play, sheets, simulate, targets, variants
 
 app = typer.Typer(
     name="century",
@@ -17,7 +17,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-for _module in (core, variants, engine, sheets, cards, play, simulate, targets):
+for _module in (core, variants, engine, sheets, cards, play, simulate, bots, targets):
     _module.register(app)
 
 

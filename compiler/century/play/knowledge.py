@@ -9,7 +9,7 @@ weights the point cards are priced with): nothing about a particular game.
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from century.model.ruleset import Ruleset
@@ -51,6 +51,7 @@ class Knowledge:
         self._values: dict[Node, int] = {}
         self._kept: dict[Node, Node] = {}
         self._deficits: dict[Node, tuple[int, ...]] = {}
+        self._memo: dict[Any, Any] = {}
         self.card_worth = tuple(self._card_worth(card) for card in range(len(engine.CARDS)))
 
     def value(self, node: Node) -> int:
@@ -93,6 +94,16 @@ class Knowledge:
             found = self._deficits[node] = tuple(
                 deficit(node.vector, cost, self.weights) for cost in self.costs
             )
+        return found
+
+    def memo(self, key: Any, compute: Callable[[], Any]) -> Any:
+        """A bot's figure of this game, computed once per process (bots are made afresh
+        for every game; what they derive from the rules alone is kept here)."""
+        found = self._memo.get(key)
+        if found is None:
+            if len(self._memo) > self.MEMO_CAP:
+                self._memo.clear()
+            found = self._memo[key] = compute()
         return found
 
     def claim_value(self, view: Any, slot: int, card: int) -> int:

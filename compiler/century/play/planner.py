@@ -51,43 +51,61 @@ class PlannerBot:
     KAPPA = 0.3  # weight of an acquisition's engine gain over the turns left
     TURNS_PER_CLAIM = 4  # own turns a point card takes, to estimate the turns left
     ACQUIRE = 3  # merchant cards searched as acquisitions, the best engine gains first
-    CYCLE = 5  # plays per cycle in the engine estimate...
-    BEAM = 24  # ...and states kept per play
+    CYCLE = 5  # turns searched to measure a hand's pace...
+    BEAM = 60  # ...and states kept per turn
+    ENDING = 50.0  # worth of ending the game ahead (lost if behind)
 
     def __init__(self, ruleset: Ruleset, seed: int, depth: int = DEPTH) -> None:
         self.ruleset = ruleset
         self.depth = depth
-        self._rates: dict[tuple[int, ...], tuple[float, float]] = {}
 
     def choose(self, state: Any) -> str:
         know = knowledge(state, self.ruleset)
         return Plan(self, know, state.view()).best()
 
     def rate(self, know: Knowledge, owned: tuple[int, ...]) -> tuple[float, float]:
-        """(value per turn, value per play) of a hand's best short cycle of plays from an
-        empty caravan, a rest and a claim included (memoised)."""
-        found = self._rates.get(owned)
-        if found is None:
-            found = self._rates[owned] = self._cycle(know, owned)
-        return found
+        """The pace of a hand (memoised): (points per turn, cube value per play).
 
-    def _cycle(self, know: Knowledge, owned: tuple[int, ...]) -> tuple[float, float]:
-        layer = [(know.empty, owned)]
-        per_turn = per_play = 0.0
-        for plays in range(1, self.CYCLE + 1):
+        From an empty caravan, a search over the hand's plays and rests (`CYCLE` turns,
+        the `BEAM` most valuable states kept per turn) finds the first turn each point card
+        of the game can be paid; the pace is its points over the turns to pay and claim it
+        and a rest, averaged over the point deck."""
+        key = ("pace", self.CYCLE, self.BEAM, owned)
+        return know.memo(key, lambda: self._pace(know, owned))
+
+    def _pace(self, know: Knowledge, owned: tuple[int, ...]) -> tuple[float, float]:
+        deck = know.engine.POINT_CARDS
+        first = [0] * len(deck)  # the turn each point card is first paid, 0: not yet
+        start = (know.empty, owned)
+        layer, seen = [start], {start}
+        per_play = 0.0
+        for turn in range(1, self.CYCLE + 1):
             reached: dict[tuple[Node, tuple[int, ...]], int] = {}
             for node, hand in layer:
-                for after, rest in _children(node, hand):
-                    kept = know.kept(after)
-                    reached[(kept, rest)] = know.value(kept)
+                following = [(know.kept(after), rest) for after, rest in _children(node, hand)]
+                if hand != owned:
+                    following.append((node, owned))
+                for key in following:
+                    if key not in seen:
+                        seen.add(key)
+                        reached[key] = know.value(key[0])
             if not reached:
                 break
-            best = sorted(reached.items(), key=lambda item: -item[1])[: self.BEAM]
-            top = best[0][1]
-            per_turn = max(per_turn, top / (plays + 2))
-            per_play = max(per_play, top / plays)
-            layer = [key for key, _ in best]
-        return per_turn, per_play
+            kept = sorted(reached.items(), key=lambda item: -item[1])[: self.BEAM]
+            per_play = max(per_play, kept[0][1] / turn)
+            for (node, _), _ in kept:
+                missing = know.deficits(node)
+                for card, turns in enumerate(first):
+                    if not turns and not missing[card]:
+                        first[card] = turn
+            layer = [key for key, _ in kept]
+        copies = sum(card.copies for card in deck)
+        pace = sum(
+            card.copies * card.points / (turns + 2)
+            for card, turns in zip(deck, first, strict=True)
+            if turns
+        )
+        return pace / copies, per_play
 
 
 def _children(node: Node, hand: tuple[int, ...]) -> list[tuple[Node, tuple[int, ...]]]:
@@ -123,7 +141,26 @@ class Plan:
         self.per_play = max(per_play, 1.0)
         most = max(len(view.point_cards(p)) for p in range(view.players))
         self.turns_left = max(1, (view.end_threshold - most) * bot.TURNS_PER_CLAIM)
+        self.last_turns = self._last_turns()
         self._kept: dict[Node, Node] = {}
+
+    def _last_turns(self) -> int:
+        """Own turns left when the end is near (this one included), else 0: 1 in the
+        final round; 1 or 2 when an opponent one card short of the end can pay a card now
+        (2 if they move before our next turn would come)."""
+        view, me = self.view, self.me
+        if view.final_round:
+            return 1
+        short = [
+            p
+            for p in range(view.players)
+            if p != me
+            and len(view.point_cards(p)) == view.end_threshold - 1
+            and any(self.know.deficits(view.caravan(p))[card] == 0 for card in self.row)
+        ]
+        if not short:
+            return 0
+        return 2 if min(short) < me else 1
 
     def best(self) -> str:
         """The move of the highest worth (the first of equal ones)."""
@@ -201,14 +238,42 @@ class Plan:
         gamma = self.bot.GAMMA
         worth = []
         for candidate, reach in zip(candidates, turns, strict=True):
+            if self.last_turns:
+                worth.append(self.final_worth(candidate, reach) + self.ending(candidate))
+                continue
             best = 0.0
             for slot, value in enumerate(self.values):
                 if slot != candidate.claimed and reach[slot] < UNREACHED:
                     best = max(best, value * gamma ** reach[slot])
             if candidate.claimed >= 0:
                 best *= gamma  # the claim takes this turn
-            worth.append(candidate.reward + best)
+            worth.append(candidate.reward + best + self.ending(candidate))
         return worth
+
+    def final_worth(self, candidate: Candidate, reach: list[float]) -> float:
+        """Near the end: the points the candidate brings before the game ends (claims now
+        and within the turns left, and the cubes that score)."""
+        later = self.last_turns - 1
+        best = max(
+            (
+                value
+                for slot, value in enumerate(self.values)
+                if slot != candidate.claimed and reach[slot] <= later
+            ),
+            default=0.0,
+        )
+        return candidate.reward + (best if later else 0.0) + candidate.state[0].points
+
+    def ending(self, candidate: Candidate) -> float:
+        """For a claim that ends the game: a bonus if it leaves us ahead, else a penalty."""
+        view, me = self.view, self.me
+        if candidate.claimed < 0 or len(view.point_cards(me)) + 1 < view.end_threshold:
+            return 0.0
+        card = self.row[candidate.claimed]
+        mine = view.score(me) + self.know.claim_value(view, candidate.claimed, card)
+        mine += candidate.state[0].points - view.caravan(me).points
+        theirs = max(view.score(p) for p in range(view.players) if p != me)
+        return self.bot.ENDING if mine > theirs else -self.bot.ENDING
 
     def turns(self, candidates: list[Candidate]) -> list[list[float]]:
         """Per candidate and point-row slot: the turns until the card can be paid, the
@@ -217,8 +282,8 @@ class Plan:
         One layered search serves every candidate: a state carries the bit mask of the
         candidates that reach it first at this depth.
         """
-        row, deficits = self.row, self.know.deficits
-        slots = range(len(row))
+        row, deficits, kept = self.row, self.know.deficits, self.kept
+        per_play = self.per_play
         reach = [[UNREACHED] * len(row) for _ in candidates]
         layer: dict[PlanState, int] = {}
         for index, candidate in enumerate(candidates):
@@ -229,30 +294,34 @@ class Plan:
             last = turn == depth
             following: dict[PlanState, int] = {}
             for state, mask in layer.items():
-                new = mask & ~seen.get(state, 0)
+                before = seen.get(state, 0)
+                new = mask & ~before
                 if not new:
                     continue
-                seen[state] = seen.get(state, 0) | new
+                seen[state] = before | new
                 node, hand, owned = state
-                missing = deficits(node)
-                paid = [slot for slot in slots if missing[row[slot]] == 0]
-                if paid or last:
-                    members = [i for i in range(len(candidates)) if new >> i & 1]
-                    for slot in slots:
-                        need = missing[row[slot]]
-                        at = turn if need == 0 else turn + 1 + need / self.per_play
-                        if need and not last:
-                            continue
-                        for i in members:
-                            if reach[i][slot] > at:
-                                reach[i][slot] = at
+                missing = [deficits(node)[card] for card in row]
+                if last:
+                    at = [turn + 1 + need / per_play if need else turn for need in missing]
+                elif 0 in missing:
+                    at = [UNREACHED if need else turn for need in missing]
+                else:
+                    at = []
+                while at and new:
+                    low = new & -new
+                    new ^= low
+                    best = reach[low.bit_length() - 1]
+                    for slot, turns in enumerate(at):
+                        if turns < best[slot]:
+                            best[slot] = turns
                 if last:
                     continue
+                bits = mask & ~before
                 for after, rest in _children(node, hand):
-                    key = (self.kept(after), rest, owned)
-                    following[key] = following.get(key, 0) | new
+                    key = (kept(after), rest, owned)
+                    following[key] = following.get(key, 0) | bits
                 if hand != owned:
                     key = (node, owned, owned)
-                    following[key] = following.get(key, 0) | new
+                    following[key] = following.get(key, 0) | bits
             layer = following
         return reach

@@ -20,7 +20,7 @@ from century.model.ruleset import Ruleset
 from century.play.simulate import Aggregate, CardTally
 
 Z95 = 1.959963984540054
-REPORT_VERSION = 1
+REPORT_VERSION = 2
 
 
 def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
@@ -93,19 +93,24 @@ def display_name(text: Mapping[str, str], fallback: str, language: str = "en") -
     return text.get(language) or next(iter(text.values()))
 
 
-def build_report(total: Aggregate) -> dict[str, Any]:
-    """The JSON-ready report of a simulation."""
+def build_report(total: Aggregate, ladder: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The JSON-ready report of a simulation; `ladder` (see `century.play.ladder`) gives
+    the bots' measured strength."""
     rs, cfg, games = total.ruleset, total.config, total.games
+    fair = 1 / cfg.players
     seats = []
     for seat in range(cfg.players):
         lo, hi = wilson(total.wins[seat], games)
+        rate = total.wins[seat] / games if games else 0.0
         seats.append(
             {
                 "seat": seat + 1,
-                "bot": cfg.bots[seat],
+                "bot": "rotating" if cfg.rotate else cfg.bots[seat],
                 "wins": total.wins[seat],
-                "win_rate": _r(total.wins[seat] / games) if games else 0.0,
+                "win_rate": _r(rate),
                 "ci95": [_r(lo), _r(hi)],
+                "advantage": _r(rate - fair),
+                "advantage_ci95": [_r(lo - fair), _r(hi - fair)],
                 "score": _dist(total.score_hist[seat]),
             }
         )
@@ -138,16 +143,64 @@ def build_report(total: Aggregate) -> dict[str, Any]:
             "players": cfg.players,
             "bots": list(cfg.bots),
             "seed": cfg.seed,
+            "rotate": cfg.rotate,
         },
         "results_digest": total.digest.hexdigest(),
         "seats": seats,
+        "bots": bot_rows(total, ladder),
         "winner_score": _dist(total.winner_scores),
         "margin": _dist(total.margins),
-        "rounds": _dist(total.rounds),
+        "rounds": {**_dist(total.rounds), "mean_ci95": _mean_interval(total.rounds)},
         "point_cards": _card_rows(total.points, games, {}),
         "merchant_cards": _card_rows(total.merchants, games, merchant_names),
         "coins": coins,
     }
+
+
+def _mean_interval(hist: Counter) -> list[float]:
+    """The 95% interval of the mean of integer observations (normal approximation)."""
+    n = sum(hist.values())
+    if n < 2:
+        return [0.0, 0.0]
+    mean = sum(v * c for v, c in hist.items()) / n
+    sd = math.sqrt(sum(c * (v - mean) ** 2 for v, c in hist.items()) / (n - 1))
+    half = Z95 * sd / math.sqrt(n)
+    return [_r(mean - half), _r(mean + half)]
+
+
+def bot_rows(total: Aggregate, ladder: Mapping[str, Any] | None) -> list[dict[str, Any]]:
+    """The bots of a simulation: what each does, its wins here, and its strength measured
+    by the bot ladder (None when no ladder of this game was found)."""
+    from century.play.bots import BOTS
+    from century.play.ladder import strength
+
+    rows = []
+    for spec in dict.fromkeys(total.config.bots):
+        seated = total.bot_seats[spec]
+        rows.append(
+            {
+                "spec": spec,
+                "summary": BOTS[spec.partition(":")[0]].summary,
+                "seats": seated,
+                "wins": total.bot_wins[spec],
+                "win_rate_per_seat": _r(total.bot_wins[spec] / seated) if seated else 0.0,
+                "strength": strength(dict(ladder), spec) if ladder else None,
+            }
+        )
+    return rows
+
+
+def seat_advantages(report: Mapping[str, Any]) -> list[str]:
+    """Per seat, how far its win rate is from a fair share, with the 95% margin the sample
+    leaves, e.g. ``seat 1 advantage: +3.1% ± 1.9%``."""
+    lines = []
+    for seat in report["seats"]:
+        lo, hi = seat["advantage_ci95"]
+        lines.append(
+            f"seat {seat['seat']} advantage: {100 * seat['advantage']:+.1f}% "
+            f"± {100 * (hi - lo) / 2:.1f}%"
+        )
+    return lines
 
 
 def to_json_bytes(report: Mapping[str, Any]) -> bytes:
