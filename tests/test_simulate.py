@@ -147,7 +147,8 @@ def test_cli_writes_the_json_and_html_report(tmp_path: Path) -> None:
 
 def test_cli_compare_puts_two_games_side_by_side(tmp_path: Path) -> None:
     first = tmp_path / "first"
-    runner.invoke(cli.app, ["simulate", "spice-road", "--games", "4", "-q", "--out", str(first)])
+    args = ["simulate", "spice-road", "--games", "4", "--bots", "greedy", "-q"]
+    runner.invoke(cli.app, [*args, "--out", str(first)])
     result = runner.invoke(
         cli.app,
         [
@@ -206,6 +207,7 @@ def test_progress_bar_draws_on_a_terminal_only() -> None:
         bar(2)
         bar.close()
     assert "[" + "#" * 30 + "] 4/4 games" in tty.getvalue()
+    assert "ETA 0s" in tty.getvalue()
     assert pipe.getvalue() == ""
 
 
@@ -241,3 +243,116 @@ def test_cluster_without_the_extra_is_a_clear_error(
     )
     assert result.exit_code == 2
     assert "optional 'cluster' extra" in result.output
+
+
+def test_search_bots_give_the_same_results_for_one_and_two_workers() -> None:
+    config = SimConfig(games=2, players=2, bots=("planner", "search"), seed=9)
+    one = build_report(simulate(ruleset(), config, workers=1))
+    two = build_report(simulate(ruleset(), config, workers=2))
+    assert one == two
+
+
+def test_rotated_seats_move_the_bots_on_each_game() -> None:
+    config = SimConfig(games=6, players=3, bots=("greedy", "random", "random"), seed=4, rotate=True)
+    assert [config.seating(i).index("greedy") for i in range(4)] == [0, 1, 2, 0]
+    total = simulate(ruleset(), config)
+    assert total.bot_seats == {"greedy": 6, "random": 12}
+    assert total.bot_wins["greedy"] + total.bot_wins["random"] == 6
+    report = build_report(total)
+    assert {s["bot"] for s in report["seats"]} == {"rotating"}
+    assert [b["spec"] for b in report["bots"]] == ["greedy", "random"]
+
+
+def test_the_summary_says_how_much_the_sample_leaves_open(tmp_path: Path) -> None:
+    result = _simulate_cli(tmp_path, workers=1)
+    assert result.exit_code == 0, result.output
+    report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
+    for seat in report["seats"]:
+        lo, hi = seat["advantage_ci95"]
+        assert lo <= seat["advantage"] <= hi
+        assert seat["advantage"] == round(seat["win_rate"] - 1 / 2, 4)
+        half = 100 * (hi - lo) / 2
+        assert f"seat {seat['seat']} advantage: {100 * seat['advantage']:+.1f}% ± {half:.1f}%" in (
+            result.output
+        )
+    lo, hi = report["rounds"]["mean_ci95"]
+    assert lo <= report["rounds"]["mean"] <= hi
+    assert "advantage" in (tmp_path / "report.html").read_text(encoding="utf-8")
+
+
+def test_auto_picks_the_strongest_bot_that_fits_the_budget(tmp_path: Path) -> None:
+    args = ["simulate", "spice-road", "--games", "2", "-q", "--workers", "1"]
+    roomy = runner.invoke(cli.app, [*args, "--time-budget", "3600", "--out", str(tmp_path / "a")])
+    assert roomy.exit_code == 0, roomy.output
+    assert "bots: planner in every seat" in roomy.output
+    report = json.loads((tmp_path / "a" / "report.json").read_text(encoding="utf-8"))
+    assert report["config"]["bots"] == ["planner", "planner"]
+    # 100000 games fit in no budget of a second: the fastest bot it tried is named
+    from century.play.simulate import pick_bot
+
+    spec, estimate = pick_bot(ruleset(), 2, 100000, 1, 1.0)
+    assert spec == "greedy" and estimate > 1.0
+
+
+def test_the_bot_ladder_ranks_the_bots_and_the_report_names_their_strength(
+    tmp_path: Path,
+) -> None:
+    ladder = runner.invoke(
+        cli.app,
+        [
+            "bots",
+            "spice-road",
+            "--games",
+            "6",
+            "--bots",
+            "random,greedy",
+            "-q",
+            "--out",
+            str(tmp_path),
+        ],
+    )
+    assert ladder.exit_code == 0, ladder.output
+    assert "Bot ladder for spice-road: 2 players, 6 games per pairing" in ladder.output
+    assert "Strongest first (mean win rate against the others): greedy (100%), random (0%)" in (
+        ladder.output
+    )
+    data = json.loads((tmp_path / "ladder.json").read_text(encoding="utf-8"))
+    cells = {(p["bot"], p["against"]): p for p in data["pairings"]}
+    assert cells[("greedy", "random")]["wins"] == 6 and cells[("random", "greedy")]["wins"] == 0
+    assert cells[("greedy", "random")]["ci95"][0] > 0.5
+    assert cells[("greedy", "greedy")]["rounds"] > 20
+    assert "100% [61-100]" in ladder.output
+    args = ["simulate", "spice-road", "--games", "2", "--bots", "greedy,random", "-q"]
+    sim = runner.invoke(cli.app, [*args, "--out", str(tmp_path)])
+    assert sim.exit_code == 0, sim.output
+    report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
+    greedy = next(b for b in report["bots"] if b["spec"] == "greedy")
+    assert greedy["strength"]["rank"] == 1 and greedy["strength"]["of"] == 2
+    assert greedy["strength"]["against"]["random"]["win_rate"] == 1.0
+    html = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert "rank 1 of 2" in html and "one-step heuristics" in html
+    _check_page(html)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["bots", "spice-road", "--bots", "greedy"], "two or more different bots"),
+        (["bots", "spice-road", "--bots", "greedy,chess"], "unknown bot"),
+        (["bots", "spice-road", "--players", "9"], "2 to 5 players"),
+        (["bots", "nope"], "unknown game"),
+    ],
+)
+def test_ladder_errors_are_clear(args: list[str], message: str) -> None:
+    result = runner.invoke(cli.app, args)
+    assert result.exit_code != 0
+    assert message in result.output
+    assert "Traceback" not in result.output
+
+
+def test_a_report_of_another_version_is_refused(tmp_path: Path) -> None:
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps({"report_version": 1, "game": "x"}), encoding="utf-8")
+    result = runner.invoke(cli.app, ["simulate", "--compare", str(old), "spice-road"])
+    assert result.exit_code == 1
+    assert "another version of century" in result.output

@@ -139,24 +139,37 @@ class Plan:
         self.owned = tuple(sorted(view.hand(me) + view.played(me)))
         self.rate, per_play = bot.rate(know, self.owned)
         self.per_play = max(per_play, 1.0)
-        most = max(len(view.point_cards(p)) for p in range(view.players))
-        self.turns_left = max(1, (view.end_threshold - most) * bot.TURNS_PER_CLAIM)
+        self.turns_left = self._turns_left()
         self.last_turns = self._last_turns()
         self._kept: dict[Node, Node] = {}
+
+    def _turns_left(self) -> int:
+        """Own turns the game has left, roughly: `TURNS_PER_CLAIM` for each point card the
+        leading player still lacks to end it."""
+        view = self.view
+        most = max(len(view.point_cards(p)) for p in range(view.players))
+        return max(1, (view.end_threshold - most) * self.bot.TURNS_PER_CLAIM)
 
     def _last_turns(self) -> int:
         """Own turns left when the end is near (this one included), else 0: 1 in the
         final round; 1 or 2 when an opponent one card short of the end can pay a card now
-        (2 if they move before our next turn would come)."""
-        view, me = self.view, self.me
+        that puts them ahead of us (2 if they move before our next turn would come). An
+        opponent who would end the game behind us is no hurry: counting them would let two
+        planners wait for each other for ever."""
+        view, me, know = self.view, self.me, self.know
         if view.final_round:
             return 1
+        mine = view.score(me)
         short = [
             p
             for p in range(view.players)
             if p != me
             and len(view.point_cards(p)) == view.end_threshold - 1
-            and any(self.know.deficits(view.caravan(p))[card] == 0 for card in self.row)
+            and any(
+                know.deficits(view.caravan(p))[card] == 0
+                and view.score(p) + know.claim_value(view, slot, card) > mine
+                for slot, card in enumerate(self.row)
+            )
         ]
         if not short:
             return 0
