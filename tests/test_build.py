@@ -56,7 +56,7 @@ def test_atomic_dir_keeps_the_old_output_on_failure(tmp_path):
 def test_validate_exit_codes(run):
     clean = run("validate")
     assert clean.exit_code == 0, clean.output
-    assert "0 error(s)" in clean.stderr
+    assert "0 errors, 0 warnings" in clean.stderr
     warn = "tests/cases/invalid/point-value.yaml"
     assert run("validate", warn).exit_code == 0
     assert run("validate", "--strict", warn).exit_code == 1
@@ -68,6 +68,7 @@ def test_validate_json_is_a_list_of_located_diagnostics(run):
     result = run("validate", "--format", "json", "tests/cases/invalid/wrong-type.yaml")
     [diag] = json.loads(result.stdout)
     assert diag == {
+        "code": "C103",
         "severity": "error",
         "file": "tests/cases/invalid/wrong-type.yaml",
         "line": 4,
@@ -75,6 +76,7 @@ def test_validate_json_is_a_list_of_located_diagnostics(run):
         "path": "caravan_limit",
         "message": "expected a whole number, got 'ten'",
         "hint": "",
+        "related": [],
     }
 
 

@@ -14,7 +14,7 @@ def test_file_over_the_size_cap_is_refused_before_parsing(run, tmp_path):
     result = run("validate", str(big))
     assert result.exit_code == 1
     assert "1000000-byte limit" in result.stderr
-    assert f"{big}:1:1: error:" in result.stderr
+    assert f"{big}:1:1: error C003:" in result.stderr
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,10 @@
-"""Located diagnostics, the one way every stage reports a problem."""
+"""Located diagnostics, the one way every stage reports a problem.
+
+Every diagnostic carries a stable code from `CODES` (``C302``), so editors, tests and users
+can refer to a kind of problem whatever its wording: C0xx reading files and YAML, C1xx the
+schemas, C2xx variants and references, C3xx the semantic checks, C4xx rule-sheet prose,
+C5xx limits that keep a ruleset playable.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +15,56 @@ from typing import Literal
 
 Severity = Literal["error", "warning"]
 
+CODES: dict[str, str] = {
+    "C001": "a file or folder does not exist",
+    "C002": "a file cannot be read",
+    "C003": "a file is over the size limit",
+    "C004": "a file is not UTF-8 text",
+    "C005": "a character YAML does not allow (control characters)",
+    "C006": "YAML syntax error",
+    "C007": "a file is empty",
+    "C008": "anchors and aliases are not allowed",
+    "C009": "a key is given twice in one mapping",
+    "C010": "merge keys (<<) are not allowed",
+    "C011": "a YAML tag that is not plain data",
+    "C012": "nesting too deep",
+    "C013": "more than one YAML document in a file",
+    "C014": "a mapping key that is not a plain scalar",
+    "C015": "a value YAML cannot read",
+    "C016": "a path holds no rules files",
+    "C017": "a file of the wrong kind where another is expected",
+    "C018": "a deck or prose file that no game uses",
+    "C101": "an unknown key",
+    "C102": "a required key is missing",
+    "C103": "a value of the wrong type",
+    "C104": "a value the schema does not allow",
+    "C201": "`extends` names an unknown game",
+    "C202": "`extends` makes a cycle",
+    "C203": "two games or variants share an id",
+    "C204": "a variant changes a key the base game does not have",
+    "C205": "a variant patches an id the base game does not have",
+    "C206": "a variant removes or replaces a card the deck does not have",
+    "C207": "a deck or prose file named by a variant cannot be used",
+    "C301": "a resource id or code is used twice",
+    "C302": "an unknown resource code in a cube string",
+    "C303": "cubes not written lowest rank first",
+    "C304": "a per-rank list of the wrong length",
+    "C305": "a card id is used twice",
+    "C306": "a card whose effect is empty or does nothing",
+    "C307": "a deck of one kind used as another",
+    "C308": "a deck too small to fill its row, or an empty starting hand",
+    "C309": "a point card that strays from the deck's value model",
+    "C310": "players.min above players.max",
+    "C311": "starting caravans that miss a seat or break the caravan limit",
+    "C312": "end thresholds missing or out of range",
+    "C313": "coin piles above missing or shared positions, or sharing an id",
+    "C314": "a text missing in a language of the game, or in a foreign one",
+    "C315": "rule-sheet text missing or inconsistent across languages",
+    "C401": "rule-sheet text lacks keys the sheet needs",
+    "C402": "a rule-sheet sentence does not render",
+}
+"""Every diagnostic code and what it means (the README lists them too)."""
+
 
 @dataclass(frozen=True, order=True)
 class Mark:
@@ -18,9 +74,19 @@ class Mark:
     line: int
     col: int
 
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
 
 @dataclass(frozen=True)
 class Diagnostic:
+    """One problem: its code, where it is, what is wrong, and how to fix it.
+
+    `related` are other places the message refers to (the first of two duplicates, say);
+    the message names them too, with their file.
+    """
+
+    code: str
     severity: Severity
     file: str
     line: int
@@ -28,21 +94,30 @@ class Diagnostic:
     path: str
     message: str
     hint: str = ""
+    related: tuple[Mark, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.code not in CODES:
+            raise ValueError(f"unknown diagnostic code {self.code!r}")
 
     @classmethod
     def at(
         cls,
         mark: Mark,
+        code: str,
         message: str,
         *,
         path: str = "",
         hint: str = "",
         severity: Severity = "error",
+        related: tuple[Mark, ...] = (),
     ) -> Diagnostic:
-        return cls(severity, mark.file, mark.line, mark.col, path, message, hint)
+        """A diagnostic at `mark`."""
+        return cls(code, severity, mark.file, mark.line, mark.col, path, message, hint, related)
 
     def format(self) -> str:
-        text = f"{self.file}:{self.line}:{self.col}: {self.severity}: {self.message}"
+        """The compiler-style text: ``file:line:col: error C302: message [at path]``."""
+        text = f"{self.file}:{self.line}:{self.col}: {self.severity} {self.code}: {self.message}"
         if self.path:
             text += f" [at {self.path}]"
         if self.hint:
@@ -58,8 +133,8 @@ class DiagnosticError(Exception):
         super().__init__("\n".join(d.format() for d in self.diagnostics))
 
 
-def sort_key(d: Diagnostic) -> tuple[str, int, int, str]:
-    return (d.file, d.line, d.col, d.message)
+def sort_key(d: Diagnostic) -> tuple[str, int, int, str, str]:
+    return (d.file, d.line, d.col, d.code, d.message)
 
 
 def has_errors(diagnostics: Iterable[Diagnostic]) -> bool:

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from century.cli.common import BUILD, Paper, RulesOpt, load_game
+from century.cli.common import BUILD, Command, Paper, RulesOpt, load_game
 
 
 def parse_offset(value: str) -> tuple[float, float]:
@@ -23,17 +23,26 @@ def parse_offset(value: str) -> tuple[float, float]:
 
 
 def cards(
-    game: Annotated[str, typer.Argument(help="Game or variant id (listed by `century validate`).")],
-    paper: Annotated[Paper, typer.Option(help="Paper size.")] = Paper.a4,
+    game: Annotated[
+        str,
+        typer.Argument(metavar="GAME", help="Game or variant id (listed by `century validate`)."),
+    ],
+    paper: Annotated[
+        Paper, typer.Option(metavar="PAPER", help="Paper size: a4 or letter.")
+    ] = Paper.a4,
     bleed: Annotated[
-        float, typer.Option(help="Extend the card frames this many mm past the cut lines.")
+        float,
+        typer.Option(metavar="MM", help="Extend the card frames this many mm past the cut lines."),
     ] = 0.0,
     backs: Annotated[
         bool, typer.Option("--backs/--no-backs", help="Add a page of backs after each front page.")
     ] = True,
     players: Annotated[
         int | None,
-        typer.Option(help="Print starting cards for this many players (default: the box amount)."),
+        typer.Option(
+            metavar="N",
+            help="Print starting cards for this many players (default: the box amount).",
+        ),
     ] = None,
     back_offset: Annotated[
         str,
@@ -45,10 +54,12 @@ def cards(
         ),
     ] = "0,0",
     lang: Annotated[
-        str | None, typer.Option(help="Language of card names (default: the game's first).")
+        str | None,
+        typer.Option(metavar="LANG", help="Language of card names (default: the game's first)."),
     ] = None,
     out: Annotated[
-        Path | None, typer.Option("--out", "-o", help="Output folder (default: build/GAME).")
+        Path | None,
+        typer.Option("--out", "-o", metavar="DIR", help="Output folder (default: build/GAME)."),
     ] = None,
     rules: RulesOpt = None,
 ) -> None:
@@ -82,4 +93,4 @@ def cards(
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to `app`."""
-    app.command()(cards)
+    app.command(cls=Command)(cards)

@@ -7,47 +7,71 @@ from typing import Annotated
 
 import typer
 
-from century.cli.common import BUILD, Format, Paper, PathsArg, fail, load_rulesets, report
+from century.cli.common import (
+    BUILD,
+    Command,
+    Format,
+    Paper,
+    PathsArg,
+    fail,
+    load_rulesets,
+    local_rules,
+    report,
+)
 
 
 def validate(
     paths: PathsArg = None,
     fmt: Annotated[
-        Format, typer.Option("--format", "-f", help="text for people, json for tools.")
+        Format,
+        typer.Option("--format", "-f", metavar="FORMAT", help="text for people, json for tools."),
     ] = Format.text,
     strict: Annotated[bool, typer.Option(help="Fail on warnings too.")] = False,
 ) -> None:
     """Check rules data: YAML safety, schemas, variants and semantic checks.
 
-    Exit 0 when clean (warnings allowed unless --strict), 1 on data errors, 2 on usage errors.
+    PATHS are files or folders, searched recursively; without them, the current folder's
+    rules/ and cards/ if it has them, else the bundled games. A deck or rule-sheet text named
+    alone is checked with every game of its project that uses it. Exit 0 when clean
+    (warnings allowed unless --strict), 1 on data errors, 2 on usage errors.
     """
     from century.diagnostics import has_errors
     from century.pipeline import compile_paths
 
-    compiled = compile_paths(paths or None)
+    compiled = compile_paths(paths or local_rules() or None)
     found = compiled.diagnostics
     report(found, fmt.value)
     errors = sum(d.severity == "error" for d in found)
     warnings = len(found) - errors
     if fmt is Format.text:
-        games = ", ".join(sorted(compiled.rulesets)) or "no games"
-        typer.echo(
-            f"checked {compiled.files_checked} files ({games}): "
-            f"{errors} error(s), {warnings} warning(s)",
-            err=True,
-        )
+        typer.echo(_summary(compiled.games, compiled.files, errors, warnings), err=True)
     if has_errors(found) or (strict and warnings):
         raise typer.Exit(1)
-    if not compiled.rulesets and not compiled.files_checked:
-        typer.echo("error: no rules files found", err=True)
-        raise typer.Exit(1)
+    if not compiled.games:
+        fail("no game or variant found, so nothing could be checked whole")
+
+
+def _summary(games: list[str], files: list[str], errors: int, warnings: int) -> str:
+    """``checked 2 games (a, b) in 5 files under rules/, cards/: 0 errors, 0 warnings``."""
+    folders = list(dict.fromkeys(str(Path(f).parent) + "/" for f in files))
+    shown = ", ".join(folders[:4]) + (f" and {len(folders) - 4} more" if len(folders) > 4 else "")
+    names = f" ({', '.join(sorted(set(games)))})" if games else ""
+    count = len(set(games))
+    return (
+        f"checked {count} game{'s' * (count != 1)}{names} in {len(files)} "
+        f"file{'s' * (len(files) != 1)}{f' under {shown}' if files else ''}: "
+        f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}"
+    )
 
 
 def build(
     paths: PathsArg = None,
-    out: Annotated[Path, typer.Option("--out", "-o", help="Output folder.")] = BUILD,
+    out: Annotated[Path, typer.Option("--out", "-o", metavar="DIR", help="Output folder.")] = BUILD,
     paper: Annotated[
-        list[Paper] | None, typer.Option("--paper", help="Paper sizes (repeat for several).")
+        list[Paper] | None,
+        typer.Option(
+            "--paper", metavar="PAPER", help="Paper sizes, a4 or letter (repeatable; default: a4)."
+        ),
     ] = None,
     target: Annotated[
         list[str] | None,
@@ -69,7 +93,7 @@ def build(
         if target
         else [t for t in known.values() if t.in_build]
     )
-    compiled = load_rulesets(paths)
+    compiled = load_rulesets(paths or local_rules())
     if not compiled.rulesets:
         fail("no games found to build")
     report(compiled.diagnostics)  # warnings
@@ -84,7 +108,11 @@ def build(
 def schema(
     write: Annotated[
         Path | None,
-        typer.Option("--write", help="Copy the schemas into this folder (for your own variants)."),
+        typer.Option(
+            "--write",
+            metavar="DIR",
+            help="Copy the schemas into this folder (for your own variants).",
+        ),
     ] = None,
 ) -> None:
     """Show where the JSON Schemas are, or copy them next to your own rules files."""
@@ -108,6 +136,6 @@ def schema(
 
 
 def register(app: typer.Typer) -> None:
-    app.command()(validate)
-    app.command()(build)
-    app.command()(schema)
+    app.command(cls=Command)(validate)
+    app.command(cls=Command)(build)
+    app.command(cls=Command)(schema)

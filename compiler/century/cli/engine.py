@@ -8,13 +8,17 @@ from typing import Annotated, Any
 
 import typer
 
-from century.cli.common import BUILD, RulesOpt, fail, load_game
+from century.cli.common import BUILD, Command, RulesOpt, fail, load_game
 
 
 def engine(
-    game: Annotated[str, typer.Argument(help="Game or variant id (listed by `century validate`).")],
+    game: Annotated[
+        str,
+        typer.Argument(metavar="GAME", help="Game or variant id (listed by `century validate`)."),
+    ],
     out: Annotated[
-        Path | None, typer.Option("--out", "-o", help="Output folder (default: build/GAME).")
+        Path | None,
+        typer.Option("--out", "-o", metavar="DIR", help="Output folder (default: build/GAME)."),
     ] = None,
     rules: RulesOpt = None,
 ) -> None:
@@ -99,5 +103,5 @@ def _summary(state: Any, moves: int) -> None:
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to `app`."""
-    app.command()(engine)
-    app.command()(replay)
+    app.command(cls=Command)(engine)
+    app.command(cls=Command)(replay)

@@ -13,7 +13,7 @@ from typing import Annotated, Any
 
 import typer
 
-from century.cli.common import BUILD, RulesOpt, fail, load_game
+from century.cli.common import BUILD, Command, RulesOpt, fail, load_game
 from century.play.terminal import HELP, Painter, list_moves, render
 
 
@@ -32,17 +32,26 @@ class Table:
 
 def play(
     game: Annotated[
-        str, typer.Argument(help="The game or variant id, e.g. from `century validate`.")
+        str,
+        typer.Argument(
+            metavar="GAME", help="The game or variant id, e.g. from `century validate`."
+        ),
     ],
-    players: Annotated[int, typer.Option(help="Number of players, you included.")] = 2,
+    players: Annotated[int, typer.Option(metavar="N", help="Number of players, you included.")] = 2,
     bots: Annotated[
         str,
-        typer.Option(help="Bot for the other seats, or one per other seat: greedy,random,search."),
+        typer.Option(
+            metavar="BOTS",
+            help="Bot for the other seats, or one per other seat: greedy,random,search.",
+        ),
     ] = "greedy",
-    seat: Annotated[int, typer.Option(help="Your seat, 1 = first to play.")] = 1,
-    seed: Annotated[int | None, typer.Option(help="Game seed (default: a random one).")] = None,
+    seat: Annotated[int, typer.Option(metavar="N", help="Your seat, 1 = first to play.")] = 1,
+    seed: Annotated[
+        int | None, typer.Option(metavar="N", help="Game seed (default: a random one).")
+    ] = None,
     record: Annotated[
-        Path | None, typer.Option(help="Where to save the game record (default: under build/).")
+        Path | None,
+        typer.Option(metavar="FILE", help="Where to save the game record (default: under build/)."),
     ] = None,
     colour: Annotated[
         bool | None, typer.Option("--colour/--no-colour", help="Colour (default: on a terminal).")
@@ -212,4 +221,4 @@ def _load_engine(ruleset: Any) -> Any:
 
 def register(app: typer.Typer) -> None:
     """Add `play` to `app`."""
-    app.command()(play)
+    app.command(cls=Command)(play)

@@ -7,22 +7,35 @@ from typing import Annotated
 
 import typer
 
-from century.cli.common import BUILD, Paper, RulesOpt, load_game
+from century.cli.common import BUILD, Command, Paper, RulesOpt, load_game
 
 
 def sheets(
-    game: Annotated[str, typer.Argument(help="Game or variant id (listed by `century validate`).")],
+    game: Annotated[
+        str,
+        typer.Argument(metavar="GAME", help="Game or variant id (listed by `century validate`)."),
+    ],
     lang: Annotated[
         list[str] | None,
-        typer.Option("--lang", "-l", help="Language (repeatable; default: all of the game's)."),
+        typer.Option(
+            "--lang",
+            "-l",
+            metavar="LANG",
+            help="Language (repeatable; default: all of the game's).",
+        ),
     ] = None,
     paper: Annotated[
         list[Paper] | None,
-        typer.Option("--paper", "-p", help="Paper size (repeatable; default: a4)."),
+        typer.Option(
+            "--paper",
+            "-p",
+            metavar="PAPER",
+            help="Paper size, a4 or letter (repeatable; default: a4).",
+        ),
     ] = None,
     out: Annotated[
         Path | None,
-        typer.Option("--out", "-o", help="Output folder (default: build/<game>)."),
+        typer.Option("--out", "-o", metavar="DIR", help="Output folder (default: build/<game>)."),
     ] = None,
     rules: RulesOpt = None,
 ) -> None:
@@ -60,4 +73,4 @@ def _check_language(asked: list[str], known: tuple[str, ...]) -> None:
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to `app`."""
-    app.command()(sheets)
+    app.command(cls=Command)(sheets)

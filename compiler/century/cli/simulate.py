@@ -9,33 +9,48 @@ from typing import Annotated, Any
 
 import typer
 
-from century.cli.common import BUILD, RulesOpt, fail, load_game
+from century.cli.common import BUILD, Command, RulesOpt, fail, load_game
 
 
 def simulate(
-    game: Annotated[str | None, typer.Argument(help="The game or variant to simulate.")] = None,
-    games: Annotated[int, typer.Option(help="Number of games.", min=1)] = 1000,
-    players: Annotated[int, typer.Option(help="Players per game.")] = 2,
+    game: Annotated[
+        str | None, typer.Argument(metavar="GAME", help="The game or variant to simulate.")
+    ] = None,
+    games: Annotated[int, typer.Option(metavar="N", help="Number of games.", min=1)] = 1000,
+    players: Annotated[int, typer.Option(metavar="N", help="Players per game.")] = 2,
     bots: Annotated[
         str,
         typer.Option(
+            metavar="BOTS",
             help="One bot for every seat, or one per seat, e.g. greedy,random. "
-            "Bots: random, greedy, search, search:N (N moves tried per turn)."
+            "Bots: random, greedy, search, search:N (N moves tried per turn).",
         ),
     ] = "greedy",
-    seed: Annotated[int, typer.Option(help="Base seed; each game's seed derives from it.")] = 0,
-    workers: Annotated[int, typer.Option(help="Worker processes (0: one per CPU).", min=0)] = 0,
+    seed: Annotated[
+        int, typer.Option(metavar="N", help="Base seed; each game's seed derives from it.")
+    ] = 0,
+    workers: Annotated[
+        int, typer.Option(metavar="N", help="Worker processes (0: one per CPU).", min=0)
+    ] = 0,
     cluster: Annotated[
-        str | None, typer.Option(help="Run on a Dask scheduler at this address (extra 'cluster').")
+        str | None,
+        typer.Option(
+            metavar="ADDRESS", help="Run on a Dask scheduler at this address (extra 'cluster')."
+        ),
     ] = None,
     compare: Annotated[
         tuple[str, str] | None,
         typer.Option(
-            help="Two games (ids, or report .json files) side by side.", show_default=False
+            metavar="GAME",
+            help="Two games (ids, or report .json files) side by side.",
+            show_default=False,
         ),
     ] = None,
     out: Annotated[
-        Path | None, typer.Option("--out", "-o", help="Report folder (default: build/reports/...).")
+        Path | None,
+        typer.Option(
+            "--out", "-o", metavar="DIR", help="Report folder (default: build/reports/...)."
+        ),
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     rules: RulesOpt = None,
@@ -123,4 +138,4 @@ def _summary(report: dict[str, Any]) -> str:
 
 def register(app: typer.Typer) -> None:
     """Add `simulate` to `app`."""
-    app.command()(simulate)
+    app.command(cls=Command)(simulate)

@@ -8,23 +8,34 @@ from typing import Annotated
 
 import typer
 
-from century.cli.common import BUILD, Paper, RulesOpt, fail, load_game
+from century.cli.common import BUILD, Command, Paper, RulesOpt, fail, load_game
 from century.targets import BuildOptions, Target, targets
 
 
 def _command(target: Target):
     def command(
-        game: Annotated[str, typer.Argument(help="Game or variant id.")],
+        game: Annotated[str, typer.Argument(metavar="GAME", help="Game or variant id.")],
         out: Annotated[
-            Path | None, typer.Option("--out", "-o", help="Output folder (default: build/GAME).")
+            Path | None,
+            typer.Option("--out", "-o", metavar="DIR", help="Output folder (default: build/GAME)."),
         ] = None,
         lang: Annotated[
             list[str] | None,
-            typer.Option("--lang", "-l", help="Language (repeatable; default: all of the game's)."),
+            typer.Option(
+                "--lang",
+                "-l",
+                metavar="LANG",
+                help="Language (repeatable; default: all of the game's).",
+            ),
         ] = None,
         paper: Annotated[
             list[Paper] | None,
-            typer.Option("--paper", "-p", help="Paper size (repeatable; default: a4)."),
+            typer.Option(
+                "--paper",
+                "-p",
+                metavar="PAPER",
+                help="Paper size, a4 or letter (repeatable; default: a4).",
+            ),
         ] = None,
         rules: RulesOpt = None,
     ) -> None:
@@ -56,4 +67,4 @@ def register(app: typer.Typer) -> None:
     taken = {c.name or (c.callback.__name__ if c.callback else "") for c in app.registered_commands}
     for name, target in targets().items():
         if name not in taken:
-            app.command(name)(_command(target))
+            app.command(name, cls=Command)(_command(target))

@@ -87,8 +87,8 @@ MERGE_TAG = "tag:yaml.org,2002:merge"
 
 
 class _Refused(Exception):
-    def __init__(self, mark: Any, message: str, hint: str = ""):
-        self.mark, self.message, self.hint = mark, message, hint
+    def __init__(self, mark: Any, code: str, message: str, hint: str = ""):
+        self.mark, self.code, self.message, self.hint = mark, code, message, hint
 
 
 def load_file(path: Path, display: str | None = None) -> Node:
@@ -106,6 +106,7 @@ def read_capped(path: Path, name: str) -> bytes:
                 [
                     Diagnostic.at(
                         Mark(name, 1, 1),
+                        "C003",
                         f"file is {size} bytes, over the {MAX_BYTES}-byte limit",
                         hint="split the data or check that this is the intended file",
                     )
@@ -114,7 +115,7 @@ def read_capped(path: Path, name: str) -> bytes:
         return path.read_bytes()
     except OSError as err:
         raise DiagnosticError(
-            [Diagnostic.at(Mark(name, 1, 1), f"cannot read file: {err.strerror or err}")]
+            [Diagnostic.at(Mark(name, 1, 1), "C002", f"cannot read file: {err.strerror or err}")]
         ) from None
 
 
@@ -122,7 +123,7 @@ def load_text(raw: bytes, name: str) -> Node:
     """Load YAML from bytes; `name` is the file name used in diagnostics."""
     if len(raw) > MAX_BYTES:
         raise DiagnosticError(
-            [Diagnostic.at(Mark(name, 1, 1), f"file is over the {MAX_BYTES}-byte limit")]
+            [Diagnostic.at(Mark(name, 1, 1), "C003", f"file is over the {MAX_BYTES}-byte limit")]
         )
     try:
         text = raw.decode("utf-8")
@@ -133,6 +134,7 @@ def load_text(raw: bytes, name: str) -> Node:
             [
                 Diagnostic.at(
                     Mark(name, line, col),
+                    "C004",
                     f"not UTF-8 text: byte 0x{raw[err.start]:02x} cannot be decoded",
                     hint="save the file as UTF-8",
                 )
@@ -146,10 +148,10 @@ def load_text(raw: bytes, name: str) -> Node:
     try:
         root = _compose(loader, name)
         if root is None:
-            raise DiagnosticError([Diagnostic.at(Mark(name, 1, 1), "file is empty")])
+            raise DiagnosticError([Diagnostic.at(Mark(name, 1, 1), "C007", "file is empty")])
         return root
     except _Refused as err:
-        raise DiagnosticError([_at(name, err.mark, err.message, err.hint)]) from None
+        raise DiagnosticError([_at(name, err.mark, err.code, err.message, err.hint)]) from None
     except yaml.reader.ReaderError as err:
         raise DiagnosticError([_reader_error(name, text, err)]) from None
     except yaml.MarkedYAMLError as err:
@@ -157,9 +159,9 @@ def load_text(raw: bytes, name: str) -> Node:
         message = err.problem or err.context or "invalid YAML"
         if err.context and err.problem:
             message = f"{err.problem} ({err.context})"
-        raise DiagnosticError([_at(name, mark, f"YAML syntax: {message}")]) from None
+        raise DiagnosticError([_at(name, mark, "C006", f"YAML syntax: {message}")]) from None
     except yaml.YAMLError as err:
-        raise DiagnosticError([Diagnostic.at(Mark(name, 1, 1), f"YAML: {err}")]) from None
+        raise DiagnosticError([Diagnostic.at(Mark(name, 1, 1), "C006", f"YAML: {err}")]) from None
     finally:
         loader.dispose()
 
@@ -173,6 +175,7 @@ def _reader_error(name: str, text: str, err: yaml.reader.ReaderError) -> Diagnos
     )
     return Diagnostic.at(
         Mark(name, line, col),
+        "C005",
         f"character U+{character:04X} is not allowed in YAML",
         hint="remove control characters; use a quoted escape if one is meant",
     )
@@ -187,7 +190,7 @@ def _compose(loader: Any, name: str) -> Node | None:
     root = _compose_node(loader, name, 0)
     loader.get_event()  # document end
     if not loader.check_event(yaml.StreamEndEvent):
-        raise _Refused(loader.peek_event().start_mark, "only one YAML document is allowed")
+        raise _Refused(loader.peek_event().start_mark, "C013", "only one YAML document is allowed")
     return root
 
 
@@ -197,11 +200,14 @@ def _compose_node(loader: Any, name: str, depth: int) -> Node:
     if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
         raise _Refused(
             event.start_mark,
+            "C008",
             "anchors and aliases are not allowed",
             "write the value out in full; aliases can multiply a small file into a huge one",
         )
     if depth > MAX_DEPTH:
-        raise _Refused(event.start_mark, f"YAML is nested too deeply (over {MAX_DEPTH} levels)")
+        raise _Refused(
+            event.start_mark, "C012", f"YAML is nested too deeply (over {MAX_DEPTH} levels)"
+        )
     if isinstance(event, yaml.ScalarEvent):
         return Node(_scalar(loader, event), mark)
     _check_tag(event, "seq" if isinstance(event, yaml.SequenceStartEvent) else "map")
@@ -216,13 +222,14 @@ def _compose_node(loader: Any, name: str, depth: int) -> Node:
     while not loader.check_event(yaml.MappingEndEvent):
         key_event = loader.peek_event()
         if not isinstance(key_event, yaml.ScalarEvent):
-            raise _Refused(key_event.start_mark, "mapping keys must be plain scalars")
+            raise _Refused(key_event.start_mark, "C014", "mapping keys must be plain scalars")
         key_node = _compose_node(loader, name, depth + 1)
         key = key_event.value
         if key in values:
             raise _Refused(
                 key_event.start_mark,
-                f"duplicate key {key!r} (first at line {keys[key].line})",
+                "C009",
+                f"duplicate key {key!r} (first at {keys[key]})",
                 "YAML keeps only the last value; remove one of them",
             )
         keys[key] = key_node.mark
@@ -234,7 +241,7 @@ def _compose_node(loader: Any, name: str, depth: int) -> Node:
 def _check_tag(event: Any, kind: str) -> None:
     tag = event.tag
     if tag not in (None, "!", f"tag:yaml.org,2002:{kind}"):
-        raise _Refused(event.start_mark, f"the tag {tag!r} is not allowed")
+        raise _Refused(event.start_mark, "C011", f"the tag {tag!r} is not allowed")
 
 
 def _resolve_tag(loader: Any, event: Any) -> str:
@@ -246,20 +253,20 @@ def _resolve_tag(loader: Any, event: Any) -> str:
 def _scalar(loader: Any, event: Any) -> Any:
     tag = _resolve_tag(loader, event)
     if tag == MERGE_TAG:
-        raise _Refused(event.start_mark, "merge keys (<<) are not allowed")
+        raise _Refused(event.start_mark, "C010", "merge keys (<<) are not allowed")
     if tag not in ALLOWED_TAGS:
-        raise _Refused(event.start_mark, f"the tag {tag!r} is not allowed")
+        raise _Refused(event.start_mark, "C011", f"the tag {tag!r} is not allowed")
     node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)
     try:
         value = loader.construct_object(node)
     except (ValueError, OverflowError):
         shown = event.value if len(event.value) <= 40 else event.value[:37] + "..."
-        raise _Refused(event.start_mark, f"cannot read value {shown!r}") from None
+        raise _Refused(event.start_mark, "C015", f"cannot read value {shown!r}") from None
     if not isinstance(value, str | int | float | bool | type(None)):
         value = str(event.value)  # dates and binary stay text; the schema says what it wants
     return value
 
 
-def _at(name: str, mark: Any, message: str, hint: str = "") -> Diagnostic:
+def _at(name: str, mark: Any, code: str, message: str, hint: str = "") -> Diagnostic:
     line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
-    return Diagnostic.at(Mark(name, line, col), message, hint=hint)
+    return Diagnostic.at(Mark(name, line, col), code, message, hint=hint)

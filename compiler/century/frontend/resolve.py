@@ -48,28 +48,31 @@ class Resolver:
         self.catalogue = catalogue
         self.done: dict[str, Resolved | None] = {}
         self.problems: list[Diagnostic] = []
+        self.uses: dict[str, set[Path]] = {}
+        """Per game: every file it is made of or names (also when it fails to resolve)."""
 
     def resolve(self, game_id: str, stack: tuple[str, ...] = ()) -> Resolved | None:
         if game_id in self.done:
             return self.done[game_id]
         source = self.catalogue[game_id]
+        uses = self.uses.setdefault(game_id, {source.path})
         if source.kind == "game":
-            result = self._base(source)
+            result = self._base(source, uses)
         else:
-            result = self._variant(source, (*stack, game_id))
+            result = self._variant(source, (*stack, game_id), uses)
         self.done[game_id] = result
         return result
 
     # -- base games ------------------------------------------------------------------------
 
-    def _base(self, source: SourceFile) -> Resolved | None:
+    def _base(self, source: SourceFile, uses: set[Path]) -> Resolved | None:
         tree = source.node.clone()
         files = [source]
         ok = True
         for group, expect in (("decks", "deck"), ("prose", "prose")):
             refs = tree.value[group]
             for key, ref in list(refs.value.items()):
-                loaded = self._load_ref(source, ref, expect)
+                loaded = self._load_ref(source, ref, expect, uses)
                 if loaded is None:
                     ok = False
                     continue
@@ -79,27 +82,37 @@ class Resolver:
             return None
         return Resolved(source.node.value["id"].value, tree, files, [])
 
-    def _load_ref(self, owner: SourceFile, ref: Node, expect: str) -> SourceFile | None:
+    def _load_ref(
+        self, owner: SourceFile, ref: Node, expect: str, uses: set[Path]
+    ) -> SourceFile | None:
         path = (owner.path.parent / Path(str(ref.value))).resolve()
+        uses.add(path)
         return self.sources.load(path, expect=expect, at=ref.mark)
 
     # -- variants --------------------------------------------------------------------------
 
-    def _variant(self, source: SourceFile, stack: tuple[str, ...]) -> Resolved | None:
+    def _variant(
+        self, source: SourceFile, stack: tuple[str, ...], uses: set[Path]
+    ) -> Resolved | None:
         patch = source.node
         base_node = patch.value["extends"]
         base_id = base_node.value
         if base_id in stack:
             cycle = " -> ".join((*stack, base_id))
-            self._error(base_node.mark, f"`extends` makes a cycle: {cycle}", "extends")
+            self._error(base_node.mark, "C202", f"`extends` makes a cycle: {cycle}", "extends")
             return None
         if base_id not in self.catalogue:
             known = ", ".join(sorted(self.catalogue)) or "none"
             self._error(
-                base_node.mark, f"unknown base game {base_id!r}", "extends", f"known: {known}"
+                base_node.mark,
+                "C201",
+                f"unknown base game {base_id!r}",
+                "extends",
+                f"known: {known}",
             )
             return None
         base = self.resolve(base_id, stack)
+        uses.update(self.uses.get(base_id, ()))
         if base is None:
             return None
         tree = base.tree.clone()
@@ -114,7 +127,7 @@ class Resolver:
             elif key == "cards":
                 self._change_cards(tree, value)
             elif key in ("decks", "prose"):
-                self._replace_refs(tree, key, value, source, files)
+                self._replace_refs(tree, key, value, source, files, uses)
             else:
                 self._merge(tree, key, value, (key,))
         if len(self.problems) > errors_before:
@@ -131,6 +144,7 @@ class Resolver:
             if not (path[:-1] in OPEN_MAPS or _is_text(parent)):
                 self._error(
                     value.mark,
+                    "C204",
                     f"the base game has no key {key!r} to change",
                     format_path(path),
                 )
@@ -151,6 +165,7 @@ class Resolver:
             if item_id not in by_id:
                 self._error(
                     patch.key_marks[item_id],
+                    "C205",
                     f"the base game has no {path[-1].rstrip('s')} {item_id!r}",
                     format_path((*path, item_id)),
                     f"known: {', '.join(by_id)}",
@@ -172,13 +187,19 @@ class Resolver:
             _recode_tree(tree, recode)
 
     def _replace_refs(
-        self, tree: Node, group: str, value: Node, source: SourceFile, files: list[SourceFile]
+        self,
+        tree: Node,
+        group: str,
+        value: Node,
+        source: SourceFile,
+        files: list[SourceFile],
+        uses: set[Path],
     ) -> None:
         for key, ref in value.value.items():
-            loaded = self._load_ref(source, ref, "deck" if group == "decks" else "prose")
+            loaded = self._load_ref(source, ref, "deck" if group == "decks" else "prose", uses)
             if loaded is None:
                 self.problems.append(
-                    Diagnostic.at(ref.mark, f"cannot use {group} file {ref.value!r}")
+                    Diagnostic.at(ref.mark, "C207", f"cannot use {group} file {ref.value!r}")
                 )
                 continue
             tree.value[group].value[key] = loaded.node.clone()
@@ -200,6 +221,7 @@ class Resolver:
                     if target.value not in ids:
                         self._error(
                             target.mark,
+                            "C206",
                             f"no card {target.value!r} in the {deck_name} deck to {name}",
                             f"cards.{deck_name}.{name}",
                             _suggest(target.value, ids),
@@ -210,8 +232,8 @@ class Resolver:
                         deck.value[ids[target.value]] = op.value[target.value]
             deck.value[:] = [card for i, card in enumerate(deck.value) if i not in remove]
 
-    def _error(self, mark: Mark, message: str, path: str = "", hint: str = "") -> None:
-        self.problems.append(Diagnostic.at(mark, message, path=path, hint=hint))
+    def _error(self, mark: Mark, code: str, message: str, path: str = "", hint: str = "") -> None:
+        self.problems.append(Diagnostic.at(mark, code, message, path=path, hint=hint))
 
 
 def _is_text(node: Node) -> bool:

@@ -82,16 +82,17 @@ def _diagnostic(node: Node, error: Any) -> Diagnostic:
         near = difflib.get_close_matches(key, allowed, n=1)
         hint = f"did you mean {near[0]!r}?" if near else f"known keys: {', '.join(allowed)}"
         mark = node.locate((*path, key), key=True)
-        return Diagnostic.at(mark, f"unknown key {key!r}", path=where, hint=hint)
+        return Diagnostic.at(mark, "C101", f"unknown key {key!r}", path=where, hint=hint)
     if validator == "required":
         missing = error.message.split("'")[1] if "'" in error.message else error.message
         return Diagnostic.at(
-            node.locate(path), f"missing required key {missing!r}", path=where, hint=hint
+            node.locate(path), "C102", f"missing required key {missing!r}", path=where, hint=hint
         )
     if "propertyNames" in error.schema_path:
         key = str(error.instance)
         return Diagnostic.at(
             node.locate((*path, key), key=True),
+            "C101",
             f"key {key!r} does not belong here",
             path=where,
             hint=hint,
@@ -112,7 +113,10 @@ def _diagnostic(node: Node, error: Any) -> Diagnostic:
         "uniqueItems": lambda: "has repeated items",
         "minProperties": lambda: "must not be empty",
     }.get(validator, lambda: error.message)()
-    return Diagnostic.at(node.locate(path), message, path=where, hint=hint or _describe(error))
+    code = "C103" if validator == "type" else "C104"
+    return Diagnostic.at(
+        node.locate(path), code, message, path=where, hint=hint or _describe(error)
+    )
 
 
 def _describe(error: Any) -> str:

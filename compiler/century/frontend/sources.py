@@ -72,7 +72,7 @@ class Sources:
             mark = at or Mark(found.name, 1, 1)
             self.diagnostics.append(
                 Diagnostic.at(
-                    mark, f"{found.name} is a {found.kind} file, expected a {expect} file"
+                    mark, "C017", f"{found.name} is a {found.kind} file, expected a {expect} file"
                 )
             )
             return None
@@ -82,7 +82,7 @@ class Sources:
         name = display_name(path)
         if not path.is_file():
             mark = at or Mark(name, 1, 1)
-            self.diagnostics.append(Diagnostic.at(mark, f"no such file: {name}"))
+            self.diagnostics.append(Diagnostic.at(mark, "C001", f"no such file: {name}"))
             return None
         try:
             raw = read_capped(path, name)
@@ -96,15 +96,44 @@ class Sources:
         return SourceFile(path, name, node, kind, raw, not problems)
 
 
+SKIP_FOLDERS = frozenset({"build", "node_modules", "__pycache__"})
+"""Folders a search never enters (besides hidden ones): output and tool caches."""
+MAX_FILES = 2000
+"""The most YAML files one search collects."""
+
+
 def discover(paths: Iterable[Path]) -> tuple[list[Path], list[Diagnostic]]:
-    """The YAML files named by `paths`: files as given, folders by their top-level *.yaml."""
-    found: list[Path] = []
+    """The YAML files named by `paths`: files as given, folders searched recursively (hidden
+    folders and `SKIP_FOLDERS` left out). A path that does not exist, or a folder without a
+    single YAML file, is an error."""
+    found: dict[Path, None] = {}
     problems: list[Diagnostic] = []
     for path in paths:
+        mark = Mark(display_name(path), 1, 1)
         if path.is_dir():
-            found.extend(sorted(p for p in path.iterdir() if p.suffix in (".yaml", ".yml")))
+            files = _yaml_files(path)
+            if not files:
+                problems.append(Diagnostic.at(mark, "C016", "no rules files (*.yaml) here"))
+            if len(files) > MAX_FILES:
+                problems.append(
+                    Diagnostic.at(mark, "C016", f"more than {MAX_FILES} YAML files here")
+                )
+                files = files[:MAX_FILES]
+            found.update(dict.fromkeys(files))
         elif path.is_file():
-            found.append(path)
+            found[path] = None
         else:
-            problems.append(Diagnostic.at(Mark(str(path), 1, 1), f"no such file or folder: {path}"))
-    return found, problems
+            problems.append(Diagnostic.at(mark, "C001", f"no such file or folder: {mark.file}"))
+    return list(found), problems
+
+
+def _yaml_files(folder: Path) -> list[Path]:
+    """Every *.yaml and *.yml file below `folder`, in a stable order (symlinked folders are
+    not followed)."""
+    files: list[Path] = []
+    for root, dirs, names in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIP_FOLDERS)
+        files.extend(Path(root, n) for n in sorted(names) if n.endswith((".yaml", ".yml")))
+        if len(files) > MAX_FILES:
+            break
+    return files
