@@ -12,6 +12,20 @@ from century import cli
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--refresh-goldens",
+        action="store_true",
+        help="Rewrite the golden files (engine source, playthroughs) instead of comparing.",
+    )
+
+
+@pytest.fixture
+def refresh_goldens(request: pytest.FixtureRequest) -> bool:
+    """Whether golden tests rewrite their files (``pytest --refresh-goldens``)."""
+    return bool(request.config.getoption("--refresh-goldens"))
+
+
 @pytest.fixture
 def run(monkeypatch: pytest.MonkeyPatch):
     """Run `century ARGS...` in-process from the repository root; returns the Result."""

@@ -48,6 +48,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from century.model.cards import KINDS
 from century.model.ruleset import MerchantCard, Ruleset, Text
 
 PROSE_KEYS = frozenset(
@@ -97,12 +98,8 @@ PROSE_KEYS = frozenset(
         "turn_end",
         "coins_shift",
         "coins_stay",
-        "card_gain_title",
-        "card_gain",
-        "card_upgrade_title",
-        "card_upgrade",
-        "card_trade_title",
-        "card_trade",
+        *(f"card_{kind}_title" for kind in KINDS),
+        *(f"card_{kind}" for kind in KINDS),
         "card_point_title",
         "card_point",
         "end_trigger",

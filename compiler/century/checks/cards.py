@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterator
 
 from century.checks.context import DECKS, Context
 from century.diagnostics import Diagnostic
-from century.model.cards import derived_id
+from century.model.cards import card_kind, derived_id
 
 
 def unique_card_ids(ctx: Context) -> Iterator[Diagnostic]:
@@ -30,19 +29,13 @@ def unique_card_ids(ctx: Context) -> Iterator[Diagnostic]:
 
 
 def card_effects(ctx: Context) -> Iterator[Diagnostic]:
+    """Cards whose effect is empty or does nothing, by the rules of their kind."""
     for deck, i, card in ctx.cards():
         path = ("decks", deck, "cards", i)
-        kind = card.get("kind")
-        if kind == "upgrade" and card["steps"] < 1:
-            yield ctx.diag((*path, "steps"), "an upgrade card needs at least 1 step")
-        if kind in ("gain", "trade") and not card["get"]:
-            yield ctx.diag((*path, "get"), "the card gives nothing")
-        if kind == "trade":
-            if not card["pay"]:
-                yield ctx.diag((*path, "pay"), "a trade card must take something")
-            elif Counter(card["pay"].upper()) == Counter(card["get"].upper()):
-                yield ctx.diag(path, "the trade pays and gets the same cubes")
-        if deck == "point" and not card["cost"]:
+        if "kind" in card:
+            for field, message in card_kind(card["kind"]).problems(card):
+                yield ctx.diag((*path, field) if field else path, message)
+        elif not card["cost"]:
             yield ctx.diag((*path, "cost"), "a point card must cost something")
 
 

@@ -16,18 +16,26 @@ import typer.core
 from century import __version__
 from century.cli import cards, core, engine, play, sheets, simulate, targets, variants
 
-_UsageError = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
+_UsageError: Any = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
 """click's UsageError, wherever this typer takes click from (newer typers bundle it)."""
 
 
 class _Group(typer.core.TyperGroup):
     """The app's click group: one-line usage errors, whatever typer version renders help."""
 
-    def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+    def main(  # type: ignore[override]  # click's signature differs between versions
+        self,
+        args: Any = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        run = super().main
         if not standalone_mode:
-            return super().main(*args, standalone_mode=False, **kwargs)
+            return run(args, prog_name, complete_var, standalone_mode=False, **extra)
         try:
-            code = super().main(*args, standalone_mode=False, **kwargs)
+            code = run(args, prog_name, complete_var, standalone_mode=False, **extra)
         except _UsageError as err:
             if type(err).__name__ == "NoArgsIsHelpError":  # plain `century`: the help
                 typer.echo(err.format_message())

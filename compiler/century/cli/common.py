@@ -64,7 +64,7 @@ class Command(typer.core.TyperCommand):
 
     def format_options(self, ctx: Any, formatter: Any) -> None:
         params = [p for p in self.get_params(ctx) if not getattr(p, "hidden", False)]
-        arguments = [(_metavar(p), p.help or "") for p in params if _is_argument(p)]
+        arguments = [(_metavar(p), getattr(p, "help", "") or "") for p in params if _is_argument(p)]
         options = [_option_row(p) for p in params if not _is_argument(p)]
         for title, rows in (("Arguments", arguments), ("Options", options)):
             if rows:

@@ -134,7 +134,7 @@ def _kind(expected: Any) -> str:
         "number": "a number",
     }
     if isinstance(expected, list):
-        return " or ".join(names.get(e, e) for e in expected)
+        return " or ".join(names.get(e, str(e)) for e in expected)
     return names.get(expected, str(expected))
 
 

@@ -61,13 +61,10 @@ class Sources:
         `expect` is the kind the referring file wants; `at` is where it names the file.
         """
         path = path.resolve()
-        if path in self.files:
-            found = self.files[path]
-        else:
-            found = self._read(path, at)
-            if found is None:
-                return None
-            self.files[path] = found
+        found = self.files.get(path) or self._read(path, at)
+        if found is None:
+            return None
+        self.files[path] = found
         if expect and found.kind not in (expect, "unreadable"):
             mark = at or Mark(found.name, 1, 1)
             self.diagnostics.append(

@@ -16,7 +16,6 @@ Vector = tuple[int, ...]
 Text = Mapping[str, str]
 """A translated text: language code -> string."""
 
-CardKind = Literal["gain", "upgrade", "trade"]
 TieBreak = Literal["latest_turn", "earliest_turn", "shared"]
 CoinRunout = Literal["shift", "stay"]
 
@@ -57,7 +56,7 @@ class MerchantCard:
     """A card that is played from the hand: gain, upgrade or trade."""
 
     id: str
-    kind: CardKind
+    kind: str  # a name in century.model.cards.KINDS
     copies: int
     get: Vector
     pay: Vector

@@ -298,7 +298,7 @@ def _card_outcomes(vector: tuple[int, ...], card: int) -> dict[str, Caravan]:
 
 def _card_table(vector: tuple[int, ...], card: int) -> dict[str, Caravan]:
     spec = CARDS[card]
-    return _KIND_OUTCOMES[spec.kind](vector, spec, "play " + spec.id.lower())
+    return KIND_OUTCOMES[spec.kind](vector, spec, "play " + spec.id.lower())
 
 
 def _gain_outcomes(vector: tuple[int, ...], card: Card, name: str) -> dict[str, Caravan]:
@@ -326,9 +326,9 @@ def _upgrade_outcomes(vector: tuple[int, ...], card: Card, name: str) -> dict[st
     return {f"{name} {''.join(CODES[r] for r in ranks)}": caravan(res) for _, ranks, res in found}
 
 
-_KIND_OUTCOMES = {"gain": _gain_outcomes, "trade": _trade_outcomes, "upgrade": _upgrade_outcomes}
+KIND_OUTCOMES = {"gain": _gain_outcomes, "trade": _trade_outcomes, "upgrade": _upgrade_outcomes}
 """The rules of every card kind: a card of any other kind stops the import."""
-_UNPLAYABLE = sorted({card.kind for card in CARDS} - _KIND_OUTCOMES.keys())
+_UNPLAYABLE = sorted({card.kind for card in CARDS} - KIND_OUTCOMES.keys())
 if _UNPLAYABLE:
     raise ImportError(f"no rules for the card kind(s) {_UNPLAYABLE}")
 
