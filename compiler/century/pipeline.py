@@ -62,27 +62,27 @@ def compile_paths(
 def _compile(
     paths: list[Path], given: bool, with_bundled: bool, only: str | None, context: bool
 ) -> Compiled:
-    targets = [*paths, RULES] if given and with_bundled else paths
     sources = Sources()
     result = Compiled()
-    wanted, problems = discover(targets)
+    wanted, problems = discover(paths)
     result.diagnostics.extend(problems)
 
     loaded = (sources.load(p) for p in wanted)
     requested = list({f.path: f for f in loaded if f is not None}.values())
     catalogue = _catalogue(requested, result)
-    if given:
+    compile_now = [f for f in requested if f.kind in ("game", "variant")]
+    if given:  # the bundled games stay available, shadowed by games of the same id
         bundled, _ = discover([RULES])
         for path in bundled:
             found = sources.load(path)
             if found is not None and found.kind in ("game", "variant"):
-                catalogue.setdefault(found.node.value["id"].value, found)
+                game_id = found.node.value["id"].value
+                if catalogue.setdefault(game_id, found) is found and with_bundled:
+                    compile_now.append(found)
 
     result.known = sorted(catalogue)
     resolver = Resolver(sources, catalogue)
-    for source in requested:
-        if source.kind not in ("game", "variant"):
-            continue
+    for source in compile_now:
         game_id = source.node.value["id"].value
         if catalogue.get(game_id) is source and only in (None, game_id):
             _compile_game(game_id, source, resolver, result)
