@@ -89,6 +89,27 @@ def _mask(turn: Any) -> np.ndarray:
     return mask
 
 
+class _Observations:
+    """Observation vectors of one environment: a position's parts are built once, then
+    serve every seat and every action of a move (`version` changes with the position)."""
+
+    def __init__(self) -> None:
+        self.version = 0
+        self._built = -1
+        self._parts: tuple[dict[str, Any], np.ndarray, np.ndarray] = ({}, np.zeros(0), np.zeros(0))
+
+    def vector(self, game: Any, seat: int, turn: Any) -> np.ndarray:
+        if self._built != self.version:
+            data = game.to_dict(moves=False)
+            shared, seats = actions.position_parts(data)
+            self._parts = data, np.array(shared, np.float32), np.array(seats, np.float32)
+            self._built = self.version
+        data, shared, seats = self._parts
+        order = [(seat + offset) % len(seats) for offset in range(len(seats))]
+        decision = np.array(actions.decision_part(data, seat, turn.prefix), np.float32)
+        return np.concatenate((decision, shared, seats[order].ravel()))
+
+
 class _Seeds:
     """Game seeds: the one given to ``reset``, then the next from a generator seeded by it."""
 
@@ -137,6 +158,7 @@ class CenturyEnv(AECEnv):
         }
         self.action_spaces = {agent: spaces.Discrete(NUM_ACTIONS) for agent in self.possible_agents}
         self._seeds = _Seeds()
+        self._observations = _Observations()
         self.game: Any = None
         self.turn: Any = None
 
@@ -149,6 +171,7 @@ class CenturyEnv(AECEnv):
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self.game = engine.new_game(self.players, self._seeds.next(seed))
         self.turn = actions.Turn(self.game.legal_moves())
+        self._observations.version += 1
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -170,6 +193,7 @@ class CenturyEnv(AECEnv):
             game = self.game
             game.play(move)
             self.turn = actions.Turn(game.legal_moves())
+            self._observations.version += 1
             if game.is_over():
                 for seat, reward in enumerate(actions.rewards(game, self.reward)):
                     self.rewards[self.possible_agents[seat]] = reward
@@ -183,7 +207,7 @@ class CenturyEnv(AECEnv):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat[agent]
-        vector = np.array(actions.observation(self.game, seat, self.turn), np.float32)
+        vector = self._observations.vector(self.game, seat, self.turn)
         playing = not (self.terminations.get(agent) or self.truncations.get(agent))
         if playing and seat == self.game.current_player:
             mask = _mask(self.turn)
@@ -255,6 +279,7 @@ class SingleAgentEnv(gymnasium.Env):
         self.observation_space = _box(players)
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self._seeds = _Seeds()
+        self._observations = _Observations()
         self.game: Any = None
         self.turn: Any = None
         self._opponents: dict[int, Any] = {}
@@ -300,6 +325,7 @@ class SingleAgentEnv(gymnasium.Env):
     def _advance(self) -> bool:
         """Let the opponents play up to the learner's next decision; True on truncation."""
         game = self.game
+        self._observations.version += 1
         while not game.is_over():
             if self.max_rounds is not None and game.rounds() >= self.max_rounds:
                 self.turn = actions.Turn([])
@@ -311,7 +337,7 @@ class SingleAgentEnv(gymnasium.Env):
         return False
 
     def _observe(self) -> np.ndarray:
-        return np.array(actions.observation(self.game, self.seat, self.turn), np.float32)
+        return self._observations.vector(self.game, self.seat, self.turn)
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.action_masks().astype(np.int8)}

@@ -44,6 +44,8 @@ API
   legal); ``prefix``: the move spelled so far. Make a new ``Turn`` after each move.
 - ``observation(state, seat, turn) -> list[int]``: the public state from ``seat``'s side as
   a flat vector; ``observation_layout(players)``: its fields as ``(name, size)`` in order.
+  It is ``decision_part`` + ``position_parts``' shared part + its seat blocks from ``seat``
+  on, for callers that keep the parts of a position between the actions of one move.
 - ``public_state(state, turn) -> dict``: the same as JSON-ready data: ``to_dict()`` without
   what no player knows (the decks' order and the seed; the decks become counts), plus
   ``pending`` (the move spelled so far).
@@ -274,10 +276,14 @@ def observation_layout(players: int) -> list[tuple[str, int]]:
     return layout
 
 
-def _pending(data: dict[str, Any], prefix: str) -> tuple[list[int], list[int], list[int], int]:
-    """Phase flags, pending slot (one-hot), cubes chosen, cubes left to choose."""
-    phase, slot, left = [1, 0, 0], [0] * engine.MERCHANT_ROW, 0
-    cubes = ""
+def decision_part(data: dict[str, Any], seat: int, prefix: str = "") -> list[int]:
+    """The observation's first fields: who moves, the phase and the move being spelled
+    (`data`: ``to_dict()``; `prefix`: ``Turn.prefix``)."""
+    players = data["players"]
+    to_move = [0] * players
+    if not data["over"]:
+        to_move[(data["current_player"] - seat) % players] = 1
+    phase, slot, left, cubes = [1, 0, 0], [0] * engine.MERCHANT_ROW, 0, ""
     if prefix.startswith(DISCARD):
         phase, cubes = [0, 0, 1], prefix[len(DISCARD) :]
         caravan = data["seats"][data["current_player"]]["caravan"]
@@ -287,26 +293,19 @@ def _pending(data: dict[str, Any], prefix: str) -> tuple[list[int], list[int], l
         phase = [0, 1, 0]
         slot[int(number) - 1] = 1
         left = int(number) - 1 - len(cubes)
-    return phase, slot, _counts(cubes), left
+    return [*to_move, *phase, *slot, *_counts(cubes), left]
 
 
-def observation(state: Any, seat: int, turn: Turn | None = None) -> list[int]:
-    """The public state from `seat`'s side as a flat vector (see `observation_layout`)."""
-    data = state.to_dict(moves=False)
-    players = data["players"]
-    to_move = [0] * players
-    if not data["over"]:
-        to_move[(data["current_player"] - seat) % players] = 1
-    phase, slot, cubes, left = _pending(data, turn.prefix if turn else "")
-    out = [*to_move, *phase, *slot, *cubes, left]
-    out += [int(data["final_round"]), data["rounds"]]
+def position_parts(data: dict[str, Any]) -> tuple[list[int], list[list[int]]]:
+    """The observation's other fields, which depend on the position only: the shared ones
+    (round, decks, rows, coins) and one block per seat, in seat order (`data`: ``to_dict()``)."""
+    out = [int(data["final_round"]), data["rounds"]]
     out += [len(data["merchant_deck"]), len(data["point_deck"])]
     row = data["merchant_row"]
-    empty = [0] * (len(engine.CARDS) + len(CODES))
     for entry in row:
         out += _card_counts([entry["card"]])
         out += _counts(entry["cubes"])
-    out += empty * (engine.MERCHANT_ROW - len(row))
+    out += [0] * ((len(engine.CARDS) + len(CODES)) * (engine.MERCHANT_ROW - len(row)))
     coin_at: dict[int, int] = {}
     for coin in engine.COINS:
         pile = data["coins"][coin.id]
@@ -319,15 +318,31 @@ def observation(state: Any, seat: int, turn: Turn | None = None) -> list[int]:
     for coin in engine.COINS:
         pile = data["coins"][coin.id]
         out += [pile["count"], pile["position"]]
-    for offset in range(players):
-        info = data["seats"][(seat + offset) % players]
-        out += _counts(info["caravan"])
-        out += _card_counts(info["hand"])
-        out += _card_counts(info["played"])
+    seats = []
+    for info in data["seats"]:
         points = [engine.POINT_VALUES[engine.POINT_INDEX[card]] for card in info["point_cards"]]
-        out += [len(points), sum(points)]
-        out += [info["coins"][coin.id] for coin in engine.COINS]
-        out += [info["turns"], info["score"]]
+        seats.append(
+            [
+                *_counts(info["caravan"]),
+                *_card_counts(info["hand"]),
+                *_card_counts(info["played"]),
+                len(points),
+                sum(points),
+                *(info["coins"][coin.id] for coin in engine.COINS),
+                info["turns"],
+                info["score"],
+            ]
+        )
+    return out, seats
+
+
+def observation(state: Any, seat: int, turn: Turn | None = None) -> list[int]:
+    """The public state from `seat`'s side as a flat vector (see `observation_layout`)."""
+    data = state.to_dict(moves=False)
+    shared, seats = position_parts(data)
+    out = decision_part(data, seat, turn.prefix if turn else "") + shared
+    for offset in range(len(seats)):
+        out += seats[(seat + offset) % len(seats)]
     return out
 
 
