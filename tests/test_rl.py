@@ -10,6 +10,7 @@ import copy
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 from collections import Counter
@@ -22,6 +23,8 @@ from test_engine_support import bundled_rulesets, changed, five_ranks, spice_roa
 from century.model.ruleset import Ruleset
 from century.targets import BuildOptions, targets
 from century.targets.rl import load_actions
+
+from conftest import ROOT
 
 RL_EXTRA = "(pip install -e '.[rl]')"
 
@@ -505,3 +508,23 @@ def test_cli_build_with_the_targets(run, tmp_path):
     assert result.exit_code == 0, result.output
     built = sorted(p.name for p in (tmp_path / "spice-road").iterdir())
     assert built == ["spice_road.py", "spice_road_actions.py", "spice_road_pettingzoo.py"]
+
+
+def test_readme_example_runs(run, tmp_path):
+    needs("pettingzoo")
+    folder = tmp_path / "build" / "spice-road"
+    assert run("pettingzoo", "spice-road", "--out", str(folder)).exit_code == 0
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    [example] = [b for b in re.findall(r"```python\n(.*?)```", readme, re.S) if "_pettingzoo" in b]
+    example = example.replace('"build/spice-road"', repr(str(folder)))
+    example += (
+        "assert env.game.is_over() and not env.agents\n"
+        "assert rl.engine.replay(record).to_dict() == env.game.to_dict()\n"
+        "assert terminated is False and observation.shape == solo.observation_space.shape\n"
+        "print('ok')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", example], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ok"
