@@ -181,6 +181,8 @@ class CenturyEnv(AECEnv):
         self.agent_selection = self.possible_agents[self.game.current_player]
 
     def step(self, action: int | None) -> None:
+        if self.game is None:
+            raise RuntimeError("call reset() before step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -206,6 +208,8 @@ class CenturyEnv(AECEnv):
             self.render()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        if self.game is None:
+            raise RuntimeError("call reset() before observe()")
         seat = self._seat[agent]
         vector = self._observations.vector(self.game, seat, self.turn)
         playing = not (self.terminations.get(agent) or self.truncations.get(agent))
