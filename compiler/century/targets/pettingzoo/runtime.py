@@ -8,9 +8,9 @@ compiler); the game's engine and action module lie beside this one.
 
 PettingZoo (AEC)
 ----------------
-``env(players=2, reward="win", max_rounds=None, render_mode=None)`` (the class is
-``CenturyEnv``, also ``raw_env``): agents ``player_0``, ``player_1``, ... in seat order;
-``player_0`` starts.
+``env(players=PLAYERS_MIN, reward="win", max_rounds=None, render_mode=None)`` (the class
+is ``CenturyEnv``, also ``raw_env``): agents ``player_0``, ``player_1``, ... in seat order;
+``player_0`` starts; ``players`` defaults to the fewest the game allows.
 
 - Actions: ``Discrete(actions.NUM_ACTIONS)``, numbered as ``actions.ACTIONS`` (plays,
   acquires, claims, rest, cubes; see the action module). An acquire's payment and a discard
@@ -30,7 +30,7 @@ PettingZoo (AEC)
 
 Gymnasium (one learner)
 -----------------------
-``SingleAgentEnv(players=2, seat=0, opponent=None, reward="win", max_rounds=None,
+``SingleAgentEnv(players=PLAYERS_MIN, seat=0, opponent=None, reward="win", max_rounds=None,
 illegal_reward=None, render_mode=None)``: the learner plays ``seat``; each other seat is
 played by ``opponent(seed)``, made anew every episode (seeded from the game's seed): any
 object with ``choose(state) -> move`` on the engine state, such as the Century rules
@@ -134,7 +134,7 @@ class CenturyEnv(AECEnv):
 
     def __init__(
         self,
-        players: int = 2,
+        players: int = engine.PLAYERS_MIN,
         reward: str = "win",
         max_rounds: int | None = None,
         render_mode: str | None = None,
@@ -264,7 +264,7 @@ class SingleAgentEnv(gymnasium.Env):
 
     def __init__(
         self,
-        players: int = 2,
+        players: int = engine.PLAYERS_MIN,
         seat: int = 0,
         opponent: Any = None,
         reward: str = "win",
