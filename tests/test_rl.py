@@ -164,17 +164,17 @@ DICT_OBSERVATIONS = pytest.mark.filterwarnings(
 @DICT_OBSERVATIONS
 @pytest.mark.parametrize("game", sorted(bundled_rulesets()))
 def test_pettingzoo_api_test(game):
+    module = pettingzoo_module(RULESETS[game])
     from pettingzoo.test import api_test
 
-    module = pettingzoo_module(RULESETS[game])
     api_test(module.env(players=2), num_cycles=300)
 
 
 @DICT_OBSERVATIONS
 def test_pettingzoo_api_and_seed_tests_with_four_players():
+    module = pettingzoo_module(RULESETS["five-ranks"])
     from pettingzoo.test import api_test, seed_test
 
-    module = pettingzoo_module(RULESETS["five-ranks"])
     api_test(module.env(players=4), num_cycles=200)
     seed_test(lambda: module.env(players=4), num_cycles=100)
 
@@ -296,20 +296,20 @@ def test_pettingzoo_seeding_and_truncation():
 
 
 def test_gymnasium_wrapper_passes_the_env_checker():
+    module = pettingzoo_module(spice_road())
     from gymnasium.utils.env_checker import check_env
 
-    module = pettingzoo_module(spice_road())
     check_env(module.SingleAgentEnv(players=2, illegal_reward=-1.0), skip_render_check=True)
 
 
 @pytest.mark.parametrize(("seat", "players"), [(0, 2), (2, 3)])
 def test_gymnasium_wrapper_against_a_century_bot(seat, players):
-    import numpy as np
-
     from century.play.bots import make_bot
 
     ruleset = spice_road()
     module = pettingzoo_module(ruleset)
+    import numpy as np
+
     env = module.SingleAgentEnv(
         players=players, seat=seat, opponent=lambda seed: make_bot("greedy", ruleset, seed)
     )
