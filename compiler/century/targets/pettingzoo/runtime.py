@@ -177,7 +177,7 @@ class CenturyEnv(AECEnv):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {agent: {} for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self.agent_selection = self.possible_agents[self.game.current_player]
 
     def step(self, action: int | None) -> None:
@@ -260,7 +260,7 @@ class RandomOpponent:
 class SingleAgentEnv(gymnasium.Env):
     """One seat of the game as a Gymnasium environment, against opponents (see the module doc)."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "ansi"]}
+    metadata = {"render_modes": ["human", "ansi"]}  # noqa: RUF012 - gymnasium's own attribute
 
     def __init__(
         self,

@@ -195,10 +195,12 @@ class Turn:
             if at:
                 found = {_CUBE[move[at]] for move in self.candidates}
             else:
-                found = set(map(_FIRST.get, self.candidates))
-                if None in found:  # moves not seen before
-                    found = set(map(first_action, self.candidates))
-            self._legal = sorted(found)  # type: ignore[arg-type]
+                known = [_FIRST.get(move) for move in self.candidates]
+                if None in known:  # moves not seen before
+                    found = {first_action(move) for move in self.candidates}
+                else:
+                    found = {action for action in known if action is not None}
+            self._legal = sorted(found)
         return self._legal
 
     def choose(self, action: int) -> str | None:
