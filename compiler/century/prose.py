@@ -26,9 +26,18 @@ unknown placeholder is an error) against `prose_context(ruleset, lang)`:
 ``seats``
     ``[{seat, cubes, count}]``: the starting caravan per seat as a code string.
 ``starting_cards``, ``starting_per_player``
-    the starting hand (dicts ``name, kind, copies, steps, get, pay``) and its size.
+    the starting hand (dicts ``name, kind, copies, steps, get, pay``; ``name`` is empty when
+    the card has none, and ``get``/``pay`` are code strings) and its size.
 ``merchant_count``, ``point_count``, ``kinds``
     cards in the merchant deck and the point deck; ``kinds`` counts merchant cards by kind.
+``ex``
+    values for worked examples, each ``None`` when the game has nothing to show:
+    ``ex.acquire`` ``{slot, pay}`` (taking card ``slot``, paying the codes ``pay``);
+    ``ex.upgrade`` ``{steps, chain, many_from, many_to}`` (one cube raised ``steps`` times
+    along ``chain``, or ``steps`` cubes once each); ``ex.trade`` ``{pay, gain, pay2, gain2}``
+    (a trade card, and the same trade made twice); ``ex.end`` ``{players, cards, seat,
+    ordinal, after}`` (the seat that triggers the end and the seats that still play);
+    ``ex.coins`` ``{first, second, last, piles}`` (coin piles by position).
 
 Filters besides Jinja's own: ``cap`` (first letter upper case, the rest untouched) and
 ``series(last)`` (``["a", "b", "c"]|series(" and ")`` gives ``"a, b and c"``).
@@ -115,15 +124,66 @@ PROSE_KEYS = frozenset(
         "tie_earliest_turn",
         "tie_shared",
         "gap_deck",
-        "gap_rest",
+        "gap_coins",
+        "score_win",
+        "h_examples",
+        "ex_acquire",
+        "ex_upgrade",
+        "ex_trade",
+        "ex_end",
+        "ex_coins",
+        # the reference card
+        "ref_title",
+        "ref_turn",
+        "ref_play",
+        "ref_acquire",
+        "ref_claim",
+        "ref_rest",
+        "ref_limit",
+        "ref_end",
+        "ref_score",
+        # the print-and-play kit
+        "kit_title",
+        "kit_print_h",
+        "kit_scale",
+        "kit_duplex",
+        "kit_simplex",
+        "kit_fold",
+        "kit_check",
+        "kit_card_size",
+        "kit_gap",
+        "kit_bleed",
+        "kit_decimal",
+        "kit_contents_h",
+        "kit_col_part",
+        "kit_col_count",
+        "kit_col_pages",
+        "kit_tokens",
+        "kit_mats",
+        "kit_need",
+        "kit_cut_h",
+        "kit_cut_fold",
+        "kit_cut_long",
+        "kit_cut_gap",
+        "kit_cut_nogap",
+        "kit_cut_tokens",
+        "kit_decks_h",
+        "kit_play_h",
+        "kit_play",
+        "mat_start",
+        "mat_limit",
+        "mat_points",
     )
 )
-"""The prose keys a rule sheet reads; a language missing one cannot be typeset."""
+"""The prose keys the printed output reads (rule sheet, reference card, print-and-play kit);
+a language missing one cannot be typeset."""
 
 MARK_OPEN, MARK_CLOSE = "\ue000", "\ue001"
 _LIT_OPEN, _LIT_CLOSE = "\ue002", "\ue003"  # "[[" / "]]" from values, restored after parsing
 _MARKER = re.compile(r"\[\[([^\[\]]*)\]\]")
 _PLAIN_MARKERS = frozenset({"up", "arrow", "page", "pages"})
+_JINJA = re.compile(r"\{[{%#]")
+"""The start of a Jinja expression, statement or comment."""
 
 
 class TextError(ValueError):
@@ -169,6 +229,72 @@ def _end_groups(thresholds: list[dict[str, int]]) -> list[dict[str, int]]:
         else:
             groups.append({"first": row["players"], "last": row["players"], "cards": row["cards"]})
     return groups
+
+
+def example_cards(ruleset: Ruleset) -> dict[str, MerchantCard]:
+    """One playable card per kind for the rule sheet's examples: the first of its kind in the
+    starting hand, then the deck. For trades, one that pays with lower ranks than it gives
+    (it teaches that trades climb the ladder), the fewest cubes first."""
+    cards = (*ruleset.starting_cards, *ruleset.merchant_deck)
+    found: dict[str, MerchantCard] = {}
+    for card in cards:
+        found.setdefault(card.kind, card)
+
+    def climbs(card: MerchantCard) -> bool:
+        paid = [i for i, n in enumerate(card.pay) if n]
+        got = [i for i, n in enumerate(card.get) if n]
+        return bool(paid and got) and max(paid) < min(got)
+
+    trades = [c for c in cards if c.kind == "trade" and climbs(c)]
+    if trades:
+        found["trade"] = min(trades, key=lambda c: sum(c.pay) + sum(c.get))
+    return found
+
+
+def _examples(
+    ruleset: Ruleset, coins: list[dict[str, Any]], thresholds: list[dict[str, int]]
+) -> dict[str, Any]:
+    codes = ruleset.codes
+    cards = example_cards(ruleset)
+    ex: dict[str, Any] = {"acquire": None, "upgrade": None, "trade": None, "coins": None}
+    if ruleset.merchant_row >= 2:
+        slot = min(3, ruleset.merchant_row)
+        ex["acquire"] = {"slot": slot, "pay": codes[0] * (slot - 1)}
+    upgrade = cards.get("upgrade")
+    if upgrade is not None and len(codes) >= 2:
+        steps = upgrade.steps
+        ex["upgrade"] = {
+            "steps": steps,
+            "chain": list(codes[: min(steps, len(codes) - 1) + 1]),
+            "many_from": codes[0] * steps,
+            "many_to": codes[1] * steps,
+        }
+    trade = cards.get("trade")
+    if trade is not None:
+        pay, get = ruleset.cubes(trade.pay), ruleset.cubes(trade.get)
+        double = tuple(2 * n for n in trade.pay), tuple(2 * n for n in trade.get)
+        ex["trade"] = {
+            "pay": pay,
+            "gain": get,
+            "pay2": ruleset.cubes(double[0]),
+            "gain2": ruleset.cubes(double[1]),
+        }
+    last = thresholds[-1]
+    seat = 2 if last["players"] >= 3 else 1
+    ex["end"] = {
+        "players": last["players"],
+        "cards": last["cards"],
+        "seat": seat,
+        "after": list(range(seat + 1, last["players"] + 1)),
+    }
+    if coins:
+        ex["coins"] = {
+            "first": coins[0],
+            "second": coins[1] if len(coins) > 1 else None,
+            "last": coins[-1],
+            "piles": len(coins),
+        }
+    return ex
 
 
 def prose_context(ruleset: Ruleset, lang: str) -> dict[str, Any]:
@@ -231,6 +357,7 @@ def prose_context(ruleset: Ruleset, lang: str) -> dict[str, Any]:
         "merchant_count": sum(c.copies for c in ruleset.merchant_deck),
         "point_count": sum(c.copies for c in ruleset.point_deck),
         "kinds": kinds,
+        "ex": _examples(ruleset, coins, thresholds),
     }
 
 
@@ -314,9 +441,12 @@ def render_prose(ruleset: Ruleset, lang: str) -> dict[str, str]:
     context = prose_context(ruleset, lang)
     rendered: dict[str, str] = {}
     for key, source in sorted(ruleset.prose[lang].items()):
-        try:
-            text = _template(source).render(context)
-        except Exception as err:  # prose is data: any failure is reported with its key
-            raise ProseError(lang, key, f"{type(err).__name__}: {err}") from err
+        if not _JINJA.search(source):
+            text = source  # plain text: nothing for Jinja to do (and compiling costs time)
+        else:
+            try:
+                text = _template(source).render(context)
+            except Exception as err:  # prose is data: any failure is reported with its key
+                raise ProseError(lang, key, f"{type(err).__name__}: {err}") from err
         rendered[key] = _mark(text.strip(), lang, key, ruleset)
     return rendered
