@@ -168,6 +168,10 @@ PROSE_KEYS = frozenset(
         "kit_cut_nogap",
         "kit_cut_tokens",
         "kit_decks_h",
+        "kit_tips_h",
+        "kit_tip_paper",
+        "kit_tip_test",
+        "kit_tip_ink",
         "kit_play_h",
         "kit_play",
         "mat_start",
@@ -376,7 +380,9 @@ def _series(values: Iterable[Any], last: str, sep: str = ", ") -> str:
     return sep.join(items[:-1]) + last + items[-1]
 
 
-_PRIVATE = str.maketrans("", "", MARK_OPEN + MARK_CLOSE + _LIT_OPEN + _LIT_CLOSE)
+_SEPARATOR = "\ue00f"
+"""Ends each template's output in `_combined` (dropped from values like the markers)."""
+_PRIVATE = str.maketrans("", "", MARK_OPEN + MARK_CLOSE + _LIT_OPEN + _LIT_CLOSE + _SEPARATOR)
 
 
 def _finalize(value: Any) -> Any:
@@ -434,19 +440,43 @@ def _mark(text: str, lang: str, key: str, ruleset: Ruleset) -> str:
     return marked.replace(_LIT_OPEN, "[[").replace(_LIT_CLOSE, "]]")
 
 
+@functools.lru_cache(maxsize=64)
+def _combined(sources: tuple[str, ...]) -> Any:
+    """All of a language's templates compiled as one (compiling is the slow part, and one
+    template compiles much faster than many small ones). Each source runs in its own
+    ``{% with %}`` scope, so a ``set`` in one cannot reach another; `_SEPARATOR` (which no
+    value can contain) follows each."""
+    body = "".join("{% with %}" + source + "{% endwith %}" + _SEPARATOR for source in sources)
+    return _environment().from_string(body)
+
+
+def _render_each(
+    items: list[tuple[str, str]], context: dict[str, Any], lang: str
+) -> dict[str, str]:
+    """Render one template per key: slower, but names the key that fails."""
+    out: dict[str, str] = {}
+    for key, source in items:
+        try:
+            out[key] = _template(source).render(context)
+        except Exception as err:  # prose is data: any failure is reported with its key
+            raise ProseError(lang, key, f"{type(err).__name__}: {err}") from err
+    return out
+
+
 def render_prose(ruleset: Ruleset, lang: str) -> dict[str, str]:
     """Every prose string of `lang`, rendered; a bad placeholder raises `ProseError`."""
     if lang not in ruleset.prose:
         raise TextError(f"no prose in language {lang!r}")
     context = prose_context(ruleset, lang)
-    rendered: dict[str, str] = {}
-    for key, source in sorted(ruleset.prose[lang].items()):
-        if not _JINJA.search(source):
-            text = source  # plain text: nothing for Jinja to do (and compiling costs time)
-        else:
-            try:
-                text = _template(source).render(context)
-            except Exception as err:  # prose is data: any failure is reported with its key
-                raise ProseError(lang, key, f"{type(err).__name__}: {err}") from err
-        rendered[key] = _mark(text.strip(), lang, key, ruleset)
-    return rendered
+    items = sorted(ruleset.prose[lang].items())
+    templated = [(key, source) for key, source in items if _JINJA.search(source)]
+    texts = {key: source for key, source in items}  # plain text: nothing for Jinja to do
+    try:
+        parts = _combined(tuple(source for _, source in templated)).render(context)
+        pieces = parts.split(_SEPARATOR)
+        if len(pieces) != len(templated) + 1:
+            raise ValueError("a template leaked into its neighbour")
+        texts.update(zip((key for key, _ in templated), pieces, strict=False))
+    except Exception:  # find and name the key that fails
+        texts.update(_render_each(templated, context, lang))
+    return {key: _mark(text.strip(), lang, key, ruleset) for key, text in texts.items()}
