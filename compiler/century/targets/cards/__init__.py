@@ -3,13 +3,15 @@
 `render(ruleset, options)` returns one PDF, in this order:
 
 1. a cover page (what to print and how: 100 % scale, long-edge flip or folding, a 50 mm
-   scale bar, the contents with page numbers and counts) and a cutting guide;
+   scale bar, the printed card size, the contents with counts and page numbers, the cutting
+   order) and a second page (each deck's front and back, using the mats, printing tips);
 2. for each deck (merchant, point, starting cards with one reference card per player), its
    card pages: 3 × 3 fronts, each page followed by its backs mirrored for long-edge duplex,
    or with ``fold`` 2 × 2 fronts and their backs side by side on landscape pages;
 3. tokens: each coin pile's coins for the most players (or ``players``), and cube tokens,
    ``caravan_limit × players`` of each rank, printed on both sides;
-4. a caravan mat per player: seat, starting cubes, the caravan limit as slots, the ladder.
+4. a caravan mat per player: seat, starting cubes, the caravan limit as slots, the ladder
+   with the points per cube, the four actions.
 
 Geometry lives in `century.targets.cards.layout`, the card faces in `.faces`, the tokens
 and mats in `.kit`; the templates (``cards.typ``, ``faces.typ``, ``kit.typ``) only place
@@ -35,10 +37,7 @@ from century.targets.cards.layout import (
     Layout,
     LayoutError,
     layout,
-    max_bleed,
 )
-
-__all__ = ["PAPERS", "CardOptionError", "CardOptions", "document", "max_bleed", "render"]
 
 TEMPLATE = "cards/cards.typ"
 SCALE_BAR = 50.0
@@ -73,8 +72,13 @@ def _mm(*values: float) -> list[float]:
     return [round(v, 3) + 0.0 for v in values]
 
 
-def _shifted(segments: list[tuple[float, ...]], dx: float, dy: float) -> list[list[float]]:
-    return [_mm(x1 + dx, y1 + dy, x2 + dx, y2 + dy) for x1, y1, x2, y2 in segments]
+def _segments(segments: list[tuple[float, float, float, float]]) -> list[list[float]]:
+    return [_mm(*segment) for segment in segments]
+
+
+def _back_face(deck: Deck) -> dict[str, Any]:
+    """What every back of `deck` shows: its title, in its colours."""
+    return {"kind": "back", "title": deck.back_title, **deck_colour(deck.kind)}
 
 
 def _chunks(items: Sequence[Any], size: int) -> list[Sequence[Any]]:
@@ -85,7 +89,6 @@ def _card_page(geo: Layout, deck: Deck, fronts: Sequence[dict[str, Any]], side: 
     """One page of cards: ``side`` is ``front``, ``back`` (duplex) or ``fold`` (both)."""
     w, h = geo.page
     colours = deck_colour(deck.kind)
-    back_face = {"kind": "back", "title": deck.back_title, **colours}
     page: dict[str, Any] = {
         "type": "cards",
         "side": side,
@@ -105,14 +108,15 @@ def _card_page(geo: Layout, deck: Deck, fronts: Sequence[dict[str, Any]], side: 
         for i, face in enumerate(fronts):
             x, y = geo.slot(i)
             page["fronts"].append({"x": _mm(x)[0], "y": _mm(y)[0], "face": face})
-        page["marks"] = _shifted(geo.cut_marks(), 0, 0)
-        page["trims"] = _shifted(geo.trim_lines(), 0, 0)
-        page["folds"] = _shifted(geo.fold_marks(), 0, 0)
+        page["marks"] = _segments(geo.cut_marks())
+        page["trims"] = _segments(geo.trim_lines())
+        page["folds"] = _segments(geo.fold_marks())
     if side in ("back", "fold"):
         for i in range(len(fronts)):
             x, y = geo.slot(i, back=True)
             area = _mm(*geo.back_rect(i))
-            page["backs"].append({"x": _mm(x)[0], "y": _mm(y)[0], "area": area, "face": back_face})
+            back = {"x": _mm(x)[0], "y": _mm(y)[0], "area": area, "face": _back_face(deck)}
+            page["backs"].append(back)
     if side in ("front", "back"):
         page["registration"] = [_mm(x, y) for x, y in geo.registration()]
     return page
@@ -136,13 +140,16 @@ def _offset_back(page: dict[str, Any], dx: float, dy: float) -> dict[str, Any]:
     return moved
 
 
-def _token_pages(geo: Layout, options: CardOptions, coin_list: list, ranks: int, per_rank: int):
+def _token_pages(
+    geo: Layout, options: CardOptions, coin_list: list[dict[str, Any]], ranks: int, per_rank: int
+) -> list[dict[str, Any]]:
+    """Token pages: fronts, then their mirrored backs (or both halves of a folded page)."""
     groups = kit.tokens(coin_list, ranks, per_rank)
     w, h = geo.page
-    pages = []
+    pages: list[dict[str, Any]] = []
     for fronts in kit.token_pages(geo, groups):
         backs = kit.mirrored(geo, fronts) if options.backs else []
-        base = {"type": "tokens", "width": w, "height": h, "registration": []}
+        base = {"type": "tokens", "width": w, "height": h}
         if options.fold:
             pages.append({**base, "side": "fold", "fronts": fronts, "backs": backs})
             continue
@@ -157,6 +164,7 @@ def _token_pages(geo: Layout, options: CardOptions, coin_list: list, ranks: int,
 
 
 def _mat_pages(ruleset: Ruleset, paper: str, seats: int) -> list[dict[str, Any]]:
+    """Caravan mat pages, each mat with its seat's starting cubes."""
     w, h = PAPERS[paper]
     pages = []
     for mats in kit.mat_pages(seats, paper):
@@ -191,16 +199,15 @@ def document(ruleset: Ruleset, options: CardOptions) -> dict[str, Any]:
         raise CardOptionError("folding puts each back beside its front: it needs the backs")
     text = render_prose(ruleset, lang)  # a TextError names what is missing
     seats = options.players if options.players is not None else ruleset.players_max
-    coin_list = coins(ruleset, lang, seats)
+    coin_list = coins(ruleset, seats)
     w, h = PAPERS[options.paper]
 
     pages: list[dict[str, Any]] = []
     contents: list[dict[str, Any]] = []
     samples: list[dict[str, Any]] = []
-    first = 3 if options.kit else 1  # after the cover and the cutting guide
+    first = 3 if options.kit else 1  # after the cover and its second page
     for deck in decks(ruleset, text, lang, options.players):
-        back_face = {"kind": "back", "title": deck.back_title, **deck_colour(deck.kind)}
-        samples.append({"label": deck.back_title, "front": deck.faces[0], "back": back_face})
+        samples.append({"label": deck.back_title, "front": deck.faces[0], "back": _back_face(deck)})
         deck_pages: list[dict[str, Any]] = []
         for faces in _chunks(deck.faces, geo.per_page):
             if options.fold:
@@ -251,7 +258,7 @@ def document(ruleset: Ruleset, options: CardOptions) -> dict[str, Any]:
         "game": ruleset.name.get(lang, ruleset.id),
         "lang": lang,
         "text": text,
-        "resources": resources(ruleset, lang),
+        "resources": resources(ruleset),
         "coins": coin_list,
         "caravan_limit": ruleset.caravan_limit,
         "resource_points": list(ruleset.resource_points),

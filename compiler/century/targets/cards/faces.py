@@ -164,20 +164,19 @@ def decks(
     return [deck for deck in found if deck.faces]
 
 
-def resources(ruleset: Ruleset, lang: str) -> list[dict[str, str]]:
-    """The ladder as the templates draw it: code, colour, the ink for its letter, name."""
+def resources(ruleset: Ruleset) -> list[dict[str, str]]:
+    """The ladder as the cards draw it: code, colour and the ink for its letter. No names:
+    the drawings are the same in every language (and Typst reuses them)."""
     return [
-        {"code": r.code, "colour": r.colour, "ink": ink_on(r.colour), "name": _text(r.name, lang)}
-        for r in ruleset.resources
+        {"code": r.code, "colour": r.colour, "ink": ink_on(r.colour)} for r in ruleset.resources
     ]
 
 
-def coins(ruleset: Ruleset, lang: str, players: int) -> list[dict[str, Any]]:
+def coins(ruleset: Ruleset, players: int) -> list[dict[str, Any]]:
     """Coin piles by position, with the ink for their value and the count for `players`."""
     return [
         {
             "id": c.id,
-            "name": _text(c.name, lang, c.id),
             "colour": c.colour,
             "ink": ink_on(c.colour),
             "value": c.value,

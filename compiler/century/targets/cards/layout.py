@@ -297,10 +297,14 @@ def _mm(values: list[float]) -> list[float]:
     return [round(v, 3) + 0.0 for v in values]
 
 
-def max_bleed(paper: str, gap: float) -> float:
-    """The largest bleed (mm) that `gap` allows: with a gap, at most leaving `MIN_CLEAR`."""
-    del paper  # any bleed fits any paper: the block shrinks to make room
-    return 4.0 if gap <= 0 else max(0.0, _floor((gap - MIN_CLEAR) / 2, 1))
+MAX_BLEED = 4.0
+"""Bleed beyond this only shrinks the cards further (the block makes room for it)."""
+
+
+def max_bleed(gap: float) -> float:
+    """The largest bleed (mm) for `gap`: `MAX_BLEED` without a gap, else what leaves
+    `MIN_CLEAR` of the gap white. Any bleed fits any paper: the block shrinks to make room."""
+    return MAX_BLEED if gap <= 0 else max(0.0, _floor((gap - MIN_CLEAR) / 2, 1))
 
 
 def layout(paper: str, gap: float = 3.0, bleed: float = 0.0, fold: bool = False) -> Layout:
@@ -311,7 +315,7 @@ def layout(paper: str, gap: float = 3.0, bleed: float = 0.0, fold: bool = False)
         raise LayoutError(f"the gap between cards must be 0 to {MAX_GAP:g} mm, not {gap:g}")
     if not bleed >= 0:
         raise LayoutError(f"bleed must be 0 mm or more, not {bleed:g}")
-    most = max_bleed(paper, gap)
+    most = max_bleed(gap)
     if bleed > most:
         if gap > 0:
             raise LayoutError(
