@@ -467,6 +467,20 @@ def test_without_a_gap_cards_touch_and_thin_lines_run_through_the_frames() -> No
         assert any(near(s[1], y) and near(abs(s[2] - s[0]), bw + 2) for s in lines), y
 
 
+def test_bleed_with_a_gap_draws_each_cut_line_through_the_frame() -> None:
+    geo = layout("a4", 3.0, 1.0)
+    d = drawing(pdf(base(), CardOptions(bleed=1.0)), 2)
+    ink = deck_colour("merchant")["ink"]
+    lines = [s for s in d.segments if s[4] == ink]
+    cw, ch = geo.card
+    for i in range(9):
+        x, y = geo.slot(i)
+        for edge in (x, x + cw):
+            assert any(near(s[0], edge) and near(abs(s[3] - s[1]), ch + 2) for s in lines)
+        for edge in (y, y + ch):
+            assert any(near(s[1], edge) and near(abs(s[2] - s[0]), cw + 2) for s in lines)
+
+
 def test_letter_shrinks_the_block_to_fit_3mm_of_bleed_and_says_so() -> None:
     options = CardOptions(paper="letter", gap=0, bleed=3)
     geo = layout("letter", 0, 3)

@@ -17,7 +17,7 @@ from century.targets.typst.colours import ink_on, lighten
 
 DECK_COLOURS: dict[str, str] = {"merchant": "#2F4858", "point": "#9A6B1E", "starting": "#5E7F5A"}
 """Frame and back colour per deck (a property of the print layout, not of a game)."""
-BACK_LIGHTEN = 0.35
+BACK_LIGHTEN = 0.5
 """Backs are the deck colour mixed with this much white (less ink than the full colour)."""
 
 MERCHANT_KINDS: tuple[str, ...] = get_args(CardKind)
