@@ -36,7 +36,7 @@ def parse_offset(value: str) -> tuple[float, float]:
 
 def cards(
     game: Annotated[str, typer.Argument(help="Game or variant id (listed by `century validate`).")],
-    paper: Annotated[Paper, typer.Option(help="Paper size (see above for what fits).")] = Paper.a4,
+    paper: Annotated[Paper, typer.Option(help="Paper size (see below for what fits).")] = Paper.a4,
     lang: Annotated[
         list[str] | None,
         typer.Option("--lang", "-l", help="Language (repeatable; default: all of the game's)."),
