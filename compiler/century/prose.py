@@ -26,9 +26,18 @@ unknown placeholder is an error) against `prose_context(ruleset, lang)`:
 ``seats``
     ``[{seat, cubes, count}]``: the starting caravan per seat as a code string.
 ``starting_cards``, ``starting_per_player``
-    the starting hand (dicts ``name, kind, copies, steps, get, pay``) and its size.
+    the starting hand (dicts ``name, kind, copies, steps, get, pay``; ``name`` is empty when
+    the card has none, and ``get``/``pay`` are code strings) and its size.
 ``merchant_count``, ``point_count``, ``kinds``
     cards in the merchant deck and the point deck; ``kinds`` counts merchant cards by kind.
+``ex``
+    values for worked examples, each ``None`` when the game has nothing to show:
+    ``ex.acquire`` ``{slot, pay}`` (taking card ``slot``, paying the codes ``pay``);
+    ``ex.upgrade`` ``{steps, chain, many_from, many_to}`` (one cube raised ``steps`` times
+    along ``chain``, or ``steps`` cubes once each); ``ex.trade`` ``{pay, gain, pay2, gain2}``
+    (a trade card, and the same trade made twice); ``ex.end`` ``{players, cards, seat,
+    ordinal, after}`` (the seat that triggers the end and the seats that still play);
+    ``ex.coins`` ``{first, second, last, piles}`` (coin piles by position).
 
 Filters besides Jinja's own: ``cap`` (first letter upper case, the rest untouched) and
 ``series(last)`` (``["a", "b", "c"]|series(" and ")`` gives ``"a, b and c"``).
@@ -112,15 +121,70 @@ PROSE_KEYS = frozenset(
         "tie_earliest_turn",
         "tie_shared",
         "gap_deck",
-        "gap_rest",
+        "gap_coins",
+        "score_win",
+        "h_examples",
+        "ex_acquire",
+        "ex_upgrade",
+        "ex_trade",
+        "ex_end",
+        "ex_coins",
+        # the reference card
+        "ref_title",
+        "ref_turn",
+        "ref_play",
+        "ref_acquire",
+        "ref_claim",
+        "ref_rest",
+        "ref_limit",
+        "ref_end",
+        "ref_score",
+        # the print-and-play kit
+        "kit_title",
+        "kit_print_h",
+        "kit_scale",
+        "kit_duplex",
+        "kit_simplex",
+        "kit_fold",
+        "kit_check",
+        "kit_card_size",
+        "kit_gap",
+        "kit_bleed",
+        "kit_decimal",
+        "kit_contents_h",
+        "kit_col_part",
+        "kit_col_count",
+        "kit_col_pages",
+        "kit_tokens",
+        "kit_mats",
+        "kit_need",
+        "kit_cut_h",
+        "kit_cut_fold",
+        "kit_cut_long",
+        "kit_cut_gap",
+        "kit_cut_nogap",
+        "kit_cut_tokens",
+        "kit_decks_h",
+        "kit_tips_h",
+        "kit_tip_paper",
+        "kit_tip_test",
+        "kit_tip_ink",
+        "kit_play_h",
+        "kit_play",
+        "mat_start",
+        "mat_limit",
+        "mat_points",
     )
 )
-"""The prose keys a rule sheet reads; a language missing one cannot be typeset."""
+"""The prose keys the printed output reads (rule sheet, reference card, print-and-play kit);
+a language missing one cannot be typeset."""
 
 MARK_OPEN, MARK_CLOSE = "\ue000", "\ue001"
 _LIT_OPEN, _LIT_CLOSE = "\ue002", "\ue003"  # "[[" / "]]" from values, restored after parsing
 _MARKER = re.compile(r"\[\[([^\[\]]*)\]\]")
 _PLAIN_MARKERS = frozenset({"up", "arrow", "page", "pages"})
+_JINJA = re.compile(r"\{[{%#]")
+"""The start of a Jinja expression, statement or comment."""
 
 
 class TextError(ValueError):
@@ -166,6 +230,72 @@ def _end_groups(thresholds: list[dict[str, int]]) -> list[dict[str, int]]:
         else:
             groups.append({"first": row["players"], "last": row["players"], "cards": row["cards"]})
     return groups
+
+
+def example_cards(ruleset: Ruleset) -> dict[str, MerchantCard]:
+    """One playable card per kind for the rule sheet's examples: the first of its kind in the
+    starting hand, then the deck. For trades, one that pays with lower ranks than it gives
+    (it teaches that trades climb the ladder), the fewest cubes first."""
+    cards = (*ruleset.starting_cards, *ruleset.merchant_deck)
+    found: dict[str, MerchantCard] = {}
+    for card in cards:
+        found.setdefault(card.kind, card)
+
+    def climbs(card: MerchantCard) -> bool:
+        paid = [i for i, n in enumerate(card.pay) if n]
+        got = [i for i, n in enumerate(card.get) if n]
+        return bool(paid and got) and max(paid) < min(got)
+
+    trades = [c for c in cards if c.kind == "trade" and climbs(c)]
+    if trades:
+        found["trade"] = min(trades, key=lambda c: sum(c.pay) + sum(c.get))
+    return found
+
+
+def _examples(
+    ruleset: Ruleset, coins: list[dict[str, Any]], thresholds: list[dict[str, int]]
+) -> dict[str, Any]:
+    codes = ruleset.codes
+    cards = example_cards(ruleset)
+    ex: dict[str, Any] = {"acquire": None, "upgrade": None, "trade": None, "coins": None}
+    if ruleset.merchant_row >= 2:
+        slot = min(3, ruleset.merchant_row)
+        ex["acquire"] = {"slot": slot, "pay": codes[0] * (slot - 1)}
+    upgrade = cards.get("upgrade")
+    if upgrade is not None and len(codes) >= 2:
+        steps = upgrade.steps
+        ex["upgrade"] = {
+            "steps": steps,
+            "chain": list(codes[: min(steps, len(codes) - 1) + 1]),
+            "many_from": codes[0] * steps,
+            "many_to": codes[1] * steps,
+        }
+    trade = cards.get("trade")
+    if trade is not None:
+        pay, get = ruleset.cubes(trade.pay), ruleset.cubes(trade.get)
+        double = tuple(2 * n for n in trade.pay), tuple(2 * n for n in trade.get)
+        ex["trade"] = {
+            "pay": pay,
+            "gain": get,
+            "pay2": ruleset.cubes(double[0]),
+            "gain2": ruleset.cubes(double[1]),
+        }
+    last = thresholds[-1]
+    seat = 2 if last["players"] >= 3 else 1
+    ex["end"] = {
+        "players": last["players"],
+        "cards": last["cards"],
+        "seat": seat,
+        "after": list(range(seat + 1, last["players"] + 1)),
+    }
+    if coins:
+        ex["coins"] = {
+            "first": coins[0],
+            "second": coins[1] if len(coins) > 1 else None,
+            "last": coins[-1],
+            "piles": len(coins),
+        }
+    return ex
 
 
 def prose_context(ruleset: Ruleset, lang: str) -> dict[str, Any]:
@@ -228,6 +358,7 @@ def prose_context(ruleset: Ruleset, lang: str) -> dict[str, Any]:
         "merchant_count": sum(c.copies for c in ruleset.merchant_deck),
         "point_count": sum(c.copies for c in ruleset.point_deck),
         "kinds": kinds,
+        "ex": _examples(ruleset, coins, thresholds),
     }
 
 
@@ -246,7 +377,9 @@ def _series(values: Iterable[Any], last: str, sep: str = ", ") -> str:
     return sep.join(items[:-1]) + last + items[-1]
 
 
-_PRIVATE = str.maketrans("", "", MARK_OPEN + MARK_CLOSE + _LIT_OPEN + _LIT_CLOSE)
+_SEPARATOR = "\ue00f"
+"""Ends each template's output in `_combined` (dropped from values like the markers)."""
+_PRIVATE = str.maketrans("", "", MARK_OPEN + MARK_CLOSE + _LIT_OPEN + _LIT_CLOSE + _SEPARATOR)
 
 
 def _finalize(value: Any) -> Any:
@@ -304,16 +437,43 @@ def _mark(text: str, lang: str, key: str, ruleset: Ruleset) -> str:
     return marked.replace(_LIT_OPEN, "[[").replace(_LIT_CLOSE, "]]")
 
 
+@functools.lru_cache(maxsize=64)
+def _combined(sources: tuple[str, ...]) -> Any:
+    """All of a language's templates compiled as one (compiling is the slow part, and one
+    template compiles much faster than many small ones). Each source runs in its own
+    ``{% with %}`` scope, so a ``set`` in one cannot reach another; `_SEPARATOR` (which no
+    value can contain) follows each."""
+    body = "".join("{% with %}" + source + "{% endwith %}" + _SEPARATOR for source in sources)
+    return _environment().from_string(body)
+
+
+def _render_each(
+    items: list[tuple[str, str]], context: dict[str, Any], lang: str
+) -> dict[str, str]:
+    """Render one template per key: slower, but names the key that fails."""
+    out: dict[str, str] = {}
+    for key, source in items:
+        try:
+            out[key] = _template(source).render(context)
+        except Exception as err:  # prose is data: any failure is reported with its key
+            raise ProseError(lang, key, f"{type(err).__name__}: {err}") from err
+    return out
+
+
 def render_prose(ruleset: Ruleset, lang: str) -> dict[str, str]:
     """Every prose string of `lang`, rendered; a bad placeholder raises `ProseError`."""
     if lang not in ruleset.prose:
         raise TextError(f"no prose in language {lang!r}")
     context = prose_context(ruleset, lang)
-    rendered: dict[str, str] = {}
-    for key, source in sorted(ruleset.prose[lang].items()):
-        try:
-            text = _template(source).render(context)
-        except Exception as err:  # prose is data: any failure is reported with its key
-            raise ProseError(lang, key, f"{type(err).__name__}: {err}") from err
-        rendered[key] = _mark(text.strip(), lang, key, ruleset)
-    return rendered
+    items = sorted(ruleset.prose[lang].items())
+    templated = [(key, source) for key, source in items if _JINJA.search(source)]
+    texts = {key: source for key, source in items}  # plain text: nothing for Jinja to do
+    try:
+        parts = _combined(tuple(source for _, source in templated)).render(context)
+        pieces = parts.split(_SEPARATOR)
+        if len(pieces) != len(templated) + 1:
+            raise ValueError("a template leaked into its neighbour")
+        texts.update(zip((key for key, _ in templated), pieces, strict=False))
+    except Exception:  # find and name the key that fails
+        texts.update(_render_each(templated, context, lang))
+    return {key: _mark(text.strip(), lang, key, ruleset) for key, text in texts.items()}
