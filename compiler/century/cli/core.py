@@ -55,7 +55,9 @@ def _summary(games: list[str], files: list[str], errors: int, warnings: int) -> 
     """``checked 2 games (a, b) in 5 files under rules/, cards/: 0 errors, 0 warnings``."""
     folders = list(dict.fromkeys(str(Path(f).parent) + "/" for f in files))
     shown = ", ".join(folders[:4]) + (f" and {len(folders) - 4} more" if len(folders) > 4 else "")
-    names = f" ({', '.join(sorted(set(games)))})" if games else ""
+    unique = sorted(set(games))
+    names = ", ".join(unique[:8]) + (f" and {len(unique) - 8} more" if len(unique) > 8 else "")
+    names = f" ({names})" if games else ""
     count = len(set(games))
     return (
         f"checked {count} game{'s' * (count != 1)}{names} in {len(files)} "
