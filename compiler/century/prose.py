@@ -131,12 +131,14 @@ class TextError(ValueError):
 
 
 class ProseError(TextError):
-    """A prose string failed to render; names the language and key."""
+    """A prose string failed to render; names the language and key, and the diagnostic code
+    (C402 an error, C403 past a limit of the sandbox, C404 an object printed)."""
 
-    def __init__(self, lang: str, key: str, message: str) -> None:
+    def __init__(self, lang: str, key: str, message: str, code: str = "C402") -> None:
         super().__init__(f"prose {lang}.{key}: {message}")
         self.lang = lang
         self.key = key
+        self.code = code
 
 
 # -- the prose context -------------------------------------------------------------------
@@ -243,10 +245,12 @@ def _cap(value: Any) -> str:
 
 
 def _series(values: Iterable[Any], last: str, sep: str = ", ") -> str:
+    from century.sandbox import joined
+
     items = [str(v) for v in values]
     if len(items) < 2:
-        return "".join(items)
-    return sep.join(items[:-1]) + last + items[-1]
+        return joined(items, "")
+    return joined([joined(items[:-1], sep), items[-1]], last)
 
 
 _PRIVATE = str.maketrans("", "", MARK_OPEN + MARK_CLOSE + _LIT_OPEN + _LIT_CLOSE)
@@ -259,17 +263,13 @@ def _finalize(value: Any) -> Any:
     return value
 
 
-@functools.cache
 def _environment() -> Any:
-    """The sandboxed Jinja2 environment shared by every prose string (built once)."""
-    from jinja2 import StrictUndefined
-    from jinja2.sandbox import SandboxedEnvironment
+    """The bounded sandbox (`century.sandbox`) shared by every prose string (built once)."""
+    from century.sandbox import add_filters, environment
 
-    env = SandboxedEnvironment(
-        undefined=StrictUndefined, autoescape=False, finalize=_finalize, keep_trailing_newline=False
-    )
-    env.filters["cap"] = _cap
-    env.filters["series"] = _series
+    env = environment(_finalize)
+    if "cap" not in env.filters:
+        add_filters(env, {"cap": _cap, "series": _series})
     return env
 
 
@@ -308,15 +308,23 @@ def _mark(text: str, lang: str, key: str, ruleset: Ruleset) -> str:
 
 
 def render_prose(ruleset: Ruleset, lang: str) -> dict[str, str]:
-    """Every prose string of `lang`, rendered; a bad placeholder raises `ProseError`."""
+    """Every prose string of `lang`, rendered within the sandbox's caps and one shared
+    deadline; a bad placeholder or a string past a cap raises `ProseError`."""
+    from century.sandbox import Budget, PrintedObject, SandboxLimit, render
+
     if lang not in ruleset.prose:
         raise TextError(f"no prose in language {lang!r}")
     context = prose_context(ruleset, lang)
     rendered: dict[str, str] = {}
+    budget = Budget()
     for key, source in sorted(ruleset.prose[lang].items()):
         try:
-            text = _template(source).render(context)
+            text = render(_template(source), context, budget)
+        except (SandboxLimit, PrintedObject) as err:
+            raise ProseError(lang, key, str(err), err.code) from err
         except Exception as err:  # prose is data: any failure is reported with its key
+            if "not allowed in prose" in str(err):
+                raise ProseError(lang, key, str(err), "C403") from err
             raise ProseError(lang, key, f"{type(err).__name__}: {err}") from err
         rendered[key] = _mark(text.strip(), lang, key, ruleset)
     return rendered
