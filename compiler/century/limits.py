@@ -21,6 +21,8 @@ MAX_FILES = 2000
 """The most YAML files one folder search collects."""
 MAX_DEPTH = 100
 """The deepest nesting of YAML mappings and lists."""
+MAX_REPORT_BYTES = 10_000_000
+"""The largest simulation report `simulate --compare` reads."""
 
 # -- the rules data ---------------------------------------------------------------------------
 

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from century.cli.common import BUILD, Command, Paper, RulesOpt, load_game
+from century.cli.common import BUILD, Command, Paper, RulesOpt, check_out, load_game, write_outputs
 
 
 def parse_offset(value: str) -> tuple[float, float]:
@@ -64,12 +64,15 @@ def cards(
     rules: RulesOpt = None,
 ) -> None:
     """Write cards-PAPER.pdf: every card front, backs mirrored for long-edge duplex."""
-    from century.output import atomic_write_bytes
     from century.targets.cards import CardOptionError, CardOptions, render
     from century.targets.typst import RenderError
 
     offset = parse_offset(back_offset)
+    folder = out if out is not None else BUILD / game
+    name = f"cards-{paper.value}.pdf"
+    check_out(folder)
     ruleset = load_game(game, rules)
+    check_out(folder, [name])
     options = CardOptions(
         paper=paper.value,
         bleed=bleed,
@@ -86,8 +89,7 @@ def cards(
     except RenderError as err:
         typer.echo(f"error: could not render the cards: {err}", err=True)
         raise typer.Exit(1) from None
-    dest = (out if out is not None else BUILD / game) / f"cards-{paper.value}.pdf"
-    atomic_write_bytes(dest, pdf)
+    (dest,) = write_outputs(folder, {name: pdf})
     typer.echo(f"wrote {dest}")
 
 

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from century.cli.common import BUILD, Command, RulesOpt, fail, load_game
+from century.cli.common import BUILD, Command, RulesOpt, check_out, fail, load_game, write_outputs
 
 
 def engine(
@@ -23,14 +23,18 @@ def engine(
     rules: RulesOpt = None,
 ) -> None:
     """Write the game's standalone engine module (the id with - as _, plus .py)."""
-    from century.targets.engine import write
+    from century.targets.engine import generate, module_name
 
+    folder = out if out is not None else BUILD / game
+    check_out(folder)
     ruleset = load_game(game, rules)
+    name = f"{module_name(ruleset)}.py"
+    check_out(folder, [name])
     try:
-        (path,) = write(ruleset, out if out is not None else BUILD / game)
-    except (ValueError, OSError) as err:
-        typer.echo(f"error: could not write the engine: {err}", err=True)
-        raise typer.Exit(1) from None
+        source = generate(ruleset)
+    except ValueError as err:
+        fail(f"could not write the engine: {err}")
+    (path,) = write_outputs(folder, {name: source.encode("utf-8")})
     typer.echo(f"wrote {path}")
 
 
