@@ -23,6 +23,8 @@ MAX_DEPTH = 100
 """The deepest nesting of YAML mappings and lists."""
 MAX_REPORT_BYTES = 10_000_000
 """The largest simulation report `simulate --compare` reads."""
+MAX_RECORD_BYTES = 10_000_000
+"""The largest game record `replay` reads."""
 
 # -- the rules data ---------------------------------------------------------------------------
 

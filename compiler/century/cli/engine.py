@@ -8,7 +8,17 @@ from typing import Annotated, Any
 
 import typer
 
-from century.cli.common import BUILD, Command, RulesOpt, check_out, fail, load_game, write_outputs
+from century.cli.common import (
+    BUILD,
+    Command,
+    RulesOpt,
+    check_out,
+    fail,
+    load_game,
+    load_rulesets,
+    local_rules,
+    write_outputs,
+)
 
 
 def engine(
@@ -39,7 +49,11 @@ def engine(
 
 
 def _read_record(path: Path) -> dict[str, Any]:
+    from century.limits import MAX_RECORD_BYTES
+
     try:
+        if path.stat().st_size > MAX_RECORD_BYTES:
+            fail(f"{path} is over {MAX_RECORD_BYTES} bytes; not a game record")
         record = json.loads(path.read_text(encoding="utf-8"))
     except OSError as err:
         fail(f"cannot read {path}: {err.strerror or err}")
@@ -69,7 +83,11 @@ def replay(
     from century.targets.engine import load_engine
 
     record = _read_record(record_path)
-    module = load_engine(load_game(record["rules"], rules))
+    compiled = load_rulesets(rules or local_rules(), with_bundled=True, only=record["rules"])
+    if record["rules"] not in compiled.rulesets:
+        known = ", ".join(compiled.known) or "none"
+        fail(f"{record_path} is a record of {record['rules']!r}, a game not known here ({known})")
+    module = load_engine(compiled.rulesets[record["rules"]])
     if record.get("source_hash") not in (None, module.SOURCE_HASH):
         if not force:
             fail(
@@ -77,7 +95,9 @@ def replay(
                 "use --force to replay it anyway"
             )
         record = {**record, "source_hash": module.SOURCE_HASH}
-    moves = [str(move) for move in record.get("moves", [])]
+    moves = record.get("moves", [])
+    if not all(isinstance(move, str) for move in moves):
+        fail(f"{record_path}: 'moves' must be a list of moves written as text")
     try:
         state = module.replay({**record, "moves": []})
     except (ValueError, KeyError, TypeError) as err:
