@@ -21,10 +21,14 @@ MAX_FILES = 2000
 """The most YAML files one folder search collects."""
 MAX_DEPTH = 100
 """The deepest nesting of YAML mappings and lists."""
+MAX_SCHEMA_ERRORS = 100
+"""Schema problems reported per file (the first ones)."""
 MAX_REPORT_BYTES = 10_000_000
 """The largest simulation report `simulate --compare` reads."""
 MAX_RECORD_BYTES = 10_000_000
 """The largest game record `replay` reads."""
+MAX_INPUT_LINE = 1000
+"""The longest line `play` reads as a command (the rest of a longer one is skipped)."""
 
 # -- the rules data ---------------------------------------------------------------------------
 

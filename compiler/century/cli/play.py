@@ -221,13 +221,12 @@ def _loop(table: Table) -> None:
         shown = shown and outcome != "moved"
 
 
-MAX_LINE = 1000
-"""The longest input line read as a command; the rest of a longer one is skipped."""
-
-
 def _read_line() -> str | None:
     """One line typed at the prompt ('' for one that is too long or not text), None at the end
-    of input. Reads at most `MAX_LINE` characters at a time, so no input can fill memory."""
+    of input. Reads at most `MAX_INPUT_LINE` characters at a time, so no input can fill
+    memory."""
+    from century.limits import MAX_INPUT_LINE as MAX_LINE
+
     try:
         line = sys.stdin.readline(MAX_LINE)
     except UnicodeDecodeError:

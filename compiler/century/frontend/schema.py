@@ -21,6 +21,7 @@ from typing import Any
 
 from century.diagnostics import Diagnostic
 from century.frontend.loader import Node, format_path
+from century.limits import MAX_SCHEMA_ERRORS
 from century.resources import SCHEMAS
 
 KINDS = {
@@ -29,10 +30,6 @@ KINDS = {
     "deck": "deck.schema.json",
     "prose": "prose.schema.json",
 }
-
-
-MAX_ERRORS = 100
-"""The most schema problems reported per file (the first ones, in document order)."""
 
 
 @cache
@@ -98,7 +95,7 @@ def _validator(kind: str) -> Any:
 def validate(node: Node, kind: str) -> list[Diagnostic]:
     """All schema problems of one loaded file, located at the offending key or value."""
     instance = node.plain()
-    errors = islice(_validator(kind).iter_errors(instance), MAX_ERRORS)
+    errors = islice(_validator(kind).iter_errors(instance), MAX_SCHEMA_ERRORS)
     return [_diagnostic(node, leaf) for error in errors for leaf in _leaves(error)]
 
 
