@@ -122,3 +122,17 @@ def test_console_script_runs_without_traceback():
     assert result.returncode == 1
     assert "Traceback" not in result.stderr
     assert "is not allowed" in result.stderr
+
+
+def test_build_out_over_a_folder_holding_a_users_file_keeps_it(run, tmp_path):
+    out = tmp_path / "out"
+    assert run("build", "--target", "ruleset", "--out", str(out)).exit_code == 0
+    notes = out / "spice-road" / "notes.txt"
+    notes.write_text("my notes", encoding="utf-8")
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    refused = run("build", "--target", "ruleset", "--out", str(out))
+    assert refused.exit_code == 1
+    assert "holds files century did not write (notes.txt)" in refused.stderr
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+    notes.unlink()
+    assert run("build", "--target", "ruleset", "--out", str(out)).exit_code == 0

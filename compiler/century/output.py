@@ -96,8 +96,14 @@ def check_target(path: Path, what: str = "--out") -> None:
         existing = existing.parent
     if not existing.is_dir():
         raise OutputError(f"{what} {path}: {existing} is a file, not a folder", usage=True)
-    if not os.access(existing, os.W_OK | os.X_OK):
-        raise OutputError(f"{what} {path}: cannot write into {existing}", usage=True)
+    try:  # a real probe: permissions, read-only file systems, /proc, even for root
+        fd, probe = tempfile.mkstemp(prefix=f"{TEMP}probe.", dir=existing)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as err:
+        raise OutputError(
+            f"{what} {path}: cannot write into {existing} ({err.strerror or err})", usage=True
+        ) from None
 
 
 def check_file_target(path: Path, what: str) -> None:
