@@ -1357,7 +1357,10 @@ def replay(record: dict[str, Any]) -> State:
     for i, move in enumerate(moves):
         _typed(move, str, f"moves[{i}]")
     if record.get("start") is not None:
-        state = State.from_dict(_typed(record["start"], dict, "start"))
+        try:
+            state = State.from_dict(_typed(record["start"], dict, "start"))
+        except ValueError as err:
+            raise ValueError(f"start.{err}" if str(err)[:6] != "start:" else str(err)) from None
     else:
         players = _int(record.get("players"), "players", PLAYERS_MIN, PLAYERS_MAX)
         seed = record.get("seed")
