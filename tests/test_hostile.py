@@ -97,10 +97,14 @@ def gen_prose(folder: Path, spec: dict[str, Any]) -> None:
 
 
 def gen_values(folder: Path, spec: dict[str, Any]) -> None:
-    """`files` deck files of `lists` lists of 250 numbers each."""
+    """`files` deck files of `lists` lists of 250 numbers each, all different."""
     for n in range(spec.get("files", 1)):
         lines = ["deck: merchant", "cards: []", "extra:"]
-        lines += [f"  k{i}: [{', '.join(['1'] * 250)}]" for i in range(spec["lists"])]
+        numbers = (
+            ", ".join(str(n * 10**6 + i * 1000 + j) for j in range(250))
+            for i in range(spec["lists"])
+        )
+        lines += [f"  k{i}: [{row}]" for i, row in enumerate(numbers)]
         write(folder / spec["folder"] / f"values-{n}.yaml", "\n".join(lines) + "\n")
 
 

@@ -13,7 +13,7 @@ MAX_FILE_BYTES = 1_000_000
 """The largest YAML file read."""
 MAX_NODES = 20_000
 """Values (scalars, lists, mappings, keys) in one YAML file."""
-MAX_TOTAL_NODES = 200_000
+MAX_TOTAL_NODES = 100_000
 """Values in all the YAML files of one run."""
 MAX_ITEMS = 500
 """Entries in one YAML list or mapping."""

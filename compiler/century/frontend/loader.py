@@ -232,6 +232,7 @@ class _Composer:
     def __init__(self, loader: Any, name: str, max_nodes: int, cap: str) -> None:
         self.loader, self.name, self.max_nodes, self.cap = loader, name, max_nodes, cap
         self.count = 0
+        self.scalars: dict[tuple[Any, ...], Any] = {}
 
     def document(self) -> Node | None:
         loader = self.loader
@@ -271,7 +272,10 @@ class _Composer:
                 "rules files hold a few thousand values; check that this is the intended file",
             )
         if isinstance(event, yaml.ScalarEvent):
-            return Node(_scalar(loader, event), mark)
+            key = (event.value, event.implicit, event.tag)
+            if key not in self.scalars:  # data repeats its values: read each kind once
+                self.scalars[key] = _scalar(loader, event)
+            return Node(self.scalars[key], mark)
         _check_tag(event, "seq" if isinstance(event, yaml.SequenceStartEvent) else "map")
         if isinstance(event, yaml.SequenceStartEvent):
             items = []
