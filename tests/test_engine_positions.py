@@ -172,6 +172,8 @@ START = E.new_game(2, 3).to_dict(moves=False)
         ({"seed": 3, "moves": ["claim 5"]}, r"moves\[0\]"),
         ({"seed": 3, "moves": [7]}, r"moves\[0\]"),
         ({"seed": 4, "moves": []}, "moves"),
+        ({"moves": 5}, "moves"),
+        ({"seed": None, "moves": [None]}, r"moves\[0\]"),
     ],
 )
 def test_each_bad_field_is_named(change, field):

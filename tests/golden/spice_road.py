@@ -992,10 +992,11 @@ class State:
         position = _Position(data)
         state = cls(position.players)
         position.load(state)
+        moves = position.moves()
         if "moves" not in data or (state._seed is None and state._start is None):
             state._start = state._position()  # a new start: records replay from here
             return state
-        state._history = position.moves()
+        state._history = moves
         state._history_len = len(state._history)
         position.check_moves(state)
         return state
@@ -1295,7 +1296,7 @@ class _Position:
             raise ValueError(f"over: {over}, but the position says the game is {state._over}")
 
     def moves(self) -> list[str]:
-        moves = _typed(self.data["moves"], list, "moves")
+        moves = _typed(self.data.get("moves", []), list, "moves")
         for i, move in enumerate(moves):
             _typed(move, str, f"moves[{i}]")
         return list(moves)
