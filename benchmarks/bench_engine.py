@@ -13,7 +13,8 @@ to "warm" is what the compiled tables buy.
     python benchmarks/bench_engine.py --game golem --games 2000 --players 2 3 4 5
 
 A/B against another generated engine (say, the golden copy of an earlier commit): both are
-timed in this process, in alternating rounds, on the same seeds; the median ratio is printed.
+timed in this process, in rounds on the same seeds, each going first in every other round;
+the median ratio is printed. Comparing an engine with a copy of itself shows the noise.
 
     git show main:tests/golden/spice_road.py > /tmp/old.py
     python benchmarks/bench_engine.py --ab /tmp/old.py --rounds 7
@@ -115,8 +116,12 @@ def ab(engine, other, args) -> None:
             seeds = range(
                 args.warmup + round_ * args.games, args.warmup + (round_ + 1) * args.games
             )
-            a = playouts(engine, players, seeds)
-            b = playouts(other, players, seeds)
+            if round_ % 2:  # alternate which goes first: the second runs on a warmer machine
+                b = playouts(other, players, seeds)
+                a = playouts(engine, players, seeds)
+            else:
+                a = playouts(engine, players, seeds)
+                b = playouts(other, players, seeds)
             assert a[:2] == b[:2], "the two engines played different games"
             ratios.append((a[0] / a[2]) / (b[0] / b[2]))
             few = range(seeds.start, seeds.start + 5)
