@@ -303,6 +303,7 @@ def test_a_killed_build_is_cleaned_up_by_the_next(tmp_path: Path):
         time.sleep(0.02)
     run.kill()
     run.wait(timeout=60)
+    assert list(out.glob(".century-tmp.*")), "the build was killed while writing"
     again = century("build", "--target", "ruleset", "--out", str(out), cwd=tmp_path)
     assert again.wait(timeout=300) == 0, again.stderr.read()
     assert not list(out.glob(".century-tmp.*")), "the killed build's temporary folders remain"
