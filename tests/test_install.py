@@ -116,8 +116,11 @@ def test_installed_century_builds_validates_and_writes_schemas(installed, elsewh
         folder = elsewhere / "build" / game
         assert json.loads((folder / "ruleset.json").read_text(encoding="utf-8"))["id"] == game
         assert (folder / f"{game.replace('-', '_')}.py").read_text(encoding="utf-8")
-        for pdf in ("rules-en-a4.pdf", "rules-de-a4.pdf", "cards-a4.pdf"):
-            assert (folder / pdf).read_bytes().startswith(b"%PDF-"), f"{game}/{pdf}"
+        pdfs = sorted(folder.glob("*.pdf"))
+        kinds = {pdf.name.split("-")[0] for pdf in pdfs}
+        assert kinds == {"rules", "cards"}, f"{game}: {[pdf.name for pdf in pdfs]}"
+        for pdf in pdfs:
+            assert pdf.read_bytes().startswith(b"%PDF-"), f"{game}/{pdf.name}"
 
     done = run(["century", "validate"], elsewhere, installed)
     assert done.returncode == 0, done.stdout + done.stderr
