@@ -200,7 +200,7 @@ def _replace(text: Any, old: Any, new: Any, count: int | None = None) -> str:
 
 
 def _sum(values: Iterable[Any], attribute: Any = None, start: int = 0) -> Any:
-    total = start
+    total: int | float = start
     for value in values:
         if not isinstance(value, int | float):
             raise SandboxLimit("sum adds numbers only in prose")

@@ -26,7 +26,7 @@ NUMBER_CAPS: dict[Path_, str] = {
 """The caps of particular keys; an upgrade card's `steps` has `MAX_UPGRADE_STEPS`, any other
 number `MAX_NUMBER`."""
 
-LIST_CAPS: dict[Path_, str] = {
+LIST_CAPS: dict[tuple[str, ...], str] = {
     ("resources",): "MAX_RANKS",
     ("setup", "seats"): "MAX_PLAYERS",
     ("languages",): "MAX_LANGUAGES",

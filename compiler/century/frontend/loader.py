@@ -272,13 +272,13 @@ class _Composer:
                 "rules files hold a few thousand values; check that this is the intended file",
             )
         if isinstance(event, yaml.ScalarEvent):
-            key = (event.value, event.implicit, event.tag)
-            if key not in self.scalars:  # data repeats its values: read each kind once
-                self.scalars[key] = _scalar(loader, event)
-            return Node(self.scalars[key], mark)
+            known = (event.value, event.implicit, event.tag)
+            if known not in self.scalars:  # data repeats its values: read each kind once
+                self.scalars[known] = _scalar(loader, event)
+            return Node(self.scalars[known], mark)
         _check_tag(event, "seq" if isinstance(event, yaml.SequenceStartEvent) else "map")
         if isinstance(event, yaml.SequenceStartEvent):
-            items = []
+            items: list[Node] = []
             while not loader.check_event(yaml.SequenceEndEvent):
                 _check_items(len(items), loader)
                 items.append(self.node(depth + 1))

@@ -79,17 +79,24 @@ def _validator_class() -> Any:
 
 
 @cache
+def _schemas() -> dict[str, Any]:
+    """Every bundled schema by file name (read once)."""
+    return {
+        path.name: json.loads(path.read_text(encoding="utf-8"))
+        for path in sorted(SCHEMAS.glob("*.schema.json"))
+    }
+
+
+@cache
 def _validator(kind: str) -> Any:
     from referencing import Registry, Resource
     from referencing.jsonschema import DRAFT202012
 
-    resources = []
-    for path in sorted(SCHEMAS.glob("*.schema.json")):
-        contents = json.loads(path.read_text(encoding="utf-8"))
-        resources.append((path.name, Resource.from_contents(contents, DRAFT202012)))
-    registry = Registry().with_resources(resources)
-    schema = json.loads((SCHEMAS / KINDS[kind]).read_text(encoding="utf-8"))
-    return _validator_class()(schema, registry=registry)
+    schemas = _schemas()
+    registry = Registry().with_resources(
+        (name, Resource.from_contents(contents, DRAFT202012)) for name, contents in schemas.items()
+    )
+    return _validator_class()(schemas[KINDS[kind]], registry=registry)
 
 
 def validate(node: Node, kind: str) -> list[Diagnostic]:

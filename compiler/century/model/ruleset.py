@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, is_dataclass
+from functools import cache
 from types import MappingProxyType
 from typing import Any, Literal, get_args, get_origin, get_type_hints
 
@@ -160,8 +161,8 @@ def cube_string(codes: str, vector: Vector) -> str:
 def _read(kind: Any, value: Any) -> Any:
     """`value` (plain JSON data) as an instance of the declared type `kind`."""
     if isinstance(kind, type) and is_dataclass(kind):
-        hints = get_type_hints(kind)
-        return kind(**{f.name: _read(hints[f.name], value[f.name]) for f in fields(kind)})
+        hints = _fields(kind)
+        return kind(**{name: _read(hint, value[name]) for name, hint in hints})
     origin, args = get_origin(kind), get_args(kind)
     if origin is tuple:
         return tuple(_read(args[0], item) for item in value)
@@ -171,6 +172,13 @@ def _read(kind: Any, value: Any) -> Any:
     if kind is int:
         return int(value)
     return value  # str, bool and Literal values are JSON values already
+
+
+@cache
+def _fields(kind: type) -> tuple[tuple[str, Any], ...]:
+    """A dataclass's fields with their resolved types (resolved once per class)."""
+    hints = get_type_hints(kind)
+    return tuple((f.name, hints[f.name]) for f in fields(kind))
 
 
 def _plain(value: Any) -> Any:

@@ -78,12 +78,12 @@ def mirrored(layout: Layout, items: list[dict[str, Any]]) -> list[dict[str, Any]
     return [{**item, "x": round(w - item["x"] - item["size"], 3)} for item in items]
 
 
-def mat_pages(players: int, paper: str) -> list[list[dict[str, float | int]]]:
+def mat_pages(players: int, paper: str) -> list[list[dict[str, Any]]]:
     """Caravan mats, `MATS_PER_PAGE` to a portrait page: seat number and rectangle."""
     w, h = PAPERS[paper]
     mat_w = w - 2 * MAT_MARGIN
     mat_h = (h - (MATS_PER_PAGE + 1) * MAT_MARGIN) / MATS_PER_PAGE
-    pages: list[list[dict[str, float | int]]] = []
+    pages: list[list[dict[str, Any]]] = []
     for seat in range(1, players + 1):
         slot = (seat - 1) % MATS_PER_PAGE
         if slot == 0:

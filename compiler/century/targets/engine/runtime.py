@@ -1210,8 +1210,10 @@ class _Position:
         if state._start is not None:
             origin = State.from_dict(state._start)
             origin._start = state._start
-        else:
+        elif state._seed is not None:
             origin = new_game(state.players, state._seed)
+        else:
+            raise ValueError("moves: a record replays from its seed or its start")
         for number, move in enumerate(state._history):
             try:
                 origin.play(move)
