@@ -58,7 +58,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from century.model.cards import KINDS
-from century.model.ruleset import MerchantCard, Ruleset, Text
+from century.model.ruleset import MerchantCard, Ruleset
+from century.model.text import TextError, capital, required, shown
 
 PROSE_KEYS = frozenset(
     (
@@ -187,10 +188,6 @@ _JINJA = re.compile(r"\{[{%#]")
 """The start of a Jinja expression, statement or comment."""
 
 
-class TextError(ValueError):
-    """A text the sheets need is missing in a language, or cannot be rendered."""
-
-
 class ProseError(TextError):
     """A prose string failed to render; names the language and key, and the diagnostic code
     (C402 an error, C403 past a limit of the sandbox, C404 an object printed)."""
@@ -205,17 +202,10 @@ class ProseError(TextError):
 # -- the prose context -------------------------------------------------------------------
 
 
-def _name(text: Text, lang: str, what: str) -> str:
-    """The `lang` text of a name, or a `TextError` (no silent fallback)."""
-    if lang not in text:
-        raise TextError(f"{what} has no {lang!r} text")
-    return text[lang]
-
-
 def _card(card: MerchantCard, ruleset: Ruleset, lang: str) -> dict[str, Any]:
     return {
         "id": card.id,
-        "name": card.name.get(lang, ""),
+        "name": shown(card.name, lang),
         "kind": card.kind,
         "copies": card.copies,
         "steps": card.steps,
@@ -307,7 +297,7 @@ def prose_context(ruleset: Ruleset, lang: str) -> dict[str, Any]:
             "id": r.id,
             "code": r.code,
             "colour": r.colour,
-            "name": _name(r.name, lang, f"resource {r.id!r}"),
+            "name": required(r.name, lang, f"resource {r.id!r}"),
             "rank": rank,
             "points": points,
         }
@@ -318,7 +308,7 @@ def prose_context(ruleset: Ruleset, lang: str) -> dict[str, Any]:
     coins = [
         {
             "id": c.id,
-            "name": _name(c.name, lang, f"coin {c.id!r}"),
+            "name": required(c.name, lang, f"coin {c.id!r}"),
             "value": c.value,
             "per_player": c.per_player,
             "position": c.position,
@@ -332,8 +322,8 @@ def prose_context(ruleset: Ruleset, lang: str) -> dict[str, Any]:
         kinds[card.kind] = kinds.get(card.kind, 0) + card.copies
     return {
         "lang": lang,
-        "game": _name(ruleset.name, lang, "the game's name"),
-        "t": {k: _name(v, lang, f"term {k!r}") for k, v in ruleset.terms.items()},
+        "game": required(ruleset.name, lang, "the game's name"),
+        "t": {k: required(v, lang, f"term {k!r}") for k, v in ruleset.terms.items()},
         "players_min": ruleset.players_min,
         "players_max": ruleset.players_max,
         "caravan_limit": ruleset.caravan_limit,
@@ -368,8 +358,7 @@ def prose_context(ruleset: Ruleset, lang: str) -> dict[str, Any]:
 
 
 def _cap(value: Any) -> str:
-    text = str(value)
-    return text[:1].upper() + text[1:]
+    return capital(str(value))
 
 
 def _series(values: Iterable[Any], last: str, sep: str = ", ") -> str:

@@ -11,7 +11,8 @@ from century.model.ruleset import Ruleset
 
 def check_prose(ruleset: Ruleset, tree: Node) -> Iterator[Diagnostic]:
     """Every rule-sheet sentence renders: its placeholders exist in the ruleset."""
-    from century.prose import PROSE_KEYS, ProseError, TextError, render_prose
+    from century.model.text import TextError
+    from century.prose import PROSE_KEYS, ProseError, render_prose
 
     for lang in ruleset.languages:
         missing = sorted(PROSE_KEYS - set(ruleset.prose.get(lang, {})))

@@ -123,7 +123,7 @@ def cards(
     Besides every card, the kit has a cover page (print at 100 %, how to flip, a 50 mm scale
     bar, contents, cutting order), coin and cube tokens and a caravan mat per player.
     """
-    from century.prose import TextError
+    from century.model.text import TextError
     from century.targets.cards import CardOptionError, CardOptions, file_name, render
     from century.targets.typst import RenderError
 

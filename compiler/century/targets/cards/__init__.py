@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from century.model.ruleset import Ruleset
+from century.model.text import shown
 from century.prose import render_prose
 from century.targets import BuildOptions, Target
 from century.targets.cards import kit
@@ -255,7 +256,7 @@ def document(ruleset: Ruleset, options: CardOptions) -> dict[str, Any]:
 
     cw, ch = geo.card
     return {
-        "game": ruleset.name.get(lang, ruleset.id),
+        "game": shown(ruleset.name, lang, ruleset.id),
         "lang": lang,
         "text": text,
         "resources": resources(ruleset),

@@ -14,6 +14,7 @@ from typing import Any
 
 from century.model.cards import KINDS
 from century.model.ruleset import MerchantCard, PointCard, Ruleset
+from century.model.text import capital, shown
 from century.targets.typst.colours import ink_on, lighten
 
 DECK_COLOURS: dict[str, str] = {"merchant": "#2F4858", "point": "#9A6B1E", "starting": "#5E7F5A"}
@@ -25,20 +26,9 @@ MERCHANT_KINDS: tuple[str, ...] = tuple(KINDS)
 """The kinds of playable cards, in the registry's order."""
 
 
-def _text(texts: Mapping[str, str], lang: str, default: str = "") -> str:
-    """`texts` in `lang`, else in the first language that has it, else `default`."""
-    if lang in texts:
-        return texts[lang]
-    return next(iter(texts.values()), default)
-
-
-def capital(word: str) -> str:
-    return word[:1].upper() + word[1:]
-
-
 def term(ruleset: Ruleset, key: str, lang: str) -> str:
     """A term of the game, capitalised, in `lang`."""
-    return capital(_text(ruleset.terms.get(key, {}), lang, key.replace("_", " ")))
+    return capital(shown(ruleset.terms.get(key, {}), lang, key.replace("_", " ")))
 
 
 def deck_colour(deck: str) -> dict[str, str]:
@@ -65,7 +55,7 @@ def card_kinds(ruleset: Ruleset) -> list[str]:
 
 def merchant_face(ruleset: Ruleset, card: MerchantCard, lang: str, deck: str) -> dict[str, Any]:
     """The data a gain, upgrade or trade card front is drawn from."""
-    title = _text(card.name, lang) or term(ruleset, f"{card.kind}_card", lang)
+    title = shown(card.name, lang) or term(ruleset, f"{card.kind}_card", lang)
     return {
         "kind": card.kind,
         "id": card.id,

@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from century.model.ruleset import Ruleset
-from century.prose import PROSE_KEYS, TextError, example_cards, prose_context, render_prose
+from century.model.text import TextError
+from century.prose import PROSE_KEYS, example_cards, prose_context, render_prose
 from century.targets import BuildOptions, Target
 from century.targets.cards.faces import card_kinds, merchant_face, point_face, term
 from century.targets.typst.colours import ink_on
