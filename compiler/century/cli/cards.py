@@ -21,14 +21,24 @@ from century.cli.common import (
 
 def paper_help() -> str:
     """The command's epilog: what fits on each paper, computed from the layout."""
-    from century.targets.cards.layout import fit_summary
+    from century.targets.cards.layout import (
+        CARD_H,
+        CARD_W,
+        MARK_MIN,
+        MARK_MIN_GAP,
+        PRINT_MARGIN,
+        fit_summary,
+        layout,
+    )
 
+    duplex, fold = layout("a4"), layout("a4", fold=True)
     return (
-        "Cards are 63 × 88 mm, 3 × 3 to a page (with --fold, 2 × 2 fronts beside their backs "
-        "on landscape pages). Cut marks stay 4 mm clear of the paper edge and are at least 5 mm "
-        "long (3 mm with a gap, where the marks across the gaps repeat every cut line); where "
-        "that does not fit, the block of cards shrinks just enough (the cover page gives the "
-        "printed size). Printed card size on " + fit_summary()
+        f"Cards are {CARD_W:g} × {CARD_H:g} mm, {duplex.cols} × {duplex.rows} to a page (with "
+        f"--fold, {fold.front_cols} × {fold.rows} fronts beside their backs on landscape "
+        f"pages). Cut marks stay {PRINT_MARGIN:g} mm clear of the paper edge and are at least "
+        f"{MARK_MIN:g} mm long ({MARK_MIN_GAP:g} mm with a gap, where the marks across the gaps "
+        "repeat every cut line); where that does not fit, the block of cards shrinks just "
+        "enough (the cover page gives the printed size). Printed card size on " + fit_summary()
     )
 
 
