@@ -81,6 +81,8 @@ def build(
     ] = None,
 ) -> None:
     """Build every game and variant found into OUT/<game>/: ruleset, engine, sheets, cards."""
+    from dataclasses import replace
+
     from century.output import atomic_dir
     from century.targets import BuildOptions, targets
 
@@ -101,7 +103,7 @@ def build(
     for game_id, ruleset in sorted(compiled.rulesets.items()):
         with atomic_dir(out / game_id) as tmp:
             for each in chosen:
-                each.write(ruleset, tmp, options)
+                each.write(ruleset, tmp, replace(options, dest=out / game_id))
         typer.echo(f"built {out / game_id}")
 
 
