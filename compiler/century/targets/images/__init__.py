@@ -235,7 +235,7 @@ def contact_sheet(
 
 def _href(path: str) -> str:
     """A relative link to `path` (already a safe name; quoted all the same)."""
-    return urllib.parse.quote(path, safe="/")
+    return urllib.parse.quote(path, safe="/+")
 
 
 def write(ruleset: Ruleset, out: Path, options: BuildOptions) -> list[Path]:

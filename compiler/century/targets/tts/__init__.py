@@ -40,12 +40,14 @@ from century.targets import BuildOptions, Target
 from century.targets.cards import kit
 from century.targets.cards.faces import term
 from century.targets.images import (
+    CARD_MM,
     CardImage,
     DeckImages,
     ImageOptionError,
     deck_images,
     face_context,
     languages,
+    pixels,
 )
 from century.targets.images.names import file_stem
 
@@ -125,7 +127,7 @@ def folder_url(folder: Path) -> str:
 
 
 def _join(url: str, path: str) -> str:
-    return f"{url}/{urllib.parse.quote(path, safe='/')}"
+    return f"{url}/{urllib.parse.quote(path, safe='/+')}"
 
 
 def _guid(*parts: object) -> str:
@@ -332,6 +334,7 @@ def render(ruleset: Ruleset, options: TtsOptions, url: str) -> dict[str, bytes]:
         data = {
             **face_context(ruleset, lang),
             "kit": _kit_text(ruleset, lang, text),
+            "cell": [pixels(mm, options.dpi) / options.dpi * 25.4 for mm in CARD_MM],
             "pages": drawing.pages,
         }
         files.update(zip(drawing.paths, render_png(TEMPLATE, data, options.dpi), strict=True))
