@@ -359,8 +359,8 @@ class Drawing:
 def _deck(
     ruleset: Ruleset, lang: str, deck: DeckImages, index: int, url: str, drawing: Drawing
 ) -> dict[str, Any]:
-    """The ``Deck`` object of `deck`, its sheets and back added to `drawing`. CustomDeck
-    keys count up through the saved object (``10 × deck index + sheet number``)."""
+    """The ``Deck`` object of `deck` (the `index`-th deck), its sheets and back added to
+    `drawing`."""
     stem = f"{file_stem(lang)}/{file_stem(deck.kind)}"
     deck_sheets = []
     for sheet in sheets(deck):
@@ -369,6 +369,7 @@ def _deck(
             "cols": sheet.cols,
             "rows": sheet.rows,
             "faces": [card.face for card in sheet.cards],
+            "hidden": sheet.hidden,
             "back": deck.back,
         }
         path = drawing.add(f"{stem}-{sheet.number}.png", page)
