@@ -788,6 +788,7 @@ def test_cli_writes_a_kit_per_language(runner: CliRunner, tmp_path: Path) -> Non
     )
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in tmp_path.iterdir()) == [
+        ".century-manifest.json",
         "cards-de-letter.pdf",
         "cards-en-letter.pdf",
     ]

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import as_in_checkout
+
 CASES = Path(__file__).parent / "cases"
 INVALID = sorted((CASES / "invalid").glob("*.yaml"))
 VALID = sorted((CASES / "valid").glob("*.yaml"))
@@ -47,7 +49,7 @@ def test_invalid_case(case: Path, run):
         matches = [
             d
             for d in got
-            if d["file"] == file
+            if as_in_checkout(d["file"]) == file
             and d["line"] == int(want["line"])
             and d["col"] == int(want["col"])
             and d["severity"] == want["sev"]

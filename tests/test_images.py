@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from century.model.ruleset import Ruleset
+from century.output import MANIFEST, read_manifest
 from century.pipeline import compile_paths
 from century.prose import render_prose
 from century.targets.cards.faces import DECK_COLOURS, decks
@@ -28,6 +29,8 @@ from conftest import ROOT
 HOSTILE_IDS = ["../../escape", "a/b\\c", "CON", "con", "Con", "nul", "..", ".hidden", "-rf"]
 HOSTILE_IDS += ["x" * 300, "x" * 299 + "y", "é", "e\u0301", "<b>&'\"", "tab\there", "_2e"]
 SCRIPT = "<script>alert(1)</script>"
+MARKUP = '#panic("markup ran") *x* $y$ ]'
+"""A card name that would stop Typst if it were read as markup, not shown as text."""
 SAFE_STEM = re.compile(r"[a-z0-9+_~-]+")
 
 
@@ -93,6 +96,7 @@ def hostile(data: dict[str, Any]) -> None:
         card["id"] = card_id
     data["starting_cards"][0]["id"] = "reference"  # the name the reference card takes
     data["merchant_deck"][-1]["name"] = {"en": SCRIPT, "de": SCRIPT}
+    data["merchant_deck"][-2]["name"] = {"en": MARKUP, "de": MARKUP}
     data["name"] = {lang: f"Game {SCRIPT}" for lang in data["name"]}
     data["terms"]["point_cards"] = {"en": f"Deck {SCRIPT}", "de": "Stapel"}
 
@@ -200,6 +204,7 @@ def test_hostile_ids_and_names_stay_inside_and_stay_text(tmp_path):
     page = files["index.html"].decode("utf-8")
     assert SCRIPT not in page and html.escape(SCRIPT) in page
     assert "<b>" not in page and "&lt;b&gt;&amp;&#39;&#34;" in page  # the id shown as text
+    assert MARKUP in html.unescape(page)  # and Typst drew the card with it (no panic)
     sources = {html.unescape(s) for s in re.findall(r'src="([^"]+)"', page)}
     assert {s.replace("%2B", "+") for s in sources} == {n for n in files if n.endswith(".png")}
 
@@ -242,3 +247,53 @@ def test_images_help_names_its_options(run):
     for option in ("--dpi N", "--bleed MM", "--lang LANG", "--out DIR", "[default: 300]"):
         assert option in result.stdout
     assert "Usage: century images [OPTIONS] GAME" in result.stdout
+
+
+def files_below(folder) -> dict[str, bytes]:
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*") if p.is_file()
+    }
+
+
+def test_images_replace_only_what_century_wrote(run, tmp_path, monkeypatch):
+    """A user's file where an image goes is refused before anything is drawn; the tool's own
+    files, listed in the output folder's manifest, are replaced; other files stay."""
+    out = tmp_path / "kit"
+    mine = out / "images" / "en" / "merchant" / "yy-g.png"
+    mine.parent.mkdir(parents=True)
+    mine.write_bytes(b"my own drawing")
+    (out / "images" / "notes.txt").write_text("mine", encoding="utf-8")
+    before = files_below(out)
+    args = ("images", "spice-road", "--lang", "en", "--dpi", "50", "--out", str(out))
+    with monkeypatch.context() as patch:
+
+        def no_drawing(*args: object) -> None:
+            raise AssertionError("drew before checking the output folder")
+
+        patch.setattr("century.targets.typst.render_png", no_drawing)
+        result = run(*args)
+    assert result.exit_code == 1, result.output
+    assert "holds files century did not write (images/en/merchant/yy-g.png)" in result.stderr
+    assert files_below(out) == before  # nothing written, nothing removed
+    mine.unlink()
+    result = run(*args)
+    assert result.exit_code == 0, result.output
+    written = files_below(out)
+    assert written["images/notes.txt"] == b"mine"
+    ours = read_manifest(out)
+    assert ours == {name for name in written if name not in ("images/notes.txt", MANIFEST)}
+    assert len([n for n in ours if n.endswith(".png")]) == 85 and "images/index.html" in ours
+    again = run(*args)  # its own files: replaced, by the same bytes
+    assert again.exit_code == 0, again.output
+    assert files_below(out) == written
+
+
+def test_build_replaces_a_game_folder_that_images_wrote_into(run, tmp_path):
+    """`century images` lists its files in the game folder's manifest, so a later build may
+    replace that folder (and `--target images` writes them again)."""
+    game = tmp_path / "spice-road"
+    result = run("images", "spice-road", "--lang", "en", "--dpi", "50", "--out", str(game))
+    assert result.exit_code == 0, result.output
+    result = run("build", "rules", "cards", "--target", "ruleset", "--out", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    assert sorted(files_below(game)) == [MANIFEST, "ruleset.json"]

@@ -480,6 +480,7 @@ def test_cli_writes_the_modules_that_import_where_they_are_written(run, tmp_path
         assert result.exit_code == 0, result.output
     names = sorted(p.name for p in out.iterdir())
     assert names == [
+        ".century-manifest.json",
         "spice_road.py",
         "spice_road_actions.py",
         "spice_road_openspiel.py",
@@ -517,7 +518,12 @@ def test_cli_build_with_the_targets(run, tmp_path):
     result = run("build", "rules/spice-road.yaml", "--out", str(tmp_path), "--target", "pettingzoo")
     assert result.exit_code == 0, result.output
     built = sorted(p.name for p in (tmp_path / "spice-road").iterdir())
-    assert built == ["spice_road.py", "spice_road_actions.py", "spice_road_pettingzoo.py"]
+    assert built == [
+        ".century-manifest.json",
+        "spice_road.py",
+        "spice_road_actions.py",
+        "spice_road_pettingzoo.py",
+    ]
 
 
 def test_readme_example_runs(run, tmp_path):

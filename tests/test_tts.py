@@ -11,6 +11,7 @@ import subprocess
 import sys
 import urllib.parse
 import urllib.request
+import zlib
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -18,10 +19,13 @@ from typing import Any
 import pytest
 
 from century.model.ruleset import Ruleset
+from century.output import MANIFEST, read_manifest
 from century.pipeline import compile_paths
 from century.prose import render_prose
 from century.targets import BuildOptions, Target, targets
 from century.targets.cards.faces import decks
+from century.targets.images import ImageOptions, deck_images
+from century.targets.images import render as render_images
 from century.targets.tts import MAX_COLS, MAX_ROWS, PER_SHEET, TtsOptions, render, write
 
 from conftest import ROOT
@@ -29,12 +33,62 @@ from conftest import ROOT
 DPI = 50
 CARD_PX = (124, 173)  # 63 × 88 mm at 50 dpi
 BASE = "https://example.org/my%20game/tts"
+MARKUP = '#panic("markup ran") *x* $y$ ]'
 
 
 def png_size(png: bytes) -> tuple[int, int]:
     """Width and height from the PNG header."""
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and png[12:16] == b"IHDR"
     return struct.unpack(">II", png[16:24])
+
+
+def png_rgb(png: bytes) -> tuple[int, int, list[bytes]]:
+    """Width, height and the rows of RGB bytes of an 8-bit RGB or RGBA PNG (as Typst writes
+    it), decoded with the standard library: the five PNG filters undone row by row."""
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, idat, header = 8, b"", b""
+    while pos < len(png):
+        (size,) = struct.unpack(">I", png[pos : pos + 4])
+        kind, body = png[pos + 4 : pos + 8], png[pos + 8 : pos + 8 + size]
+        header = body if kind == b"IHDR" else header
+        idat += body if kind == b"IDAT" else b""
+        pos += 12 + size
+    width, height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", header)
+    assert depth == 8 and colour in (2, 6) and interlace == 0
+    step = 3 if colour == 2 else 4
+    stride = width * step
+    raw = zlib.decompress(idat)
+    rows, prev = [], bytearray(stride)
+    for y in range(height):
+        kind = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1 : (y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - step] if i >= step else 0
+            b, c = prev[i], prev[i - step] if i >= step else 0
+            if kind == 1:
+                line[i] = (line[i] + a) & 255
+            elif kind == 2:
+                line[i] = (line[i] + b) & 255
+            elif kind == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif kind == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(bytes(line) if step == 3 else bytes(v for j, v in enumerate(line) if j % 4 < 3))
+        prev = line
+    return width, height, rows
+
+
+def difference(sheet: list[bytes], x: int, y: int, image: list[bytes]) -> float:
+    """Mean difference (0 to 255) of the RGB bytes of `image` and the part of `sheet` whose
+    top-left pixel is (`x`, `y`)."""
+    total = count = 0
+    for row, line in enumerate(image):
+        part = sheet[y + row][3 * x : 3 * x + len(line)]
+        total += sum(abs(p - q) for p, q in zip(part, line, strict=True))
+        count += len(line)
+    return total / count
 
 
 @functools.cache
@@ -213,12 +267,42 @@ def few_cards(data: dict[str, Any]) -> None:
     data["point_deck"] = data["point_deck"][:2]
 
 
+def test_deck_ids_name_the_cells_that_show_those_cards():
+    """Every cell a card's DeckID names shows that card, and the hidden cell the back: each
+    cell of each sheet, read from the PNG, against the card images of `century images`."""
+    ruleset = variant(few_cards)
+    files = render(ruleset, TtsOptions(dpi=DPI, languages=("en",)), BASE)
+    check_decks(ruleset, "en", files)
+    images = render_images(ruleset, ImageOptions(dpi=DPI, languages=("en",)))
+    states = [o for o in objects(files, "spice-road-en.json") if o["Name"] == "Deck"]
+    for state, deck in zip(states, deck_images(ruleset, "en"), strict=True):
+        shown = {
+            (card.face["id"] or card.face["title"]): png_rgb(
+                images[f"en/{deck.kind}/{card.name}.png"]
+            )[2]
+            for card in deck.cards
+        }
+        shown["back"] = png_rgb(images[f"en/backs/{deck.kind}.png"])[2]
+        [(key, sheet)] = state["CustomDeck"].items()
+        _, _, pixels = png_rgb(files[written_name(sheet["FaceURL"])])
+        cells = {card["CardID"] % 100: card["Nickname"] for card in state["ContainedObjects"]}
+        cells[sheet["NumWidth"] * sheet["NumHeight"] - 1] = "back"
+        assert all(card["CardID"] // 100 == int(key) for card in state["ContainedObjects"])
+        for cell, expected in cells.items():
+            x = cell % sheet["NumWidth"] * CARD_PX[0]
+            y = cell // sheet["NumWidth"] * CARD_PX[1]
+            scores = {name: difference(pixels, x, y, image) for name, image in shown.items()}
+            best = min(scores, key=scores.__getitem__)
+            assert best == expected and scores[best] < 5, (deck.kind, cell, scores)
+
+
 def hostile(data: dict[str, Any]) -> None:
     data["id"] = "../evil game"
     data["merchant_deck"][0]["id"] = "../../x"
     data["merchant_deck"][1]["id"] = 'q"<\\>'
     data["name"] = {lang: 'Name "quoted" </script>' for lang in data["name"]}
     data["coins"][0]["id"] = "/etc/passwd"
+    data["merchant_deck"][2]["name"] = {lang: MARKUP for lang in data["name"]}
 
 
 def test_hostile_ids_stay_text_and_inside_the_folder(tmp_path):
@@ -233,6 +317,8 @@ def test_hostile_ids_stay_text_and_inside_the_folder(tmp_path):
     assert save["SaveName"] == 'Name "quoted" </script> (en)'
     nicknames = {c["Nickname"] for c in save["ObjectStates"][0]["ContainedObjects"]}
     assert {"../../x", 'q"<\\>'} <= nicknames  # the ids, as text
+    titles = {c["Description"] for c in save["ObjectStates"][0]["ContainedObjects"]}
+    assert MARKUP in titles  # drawn by Typst as text: markup would have stopped it
     for url in urls(save):
         assert written_name(url, base) in files
 
@@ -291,3 +377,30 @@ def test_tts_help_names_its_options(run):
     assert result.exit_code == 0
     for option in ("--dpi N", "--base-url URL", "--lang LANG", "--out DIR", "[default: 150]"):
         assert option in result.stdout
+
+
+def test_tts_replaces_only_what_century_wrote(run, tmp_path, monkeypatch):
+    """A user's saved object where the kit's goes is refused before anything is drawn; the
+    kit's own files, listed in the output folder's manifest, are replaced."""
+    out = tmp_path / "kit"
+    mine = out / "tts" / "spice-road-en.json"
+    mine.parent.mkdir(parents=True)
+    mine.write_text("{}", encoding="utf-8")
+    args = ("tts", "spice-road", "--lang", "en", "--dpi", str(DPI), "--out", str(out))
+    with monkeypatch.context() as patch:
+
+        def no_drawing(*args: object) -> None:
+            raise AssertionError("drew before checking the output folder")
+
+        patch.setattr("century.targets.typst.render_png", no_drawing)
+        result = run(*args)
+    assert result.exit_code == 1, result.output
+    assert "holds files century did not write (tts/spice-road-en.json)" in result.stderr
+    assert [p for p in out.rglob("*") if p.is_file()] == [mine] and mine.read_text() == "{}"
+    mine.unlink()
+    for _ in range(2):  # the second run replaces the first one's files
+        result = run(*args)
+        assert result.exit_code == 0, result.output
+    written = {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()}
+    assert read_manifest(out) == written - {MANIFEST}
+    assert "tts/spice-road-en.json" in written and "tts/en/merchant-1.png" in written

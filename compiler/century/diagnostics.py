@@ -9,8 +9,9 @@ C5xx limits that keep a ruleset playable.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Literal
 
 Severity = Literal["error", "warning"]
@@ -34,6 +35,9 @@ CODES: dict[str, str] = {
     "C016": "a path holds no rules files",
     "C017": "a file of the wrong kind where another is expected",
     "C018": "a deck or prose file that no game uses",
+    "C019": "a control character in a name or text (escaped ones too)",
+    "C020": "a path that is not a regular file (a FIFO, a device, a symlink loop)",
+    "C021": "too much YAML: too many values in a file, entries in a list, or data in one run",
     "C101": "an unknown key",
     "C102": "a required key is missing",
     "C103": "a value of the wrong type",
@@ -45,6 +49,7 @@ CODES: dict[str, str] = {
     "C205": "a variant patches an id the base game does not have",
     "C206": "a variant removes or replaces a card the deck does not have",
     "C207": "a deck or prose file named by a variant cannot be used",
+    "C208": "a deck or prose path that is absolute or leads out of its project",
     "C301": "a resource id or code is used twice",
     "C302": "an unknown resource code in a cube string",
     "C303": "cubes not written lowest rank first",
@@ -62,8 +67,34 @@ CODES: dict[str, str] = {
     "C315": "rule-sheet text missing or inconsistent across languages",
     "C401": "rule-sheet text lacks keys the sheet needs",
     "C402": "a rule-sheet sentence does not render",
+    "C403": "a rule-sheet sentence goes past a limit of the prose sandbox",
+    "C404": "a rule-sheet sentence prints an object instead of text or a number",
+    "C501": "a number over its limit",
+    "C502": "too many cards in a deck, a starting hand or a game",
+    "C503": "too many resources, seats or languages",
+    "C504": "a chain of variants that is too long",
+    "C505": "rules whose move tables are too large for the engine to play",
 }
 """Every diagnostic code and what it means (the README lists them too)."""
+
+
+CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+"""Characters that would steer a terminal or reorder text: C0 and C1 controls, DEL and the
+bidirectional marks, embeddings, overrides and isolates."""
+
+
+def printable(text: str, keep: str = "") -> str:
+    """`text` with every `CONTROL` character not in `keep` written as an escape (``\\x1b``),
+    so a file name or value can never steer the terminal it is printed on."""
+
+    def escape(match: re.Match[str]) -> str:
+        char = match.group()
+        if char in keep:
+            return char
+        code = ord(char)
+        return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+    return CONTROL.sub(escape, text)
 
 
 @dataclass(frozen=True, order=True)
@@ -116,13 +147,26 @@ class Diagnostic:
         return cls(code, severity, mark.file, mark.line, mark.col, path, message, hint, related)
 
     def format(self) -> str:
-        """The compiler-style text: ``file:line:col: error C302: message [at path]``."""
-        text = f"{self.file}:{self.line}:{self.col}: {self.severity} {self.code}: {self.message}"
-        if self.path:
-            text += f" [at {self.path}]"
-        if self.hint:
-            text += f"\n  hint: {self.hint}"
+        """The compiler-style text: ``file:line:col: error C302: message [at path]``; control
+        characters from file names or data are escaped."""
+        safe = self.printable()
+        text = f"{safe.file}:{safe.line}:{safe.col}: {safe.severity} {safe.code}: {safe.message}"
+        if safe.path:
+            text += f" [at {safe.path}]"
+        if safe.hint:
+            text += f"\n  hint: {safe.hint}"
         return text
+
+    def printable(self) -> Diagnostic:
+        """This diagnostic with control characters in its texts escaped (see `printable`)."""
+        return replace(
+            self,
+            file=printable(self.file),
+            path=printable(self.path),
+            message=printable(self.message),
+            hint=printable(self.hint),
+            related=tuple(Mark(printable(m.file), m.line, m.col) for m in self.related),
+        )
 
 
 class DiagnosticError(Exception):
@@ -146,5 +190,5 @@ def to_text(diagnostics: Iterable[Diagnostic]) -> str:
 
 
 def to_json(diagnostics: Iterable[Diagnostic]) -> str:
-    items = [asdict(d) for d in sorted(set(diagnostics), key=sort_key)]
+    items = [asdict(d.printable()) for d in sorted(set(diagnostics), key=sort_key)]
     return json.dumps(items, indent=2, ensure_ascii=False)

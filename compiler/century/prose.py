@@ -192,12 +192,14 @@ class TextError(ValueError):
 
 
 class ProseError(TextError):
-    """A prose string failed to render; names the language and key."""
+    """A prose string failed to render; names the language and key, and the diagnostic code
+    (C402 an error, C403 past a limit of the sandbox, C404 an object printed)."""
 
-    def __init__(self, lang: str, key: str, message: str) -> None:
+    def __init__(self, lang: str, key: str, message: str, code: str = "C402") -> None:
         super().__init__(f"prose {lang}.{key}: {message}")
         self.lang = lang
         self.key = key
+        self.code = code
 
 
 # -- the prose context -------------------------------------------------------------------
@@ -371,15 +373,15 @@ def _cap(value: Any) -> str:
 
 
 def _series(values: Iterable[Any], last: str, sep: str = ", ") -> str:
+    from century.sandbox import joined
+
     items = [str(v) for v in values]
     if len(items) < 2:
-        return "".join(items)
-    return sep.join(items[:-1]) + last + items[-1]
+        return joined(items, "")
+    return joined([joined(items[:-1], sep), items[-1]], last)
 
 
-_SEPARATOR = "\ue00f"
-"""Ends each template's output in `_combined` (dropped from values like the markers)."""
-_PRIVATE = str.maketrans("", "", MARK_OPEN + MARK_CLOSE + _LIT_OPEN + _LIT_CLOSE + _SEPARATOR)
+_PRIVATE = str.maketrans("", "", MARK_OPEN + MARK_CLOSE + _LIT_OPEN + _LIT_CLOSE)
 
 
 def _finalize(value: Any) -> Any:
@@ -389,17 +391,13 @@ def _finalize(value: Any) -> Any:
     return value
 
 
-@functools.cache
 def _environment() -> Any:
-    """The sandboxed Jinja2 environment shared by every prose string (built once)."""
-    from jinja2 import StrictUndefined
-    from jinja2.sandbox import SandboxedEnvironment
+    """The bounded sandbox (`century.sandbox`) shared by every prose string (built once)."""
+    from century.sandbox import add_filters, environment
 
-    env = SandboxedEnvironment(
-        undefined=StrictUndefined, autoescape=False, finalize=_finalize, keep_trailing_newline=False
-    )
-    env.filters["cap"] = _cap
-    env.filters["series"] = _series
+    env = environment(_finalize)
+    if "cap" not in env.filters:
+        add_filters(env, {"cap": _cap, "series": _series})
     return env
 
 
@@ -437,43 +435,26 @@ def _mark(text: str, lang: str, key: str, ruleset: Ruleset) -> str:
     return marked.replace(_LIT_OPEN, "[[").replace(_LIT_CLOSE, "]]")
 
 
-@functools.lru_cache(maxsize=64)
-def _combined(sources: tuple[str, ...]) -> Any:
-    """All of a language's templates compiled as one (compiling is the slow part, and one
-    template compiles much faster than many small ones). Each source runs in its own
-    ``{% with %}`` scope, so a ``set`` in one cannot reach another; `_SEPARATOR` (which no
-    value can contain) follows each."""
-    body = "".join("{% with %}" + source + "{% endwith %}" + _SEPARATOR for source in sources)
-    return _environment().from_string(body)
-
-
-def _render_each(
-    items: list[tuple[str, str]], context: dict[str, Any], lang: str
-) -> dict[str, str]:
-    """Render one template per key: slower, but names the key that fails."""
-    out: dict[str, str] = {}
-    for key, source in items:
-        try:
-            out[key] = _template(source).render(context)
-        except Exception as err:  # prose is data: any failure is reported with its key
-            raise ProseError(lang, key, f"{type(err).__name__}: {err}") from err
-    return out
-
-
 def render_prose(ruleset: Ruleset, lang: str) -> dict[str, str]:
-    """Every prose string of `lang`, rendered; a bad placeholder raises `ProseError`."""
+    """Every prose string of `lang`, rendered within the sandbox's caps and one shared
+    deadline; a bad placeholder or a string past a cap raises `ProseError`."""
+    from century.sandbox import Budget, PrintedObject, SandboxLimit, render
+
     if lang not in ruleset.prose:
         raise TextError(f"no prose in language {lang!r}")
     context = prose_context(ruleset, lang)
     items = sorted(ruleset.prose[lang].items())
-    templated = [(key, source) for key, source in items if _JINJA.search(source)]
-    texts = {key: source for key, source in items}  # plain text: nothing for Jinja to do
-    try:
-        parts = _combined(tuple(source for _, source in templated)).render(context)
-        pieces = parts.split(_SEPARATOR)
-        if len(pieces) != len(templated) + 1:
-            raise ValueError("a template leaked into its neighbour")
-        texts.update(zip((key for key, _ in templated), pieces, strict=False))
-    except Exception:  # find and name the key that fails
-        texts.update(_render_each(templated, context, lang))
+    texts = dict(items)  # plain text (no Jinja syntax) needs no rendering
+    budget = Budget()
+    for key, source in items:
+        if not _JINJA.search(source):
+            continue
+        try:
+            texts[key] = render(_template(source), context, budget)
+        except (SandboxLimit, PrintedObject) as err:
+            raise ProseError(lang, key, str(err), err.code) from err
+        except Exception as err:  # prose is data: any failure is reported with its key
+            if "not allowed in prose" in str(err):
+                raise ProseError(lang, key, str(err), "C403") from err
+            raise ProseError(lang, key, f"{type(err).__name__}: {err}") from err
     return {key: _mark(text.strip(), lang, key, ruleset) for key, text in texts.items()}

@@ -1,17 +1,25 @@
 """The check stage: semantic checks on a resolved game, one small function each.
 
-Each check takes a `Context` and yields located diagnostics. `CHECKS` is the registry: the
-code of each check (see `century.diagnostics.CODES`) and its function. `run_checks` runs them
-all, so every problem is reported in one run. The schema has already guaranteed the shape of
-the data, so checks may index it freely. `MODEL_CHECKS` run on the built `Ruleset`.
+Each check takes a `Context` and yields located diagnostics. `LIMITS` and `CHECKS` are the
+registry: the code of each check (see `century.diagnostics.CODES`) and its function.
+`run_checks` runs them all, so every problem is reported in one run; past a limit of `LIMITS`
+nothing else runs, so the other checks may assume bounded numbers and lists. The schema has
+already guaranteed the shape of the data, so checks may index it freely. `MODEL_CHECKS` run on
+the built `Ruleset`.
 """
 
 from __future__ import annotations
 
-from century.checks import cards, ladder, languages, prose, setup
+from century.checks import cards, ladder, languages, limits, prose, setup
 from century.checks.context import Check, Context
-from century.diagnostics import Diagnostic
+from century.diagnostics import Diagnostic, has_errors
 from century.frontend.loader import Node
+
+LIMITS: dict[str, Check] = {
+    "C501": limits.numbers,
+    "C502": limits.card_counts,
+    "C503": limits.list_lengths,
+}
 
 CHECKS: dict[str, Check] = {
     "C301": ladder.unique_resources,
@@ -31,14 +39,18 @@ CHECKS: dict[str, Check] = {
     "C315": languages.prose_languages,
 }
 
-MODEL_CHECKS = [prose.check_prose]
+MODEL_CHECKS = [limits.move_tables, prose.check_prose]
 
 
 def run_checks(tree: Node) -> list[Diagnostic]:
-    """Every problem every check finds in a resolved game tree."""
+    """Every problem every check finds in a resolved game tree (only the limits' problems
+    when it is past a limit)."""
     ctx = Context(tree)
     found: list[Diagnostic] = []
-    for code, check in CHECKS.items():
-        ctx.code = code
-        found.extend(check(ctx))
+    for registry in (LIMITS, CHECKS):
+        for code, check in registry.items():
+            ctx.code = code
+            found.extend(check(ctx))
+        if has_errors(found):
+            break
     return found

@@ -30,13 +30,17 @@ def check_prose(ruleset: Ruleset, tree: Node) -> Iterator[Diagnostic]:
             render_prose(ruleset, lang)
         except ProseError as err:
             path: Path_ = ("prose", err.lang, "text", err.key)
+            verb = {"C403": "goes past a limit", "C404": "prints an object"}.get(
+                err.code, "does not render"
+            )
             yield Diagnostic.at(
                 tree.locate(path),
-                "C402",
-                f"rule-sheet text {err.key!r} ({err.lang}) does not render: "
-                f"{str(err).split(': ', 1)[-1]}",
+                err.code,
+                f"rule-sheet text {err.key!r} ({err.lang}) {verb}: {str(err).split(': ', 1)[-1]}",
                 path=format_path(path),
-                hint="the placeholders are listed in the README (rule sheets)",
+                hint="the placeholders are listed in the README (rule sheets)"
+                if err.code == "C402"
+                else "prose is plain sentences; the sandbox's limits are in the README (Limits)",
             )
         except TextError as err:
             yield Diagnostic.at(tree.locate(("prose",)), "C402", str(err), path="prose")

@@ -7,7 +7,16 @@ from typing import Annotated
 
 import typer
 
-from century.cli.common import BUILD, Command, Paper, RulesOpt, fail, load_game
+from century.cli.common import (
+    BUILD,
+    Command,
+    Paper,
+    RulesOpt,
+    check_out,
+    fail,
+    load_game,
+    write_outputs,
+)
 
 
 def paper_help() -> str:
@@ -114,20 +123,21 @@ def cards(
     Besides every card, the kit has a cover page (print at 100 %, how to flip, a 50 mm scale
     bar, contents, cutting order), coin and cube tokens and a caravan mat per player.
     """
-    from century.output import atomic_write_bytes
     from century.prose import TextError
     from century.targets.cards import CardOptionError, CardOptions, file_name, render
     from century.targets.typst import RenderError
 
     offset = parse_offset(back_offset)
+    folder = out if out is not None else BUILD / game
+    check_out(folder)
     ruleset = load_game(game, rules)
     languages = list(dict.fromkeys(lang or ruleset.languages))
     for value in languages:
         if value not in ruleset.languages:
             known = ", ".join(ruleset.languages)
             fail(f"{game} has no language {value!r} (known: {known})", 2)
-    folder = out if out is not None else BUILD / game
-    pdfs: dict[Path, bytes] = {}
+    check_out(folder, [file_name(language, paper.value) for language in languages])
+    pdfs: dict[str, bytes] = {}
     for language in languages:  # render everything first: an error writes nothing
         options = CardOptions(
             paper=paper.value,
@@ -142,15 +152,14 @@ def cards(
             lang=language,
         )
         try:
-            pdfs[folder / file_name(language, paper.value)] = render(ruleset, options)
+            pdfs[file_name(language, paper.value)] = render(ruleset, options)
         except CardOptionError as err:
             fail(str(err), 2)
         except TextError as err:
             fail(f"{game}: {err}", 1)
         except RenderError as err:
             fail(f"could not render the cards: {err}", 1)
-    for path, pdf in pdfs.items():
-        atomic_write_bytes(path, pdf)
+    for path in write_outputs(folder, pdfs):
         typer.echo(f"wrote {path}")
 
 

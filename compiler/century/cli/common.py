@@ -102,9 +102,51 @@ def _option_row(param: Any) -> tuple[str, str]:
 
 
 def fail(message: str, code: int = 1) -> NoReturn:
-    """Print ``error: message`` to stderr and exit with `code` (1 data, 2 usage)."""
-    typer.echo(f"error: {message}", err=True)
+    """Print ``error: message`` to stderr and exit with `code` (1 data, 2 usage); control
+    characters in the message (from a file name, say) are escaped."""
+    typer.echo(f"error: {diag.printable(message)}", err=True)
     raise typer.Exit(code)
+
+
+# -- output folders ----------------------------------------------------------------------------
+
+
+def check_out(folder: Path, names: list[str] | None = None, what: str = "--out") -> None:
+    """Refuse a bad output folder before any work: exit 2 for one that is a file or cannot be
+    written into, exit 1 for one whose files `names` exist without century having written
+    them (see `century.output`)."""
+    from century.output import OutputError, check_folder, check_target
+
+    try:
+        check_target(folder, what)
+        if names is not None:
+            check_folder(folder, names)
+    except OutputError as err:
+        fail(str(err), 2 if err.usage else 1)
+
+
+def check_out_file(path: Path, what: str) -> None:
+    """Refuse (exit 2) an output file that is a folder or cannot be written, before any work."""
+    from century.output import OutputError, check_file_target
+
+    try:
+        check_file_target(path, what)
+    except OutputError as err:
+        fail(str(err), 2 if err.usage else 1)
+
+
+def write_outputs(folder: Path, files: dict[str, bytes]) -> list[Path]:
+    """Write `files` into `folder` under its lock, listed in its manifest; exit 1 (nothing
+    written) if that would replace a file century did not write."""
+    from century.output import OutputError, locked, write_files
+
+    try:
+        with locked(folder.absolute().parent):
+            return write_files(folder, files)
+    except OutputError as err:
+        fail(str(err), 2 if err.usage else 1)
+    except OSError as err:
+        fail(f"cannot write into {folder}: {err.strerror or err}")
 
 
 def report(diagnostics: list[diag.Diagnostic], fmt: str = "text") -> None:

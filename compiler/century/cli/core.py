@@ -13,10 +13,12 @@ from century.cli.common import (
     Format,
     Paper,
     PathsArg,
+    check_out,
     fail,
     load_rulesets,
     local_rules,
     report,
+    write_outputs,
 )
 
 
@@ -55,7 +57,9 @@ def _summary(games: list[str], files: list[str], errors: int, warnings: int) -> 
     """``checked 2 games (a, b) in 5 files under rules/, cards/: 0 errors, 0 warnings``."""
     folders = list(dict.fromkeys(str(Path(f).parent) + "/" for f in files))
     shown = ", ".join(folders[:4]) + (f" and {len(folders) - 4} more" if len(folders) > 4 else "")
-    names = f" ({', '.join(sorted(set(games)))})" if games else ""
+    unique = sorted(set(games))
+    names = ", ".join(unique[:8]) + (f" and {len(unique) - 8} more" if len(unique) > 8 else "")
+    names = f" ({names})" if games else ""
     count = len(set(games))
     return (
         f"checked {count} game{'s' * (count != 1)}{names} in {len(files)} "
@@ -80,12 +84,18 @@ def build(
         ),
     ] = None,
 ) -> None:
-    """Build every game and variant found into OUT/<game>/: ruleset, engine, sheets, cards."""
+    """Build every game and variant found into OUT/<game>/: ruleset, engine, sheets, cards.
+
+    A game folder is built whole in a temporary folder and swapped in; its manifest lists
+    what century wrote, and a folder holding anything else (a user's file, rules data) is
+    refused before any work. Builds into one OUT folder take turns.
+    """
     from dataclasses import replace
 
-    from century.output import atomic_dir
+    from century.output import OutputError, atomic_dir, check_folder, check_root, locked
     from century.targets import BuildOptions, targets
 
+    check_out(out)
     known = targets()
     unknown = [name for name in target or [] if name not in known]
     if unknown:
@@ -98,13 +108,30 @@ def build(
     compiled = load_rulesets(paths or local_rules())
     if not compiled.rulesets:
         fail("no games found to build")
+    games = sorted(compiled.rulesets)
+
+    def check() -> None:
+        check_root(out)
+        for game_id in games:
+            check_folder(out / game_id)
+
     report(compiled.diagnostics)  # warnings
     options = BuildOptions(papers=tuple(p.value for p in paper or [Paper.a4]))
-    for game_id, ruleset in sorted(compiled.rulesets.items()):
-        with atomic_dir(out / game_id) as tmp:
-            for each in chosen:
-                each.write(ruleset, tmp, replace(options, dest=out / game_id))
-        typer.echo(f"built {out / game_id}")
+    try:
+        check()  # before any work: nothing is written if one folder is refused
+        with locked(out):
+            check()  # again: another build may have written meanwhile
+            for game_id in games:
+                with atomic_dir(out / game_id) as tmp:
+                    for each in chosen:
+                        each.write(
+                            compiled.rulesets[game_id], tmp, replace(options, dest=out / game_id)
+                        )
+                typer.echo(f"built {out / game_id}")
+    except OutputError as err:
+        fail(str(err), 2 if err.usage else 1)
+    except OSError as err:
+        fail(f"cannot write into {out}: {err.strerror or err}")
 
 
 def schema(
@@ -118,8 +145,6 @@ def schema(
     ] = None,
 ) -> None:
     """Show where the JSON Schemas are, or copy them next to your own rules files."""
-    import shutil
-
     from century.resources import SCHEMAS
 
     files = sorted(SCHEMAS.glob("*.schema.json"))
@@ -131,9 +156,8 @@ def schema(
             "Start a rules file with `# yaml-language-server: $schema=<path>/variant.schema.json`"
         )
         return
-    write.mkdir(parents=True, exist_ok=True)
-    for f in files:
-        shutil.copyfile(f, write / f.name)
+    check_out(write, [f.name for f in files], what="--write")
+    write_outputs(write, {f.name: f.read_bytes() for f in files})
     typer.echo(f"wrote {len(files)} schemas to {write}")
 
 

@@ -3,13 +3,15 @@ Simulator."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, TypeVar
 
 import typer
 
-from century.cli.common import BUILD, Command, RulesOpt, fail, load_game
+from century.cli.common import BUILD, Command, RulesOpt, check_out, fail, load_game, write_outputs
 
+T = TypeVar("T")
 GameArg = Annotated[
     str, typer.Argument(metavar="GAME", help="Game or variant id (listed by `century validate`).")
 ]
@@ -25,15 +27,20 @@ OutOpt = Annotated[
 ]
 
 
-def _write(folder: Path, files: dict[str, bytes]) -> None:
-    """Write `files` (relative paths) below `folder`, each atomically."""
-    from century.output import atomic_write_bytes
+def _write(out: Path, subfolder: str, files: dict[str, bytes]) -> list[Path]:
+    """Write `files` (relative to `out`/`subfolder`) under `out`'s lock, each atomically,
+    listed in `out`'s manifest; exit 1 (nothing written) if that would replace a file
+    century did not write."""
+    return write_outputs(out, {f"{subfolder}/{name}": data for name, data in files.items()})
 
-    for name, data in files.items():
-        atomic_write_bytes(folder / name, data)
+
+def _check(out: Path, subfolder: str, names: list[str]) -> None:
+    """Refuse, before any drawing, an output folder where one of the files `names` (relative
+    to `out`/`subfolder`) exists without century having written it."""
+    check_out(out, [f"{subfolder}/{name}" for name in names])
 
 
-def _render(game: str, render) -> dict[str, bytes]:
+def _render(game: str, render: Callable[[], T]) -> T:
     """`render()`, or exit with its error: options 2, data 1 (nothing is written)."""
     from century.prose import TextError
     from century.targets.images import ImageOptionError
@@ -72,17 +79,20 @@ def images(
     (poker size, as print-on-demand services take it); the backs are LANG/backs/DECK.png.
     index.html shows every card of the game on one page.
     """
-    from century.targets.images import FOLDER, ImageOptions, image_size, render
+    from century.targets.images import FOLDER, ImageOptions, file_names, image_size, plan, render
 
+    folder = out if out is not None else BUILD / game
+    check_out(folder)
     ruleset = load_game(game, rules)
     options = ImageOptions(dpi=dpi, bleed=bleed, languages=tuple(lang or ()))
-    files = _render(game, lambda: render(ruleset, options))
-    folder = (out if out is not None else BUILD / game) / FOLDER
-    _write(folder, files)
+    planned = _render(game, lambda: plan(ruleset, options))
+    _check(folder, FOLDER, file_names(planned))
+    files = _render(game, lambda: render(ruleset, options, planned))
+    _write(folder, FOLDER, files)
     width, height = image_size(options)
     count = sum(name.endswith(".png") for name in files)
-    typer.echo(f"wrote {count} card images of {width} × {height} pixels to {folder}")
-    typer.echo(f"wrote {folder / 'index.html'}")
+    typer.echo(f"wrote {count} card images of {width} × {height} pixels to {folder / FOLDER}")
+    typer.echo(f"wrote {folder / FOLDER / 'index.html'}")
 
 
 def tts(
@@ -114,18 +124,21 @@ def tts(
     coins, a caravan mat per seat and cube bags. Copy GAME-LANG.json into Tabletop Simulator's
     Saves/Saved Objects folder; with --base-url, upload the tts folder there first.
     """
-    from century.targets.tts import FOLDER, TtsOptions, folder_url, render
+    from century.targets.tts import FOLDER, TtsOptions, file_names, folder_url, plan, render
 
-    folder = (out if out is not None else BUILD / game) / FOLDER
+    folder = out if out is not None else BUILD / game
+    check_out(folder)
     ruleset = load_game(game, rules)
     options = TtsOptions(dpi=dpi, languages=tuple(lang or ()))
-    url = base_url if base_url is not None else folder_url(folder)
-    files = _render(game, lambda: render(ruleset, options, url))
-    _write(folder, files)
+    url = base_url if base_url is not None else folder_url(folder / FOLDER)
+    planned = _render(game, lambda: plan(ruleset, options, url))
+    _check(folder, FOLDER, file_names(planned))
+    files = _render(game, lambda: render(ruleset, options, url, planned))
+    _write(folder, FOLDER, files)
     count = sum(name.endswith(".png") for name in files)
-    typer.echo(f"wrote {count} images to {folder}")
+    typer.echo(f"wrote {count} images to {folder / FOLDER}")
     for name in sorted(n for n in files if n.endswith(".json")):
-        typer.echo(f"wrote {folder / name}")
+        typer.echo(f"wrote {folder / FOLDER / name}")
 
 
 def register(app: typer.Typer) -> None:

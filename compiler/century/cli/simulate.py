@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from century.cli.common import BUILD, Command, RulesOpt, fail, load_game
+from century.cli.common import BUILD, Command, RulesOpt, check_out, fail, load_game, write_outputs
 
 
 def simulate(
@@ -56,26 +57,65 @@ def simulate(
     rules: RulesOpt = None,
 ) -> None:
     """Simulate many seeded games between bots; write a balance report (JSON and HTML)."""
-    from century.output import atomic_write_bytes
     from century.play.report import render_html, to_json_bytes
 
     if (game is None) == (compare is None):
         fail("name one GAME, or two with --compare A B", 2)
     names = list(compare) if compare else [game]
-    request = SimRequest(games, players, bots, seed, workers, cluster, quiet, rules)
-    reports = [_report_for(name, request) for name in names]
-    stem = "-vs-".join(r["game"] for r in reports)
+    given = {name: _read_report(name) for name in names if _is_report_file(name)}
+    stem = "-vs-".join(given[name]["game"] if name in given else _game_id(name) for name in names)
     folder = out or BUILD / "reports" / stem
+    files = ["report-a.json", "report-b.json", "compare.html"] if compare else []
+    files = files or ["report.json", "report.html"]
+    check_out(folder, files)  # before any game is played
+    request = SimRequest(games, players, bots, seed, workers, cluster, quiet, rules)
+    reports = [given.get(name) or _report_for(name, request) for name in names]
     if compare:
-        for letter, report in zip("ab", reports, strict=True):
-            atomic_write_bytes(folder / f"report-{letter}.json", to_json_bytes(report))
+        data = {f"report-{x}.json": to_json_bytes(r) for x, r in zip("ab", reports, strict=True)}
     else:
-        atomic_write_bytes(folder / "report.json", to_json_bytes(reports[0]))
-    html = folder / ("compare.html" if compare else "report.html")
-    atomic_write_bytes(html, render_html(reports).encode())
+        data = {"report.json": to_json_bytes(reports[0])}
+    data[files[-1]] = render_html(reports).encode()
+    write_outputs(folder, data)
     for report in reports:
         typer.echo(_summary(report))
-    typer.echo(f"report written to {html}")
+    typer.echo(f"report written to {folder / files[-1]}")
+
+
+def _is_report_file(name: str) -> bool:
+    return name.endswith(".json") and Path(name).is_file()
+
+
+def _game_id(name: str) -> str:
+    """`name` if it can be a game id (so a report folder is named by it), else exit 2."""
+    if not re.fullmatch(r"[a-z][a-z0-9-]{0,63}", name):
+        fail(f"unknown game {name!r} (a game id, or a report .json file)", 2)
+    return name
+
+
+def _read_report(name: str) -> dict[str, Any]:
+    """A simulation report read from a .json file, checked whole: its game is an id (so the
+    report folder stays inside build/reports) and it summarises and renders; else exit 1."""
+    from century.limits import MAX_REPORT_BYTES
+    from century.play.report import render_html
+
+    path = Path(name)
+    try:
+        if path.stat().st_size > MAX_REPORT_BYTES:
+            fail(f"{name} is over {MAX_REPORT_BYTES} bytes; not a simulation report")
+        report = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as err:
+        fail(f"{name}: cannot read the report: {err}")
+    if not isinstance(report, dict) or report.get("report_version") is None:
+        fail(f"{name} is not a simulation report")
+    game_id = report.get("game")
+    if not isinstance(game_id, str) or not re.fullmatch(r"[a-z][a-z0-9-]{0,63}", game_id):
+        fail(f"{name}: the report's game {game_id!r} is not a game id")
+    try:
+        _summary(report)
+        render_html([report])
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, ZeroDivisionError) as err:
+        fail(f"{name} is not a usable simulation report ({type(err).__name__}: {err})")
+    return report
 
 
 @dataclass(frozen=True)
@@ -93,20 +133,12 @@ class SimRequest:
 
 
 def _report_for(name: str, req: SimRequest) -> dict[str, Any]:
-    """A report read from a .json file, or made by simulating the game `name`."""
+    """The report made by simulating the game `name`."""
     from century.play.report import build_report
     from century.play.simulate import ProgressBar, SimConfig, SimulationError, default_workers
     from century.play.simulate import seat_bots as per_seat
     from century.play.simulate import simulate as run
 
-    if name.endswith(".json") and Path(name).is_file():
-        try:
-            report = json.loads(Path(name).read_text(encoding="utf-8"))
-        except (OSError, ValueError) as err:
-            fail(f"{name}: cannot read the report: {err}", 1)
-        if not isinstance(report, dict) or report.get("report_version") is None:
-            fail(f"{name} is not a simulation report", 1)
-        return report
     ruleset = load_game(name, req.rules)
     try:
         bots = per_seat(req.bots, req.players)

@@ -8,7 +8,16 @@ from typing import Annotated
 
 import typer
 
-from century.cli.common import BUILD, Command, Paper, RulesOpt, fail, load_game
+from century.cli.common import (
+    BUILD,
+    Command,
+    Paper,
+    RulesOpt,
+    check_out,
+    fail,
+    load_game,
+    write_outputs,
+)
 from century.targets import BuildOptions, Target, targets
 
 
@@ -39,8 +48,8 @@ def _command(target: Target):
         ] = None,
         rules: RulesOpt = None,
     ) -> None:
-        from century.output import atomic_write_bytes
-
+        folder = out if out is not None else BUILD / game
+        check_out(folder)
         ruleset = load_game(game, rules)
         unknown = [code for code in lang or [] if code not in ruleset.languages]
         if unknown:
@@ -50,13 +59,12 @@ def _command(target: Target):
         options = BuildOptions(
             papers=tuple(p.value for p in paper or [Paper.a4]), languages=tuple(lang or ())
         )
-        folder = out if out is not None else BUILD / game
         with tempfile.TemporaryDirectory() as scratch:
             written = target.write(ruleset, Path(scratch), options)
-            for path in written:
-                dest = folder / path.relative_to(scratch)
-                atomic_write_bytes(dest, path.read_bytes())
-                typer.echo(f"wrote {dest}")
+            files = {path.relative_to(scratch).as_posix(): path.read_bytes() for path in written}
+        check_out(folder, list(files))
+        for dest in write_outputs(folder, files):
+            typer.echo(f"wrote {dest}")
 
     command.__doc__ = f"Write {target.summary} for GAME."
     return command

@@ -14,6 +14,7 @@ from century.cli.common import (
     Command,
     Format,
     RulesOpt,
+    check_out,
     fail,
     load_rulesets,
     local_rules,
@@ -109,9 +110,10 @@ def new(
     """
     if not re.fullmatch(r"[a-z][a-z0-9-]*", name) or len(name) > 64:
         fail(f"{name!r} is not a valid id (lower-case letters, digits, dashes)", 2)
+    folder = folder or (Path("rules") if Path("rules").is_dir() else Path("."))
+    check_out(folder, what="--dir")
     compiled = _pick(load_rulesets(rules or local_rules(), with_bundled=True), base)
     ruleset = compiled.rulesets[base]
-    folder = folder or (Path("rules") if Path("rules").is_dir() else Path("."))
     target = folder / f"{name}.yaml"
     if target.exists() and not force:
         fail(f"{target} exists (use --force to overwrite)")

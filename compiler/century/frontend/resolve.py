@@ -18,7 +18,8 @@ from pathlib import Path
 
 from century.diagnostics import Diagnostic, Mark
 from century.frontend.loader import Node, format_path
-from century.frontend.sources import SourceFile, Sources
+from century.frontend.sources import PathProblem, SourceFile, Sources, referenced_path
+from century.limits import MAX_CHAIN
 from century.model.cards import derived_id
 
 OPEN_MAPS = {("name",), ("end", "point_cards"), ("balance", "variety_bonus")}
@@ -50,18 +51,80 @@ class Resolver:
         self.problems: list[Diagnostic] = []
         self.uses: dict[str, set[Path]] = {}
         """Per game: every file it is made of or names (also when it fails to resolve)."""
+        self.depth: dict[str, int] = {}
+        """Per game resolved: the variants between it and its base game."""
 
-    def resolve(self, game_id: str, stack: tuple[str, ...] = ()) -> Resolved | None:
+    def resolve(self, game_id: str) -> Resolved | None:
+        """The complete tree of `game_id`, or None once its problems are reported.
+
+        The `extends` chain is walked in a loop, not by recursion, so no chain of files can
+        exhaust the stack; a chain longer than `MAX_CHAIN` variants is an error.
+        """
         if game_id in self.done:
             return self.done[game_id]
-        source = self.catalogue[game_id]
-        uses = self.uses.setdefault(game_id, {source.path})
-        if source.kind == "game":
-            result = self._base(source, uses)
-        else:
-            result = self._variant(source, (*stack, game_id), uses)
-        self.done[game_id] = result
-        return result
+        chain = self._chain(game_id)
+        for each in reversed(chain):
+            if each in self.done:
+                continue
+            source = self.catalogue[each]
+            uses = self.uses.setdefault(each, {source.path})
+            if source.kind == "game":
+                result = self._base(source, uses)
+                self.depth[each] = 0
+            else:
+                base_id = source.node.value["extends"].value
+                uses.update(self.uses.get(base_id, ()))
+                base = self.done[base_id]
+                result = None if base is None else self._variant(source, base, uses)
+                self.depth[each] = self.depth[base_id] + 1
+            self.done[each] = result
+        return self.done.get(game_id)
+
+    def _chain(self, game_id: str) -> list[str]:
+        """`game_id` and the ids it extends, down to a base game or an id resolved before;
+        empty after reporting a cycle, an unknown base or a chain that is too long."""
+        chain = [game_id]
+        while True:
+            source = self.catalogue[chain[-1]]
+            self.uses.setdefault(chain[-1], {source.path})
+            if source.kind == "game":
+                return chain
+            base_node = source.node.value["extends"]
+            base_id = base_node.value
+            if base_id in chain:
+                cycle = " -> ".join([*chain, base_id])
+                self._error(base_node.mark, "C202", f"`extends` makes a cycle: {cycle}", "extends")
+                return self._fail(chain)
+            if base_id not in self.catalogue:
+                known = ", ".join(sorted(self.catalogue)) or "none"
+                self._error(
+                    base_node.mark,
+                    "C201",
+                    f"unknown base game {base_id!r}",
+                    "extends",
+                    f"known: {known}",
+                )
+                return self._fail(chain)
+            length = len(chain) + self.depth.get(base_id, 0)
+            if length > MAX_CHAIN:
+                first = self.catalogue[game_id].node.value["extends"]
+                self._error(
+                    first.mark,
+                    "C504",
+                    f"{game_id!r} is a variant of a variant more than {MAX_CHAIN} deep "
+                    f"(limit MAX_CHAIN = {MAX_CHAIN})",
+                    "extends",
+                    "extend a game nearer the base, or merge variants into one file",
+                )
+                return self._fail([game_id])
+            if base_id in self.done:
+                return [*chain, base_id] if self.done[base_id] else self._fail(chain)
+            chain.append(base_id)
+
+    def _fail(self, chain: list[str]) -> list[str]:
+        for each in chain:
+            self.done[each] = None
+        return []
 
     # -- base games ------------------------------------------------------------------------
 
@@ -85,36 +148,19 @@ class Resolver:
     def _load_ref(
         self, owner: SourceFile, ref: Node, expect: str, uses: set[Path]
     ) -> SourceFile | None:
-        path = (owner.path.parent / Path(str(ref.value))).resolve()
+        try:
+            path = referenced_path(owner.path, str(ref.value))
+        except PathProblem as err:
+            self._error(ref.mark, err.code, err.message, hint=err.hint)
+            return None
         uses.add(path)
         return self.sources.load(path, expect=expect, at=ref.mark)
 
     # -- variants --------------------------------------------------------------------------
 
-    def _variant(
-        self, source: SourceFile, stack: tuple[str, ...], uses: set[Path]
-    ) -> Resolved | None:
+    def _variant(self, source: SourceFile, base: Resolved, uses: set[Path]) -> Resolved | None:
         patch = source.node
-        base_node = patch.value["extends"]
-        base_id = base_node.value
-        if base_id in stack:
-            cycle = " -> ".join((*stack, base_id))
-            self._error(base_node.mark, "C202", f"`extends` makes a cycle: {cycle}", "extends")
-            return None
-        if base_id not in self.catalogue:
-            known = ", ".join(sorted(self.catalogue)) or "none"
-            self._error(
-                base_node.mark,
-                "C201",
-                f"unknown base game {base_id!r}",
-                "extends",
-                f"known: {known}",
-            )
-            return None
-        base = self.resolve(base_id, stack)
-        uses.update(self.uses.get(base_id, ()))
-        if base is None:
-            return None
+        base_id = base.id
         tree = base.tree.clone()
         files = [*base.files, source]
         errors_before = len(self.problems)
@@ -198,9 +244,13 @@ class Resolver:
         for key, ref in value.value.items():
             loaded = self._load_ref(source, ref, "deck" if group == "decks" else "prose", uses)
             if loaded is None:
-                self.problems.append(
-                    Diagnostic.at(ref.mark, "C207", f"cannot use {group} file {ref.value!r}")
-                )
+                if not any(
+                    d.file == ref.mark.file and d.line == ref.mark.line and d.col == ref.mark.col
+                    for d in (*self.problems, *self.sources.diagnostics)
+                ):
+                    self.problems.append(
+                        Diagnostic.at(ref.mark, "C207", f"cannot use {group} file {ref.value!r}")
+                    )
                 continue
             tree.value[group].value[key] = loaded.node.clone()
             files.append(loaded)

@@ -3,17 +3,25 @@
 Schemas live in `schema/` (draft 2020-12) and refer to `defs.schema.json` by relative
 reference, which editors resolve beside the file and which this module resolves from a
 registry keyed by file name. Errors become located diagnostics with readable messages.
+
+The schemas mean here what they mean in an editor: ``integer`` is a whole number written as
+one (``12.0`` is not), and a ``pattern`` follows ECMA-262, where ``$`` ends the text (in
+Python's `re` it also matches before a final line break, so ``"evil\n"`` would pass).
 """
 
 from __future__ import annotations
 
 import difflib
 import json
+import re
+from collections.abc import Iterator
 from functools import cache
+from itertools import islice
 from typing import Any
 
 from century.diagnostics import Diagnostic
 from century.frontend.loader import Node, format_path
+from century.limits import MAX_SCHEMA_ERRORS
 from century.resources import SCHEMAS
 
 KINDS = {
@@ -25,8 +33,53 @@ KINDS = {
 
 
 @cache
+def ecma_pattern(pattern: str) -> re.Pattern[str]:
+    """`pattern` compiled with ECMA-262 anchors: an unescaped ``$`` outside a character class
+    matches only at the very end of the text."""
+    out: list[str] = []
+    i, in_class = 0, False
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "\\":
+            out.append(pattern[i : i + 2])
+            i += 2
+            continue
+        if in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+        elif char == "$":
+            char = r"\Z"
+        out.append(char)
+        i += 1
+    return re.compile("".join(out))
+
+
+def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterator[Any]:
+    from jsonschema.exceptions import ValidationError
+
+    if isinstance(instance, str) and not ecma_pattern(pattern).search(instance):
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+def _is_integer(checker: Any, instance: Any) -> bool:
+    """A whole number written as one: not a bool, not a float such as ``12.0``."""
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+@cache
+def _validator_class() -> Any:
+    from jsonschema import Draft202012Validator, validators
+
+    return validators.extend(
+        Draft202012Validator,
+        validators={"pattern": _pattern},
+        type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer),
+    )
+
+
+@cache
 def _validator(kind: str) -> Any:
-    from jsonschema import Draft202012Validator
     from referencing import Registry, Resource
     from referencing.jsonschema import DRAFT202012
 
@@ -36,17 +89,14 @@ def _validator(kind: str) -> Any:
         resources.append((path.name, Resource.from_contents(contents, DRAFT202012)))
     registry = Registry().with_resources(resources)
     schema = json.loads((SCHEMAS / KINDS[kind]).read_text(encoding="utf-8"))
-    return Draft202012Validator(schema, registry=registry)
+    return _validator_class()(schema, registry=registry)
 
 
 def validate(node: Node, kind: str) -> list[Diagnostic]:
     """All schema problems of one loaded file, located at the offending key or value."""
     instance = node.plain()
-    return [
-        _diagnostic(node, leaf)
-        for error in _validator(kind).iter_errors(instance)
-        for leaf in _leaves(error)
-    ]
+    errors = islice(_validator(kind).iter_errors(instance), MAX_SCHEMA_ERRORS)
+    return [_diagnostic(node, leaf) for error in errors for leaf in _leaves(error)]
 
 
 def _leaves(error: Any) -> list[Any]:

@@ -163,34 +163,57 @@ def _path(*parts: str) -> str:
     return "/".join(parts) + ".png"
 
 
-def render(ruleset: Ruleset, options: ImageOptions) -> dict[str, bytes]:
-    """Every card image and the contact sheet, by path relative to the images folder."""
+@dataclass(frozen=True)
+class Language:
+    """What one language's images are: its decks, and each page Typst draws with its file."""
+
+    lang: str
+    folder: str
+    decks: list[DeckImages]
+    paths: list[str]
+    faces: list[dict[str, Any]]
+
+
+def plan(ruleset: Ruleset, options: ImageOptions) -> list[Language]:
+    """Every language's images, named but not drawn (`ImageOptionError` for bad options)."""
+    check_options(options)
+    found = []
+    for lang in languages(ruleset, options.languages):
+        folder = file_stem(lang)
+        decks_found = deck_images(ruleset, lang)
+        paths, faces = [], []
+        for deck in decks_found:
+            for card in deck.cards:
+                paths.append(_path(folder, file_stem(deck.kind), card.name))
+                faces.append(card.face)
+            paths.append(_path(folder, BACKS, file_stem(deck.kind)))
+            faces.append(deck.back)
+        found.append(Language(lang, folder, decks_found, paths, faces))
+    return found
+
+
+def file_names(planned: list[Language]) -> list[str]:
+    """The files `render` writes for a plan, relative to the images folder."""
+    return [path for each in planned for path in each.paths] + ["index.html"]
+
+
+def render(
+    ruleset: Ruleset, options: ImageOptions, planned: list[Language] | None = None
+) -> dict[str, bytes]:
+    """Every card image and the contact sheet, by path relative to the images folder
+    (`planned`: what `plan` gave for these options, to save working it out again)."""
     from century.targets.typst import render_png
 
-    check_options(options)
+    planned = plan(ruleset, options) if planned is None else planned
     files: dict[str, bytes] = {}
-    sections = []
-    for lang in languages(ruleset, options.languages):
-        lang_dir = file_stem(lang)
-        found = deck_images(ruleset, lang)
-        paths, faces = [], []
-        for deck in found:
-            for card in deck.cards:
-                paths.append(_path(lang_dir, file_stem(deck.kind), card.name))
-                faces.append(card.face)
-            paths.append(_path(lang_dir, BACKS, file_stem(deck.kind)))
-            faces.append(deck.back)
-        data = {**face_context(ruleset, lang), "bleed": options.bleed, "faces": faces}
-        pngs = render_png(TEMPLATE, data, options.dpi)
-        files.update(zip(paths, pngs, strict=True))
-        sections.append((lang, lang_dir, found))
-    files["index.html"] = contact_sheet(ruleset, sections, options).encode("utf-8")
+    for each in planned:
+        data = {**face_context(ruleset, each.lang), "bleed": options.bleed, "faces": each.faces}
+        files.update(zip(each.paths, render_png(TEMPLATE, data, options.dpi), strict=True))
+    files["index.html"] = contact_sheet(ruleset, planned, options).encode("utf-8")
     return files
 
 
-def contact_sheet(
-    ruleset: Ruleset, sections: list[tuple[str, str, list[DeckImages]]], options: ImageOptions
-) -> str:
+def contact_sheet(ruleset: Ruleset, planned: list[Language], options: ImageOptions) -> str:
     """``index.html``: every card of the game on one page, linking to the full images."""
     from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
@@ -204,9 +227,10 @@ def contact_sheet(
     )
     width, height = image_size(options)
     languages = []
-    for lang, lang_dir, found in sections:
+    for each in planned:
+        lang, lang_dir = each.lang, each.folder
         deck_list = []
-        for deck in found:
+        for deck in each.decks:
             folder = file_stem(deck.kind)
             cards = [
                 {

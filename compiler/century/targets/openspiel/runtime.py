@@ -257,8 +257,8 @@ class CenturyState(pyspiel.State):
         ):
             data = {
                 "players": self._players,
-                "merchant_row": merchants,
-                "point_row": points,
+                "merchant_row": list(merchants),
+                "point_row": list(points),
                 "merchant_deck": _cards(engine.CARDS, self._deck),
                 "point_deck": _cards(engine.POINT_CARDS, self._point_deck),
             }

@@ -315,13 +315,36 @@ def check_options(options: TtsOptions) -> None:
         raise TtsOptionError(f"the resolution must be {low} to {high} dpi, not {options.dpi:g}")
 
 
-def render(ruleset: Ruleset, options: TtsOptions, url: str) -> dict[str, bytes]:
-    """Every file of the kit by path relative to its folder, whose URL is `url`."""
-    from century.targets.typst import render_png
+@dataclass
+class Drawing:
+    """The pages one Typst run draws, and the file each becomes."""
 
+    pages: list[dict[str, Any]] = field(default_factory=list)
+    paths: list[str] = field(default_factory=list)
+
+    def add(self, path: str, page: dict[str, Any]) -> str:
+        self.paths.append(path)
+        self.pages.append(page)
+        return path
+
+
+@dataclass(frozen=True)
+class Language:
+    """One language's kit before Typst draws it: the pages with their files, what the
+    template reads besides, and the saved object."""
+
+    drawing: Drawing
+    data: dict[str, Any]
+    save_name: str
+    save: bytes
+
+
+def plan(ruleset: Ruleset, options: TtsOptions, url: str) -> list[Language]:
+    """Every language's kit, named but not drawn, its images below `url` (`TtsOptionError`
+    for bad options)."""
     check_options(options)
     url = check_url(url)
-    files: dict[str, bytes] = {}
+    found = []
     for number, lang in enumerate(languages(ruleset, options.languages)):
         text = render_prose(ruleset, lang)
         drawing = Drawing()
@@ -337,23 +360,34 @@ def render(ruleset: Ruleset, options: TtsOptions, url: str) -> dict[str, bytes]:
             "cell": [pixels(mm, options.dpi) / options.dpi * 25.4 for mm in CARD_MM],
             "pages": drawing.pages,
         }
-        files.update(zip(drawing.paths, render_png(TEMPLATE, data, options.dpi), strict=True))
         name = f"{file_stem(ruleset.id)}-{file_stem(lang)}.json"
-        files[name] = saved_object(f"{ruleset.name.get(lang, ruleset.id)} ({lang})", objects)
+        save = saved_object(f"{ruleset.name.get(lang, ruleset.id)} ({lang})", objects)
+        found.append(Language(drawing, data, name, save))
+    return found
+
+
+def file_names(planned: list[Language]) -> list[str]:
+    """The files `render` writes for a plan, relative to the kit's folder."""
+    return [name for each in planned for name in [*each.drawing.paths, each.save_name]]
+
+
+def render(
+    ruleset: Ruleset,
+    options: TtsOptions,
+    url: str,
+    planned: list[Language] | None = None,
+) -> dict[str, bytes]:
+    """Every file of the kit by path relative to its folder, whose URL is `url`
+    (`planned`: what `plan` gave for these arguments, to save working it out again)."""
+    from century.targets.typst import render_png
+
+    planned = plan(ruleset, options, url) if planned is None else planned
+    files: dict[str, bytes] = {}
+    for each in planned:
+        pngs = render_png(TEMPLATE, each.data, options.dpi)
+        files.update(zip(each.drawing.paths, pngs, strict=True))
+        files[each.save_name] = each.save
     return files
-
-
-@dataclass
-class Drawing:
-    """The pages one Typst run draws, and the file each becomes."""
-
-    pages: list[dict[str, Any]] = field(default_factory=list)
-    paths: list[str] = field(default_factory=list)
-
-    def add(self, path: str, page: dict[str, Any]) -> str:
-        self.paths.append(path)
-        self.pages.append(page)
-        return path
 
 
 def _deck(
