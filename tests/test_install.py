@@ -86,6 +86,16 @@ def test_wheel_holds_the_package_and_its_data_and_nothing_else(dist: Path):
     assert info.endswith(".dist-info")
     assert not [n for n in names if "__pycache__" in n or n.endswith((".pyc", ".orig", "~"))]
     assert "century/targets/typst/fonts/LICENSE-DejaVu.txt" in names
+    package = ROOT / "compiler" / "century"
+    assets = [  # templates, fonts: every file of the package that is not Python or data
+        path.relative_to(package.parent).as_posix()
+        for path in package.rglob("*")
+        if path.is_file()
+        and path.suffix not in (".py", ".pyc")
+        and not path.relative_to(package).as_posix().startswith("data/")
+    ]
+    assert "century/targets/tts/tts.typ" in assets
+    assert [asset for asset in assets if asset not in names] == []
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
 
 
@@ -137,3 +147,18 @@ def test_installed_century_builds_validates_and_writes_schemas(installed, elsewh
     assert written == sorted(p.name for p in (ROOT / "schema").glob("*.schema.json"))
     for name in written:
         assert (elsewhere / "schemas" / name).read_bytes() == (ROOT / "schema" / name).read_bytes()
+
+
+def test_installed_century_draws_card_images_and_a_tabletop_kit(installed, elsewhere: Path):
+    """The PNG targets find their templates (and the print kit's they import) when installed."""
+    for command in ("images", "tts"):
+        done = run(
+            ["century", command, "spice-road", "--lang", "en", "--dpi", "50"], elsewhere, installed
+        )
+        assert done.returncode == 0, done.stdout + done.stderr
+    folder = elsewhere / "build" / "spice-road"
+    assert (folder / "images" / "en" / "backs" / "merchant.png").read_bytes()[:4] == b"\x89PNG"
+    assert (folder / "images" / "index.html").is_file()
+    saved = json.loads((folder / "tts" / "spice-road-en.json").read_text(encoding="utf-8"))
+    assert [o["Name"] for o in saved["ObjectStates"]][:3] == ["Deck", "Deck", "Deck"]
+    assert (folder / ".century-manifest.json").is_file()

@@ -90,6 +90,8 @@ def build(
     what century wrote, and a folder holding anything else (a user's file, rules data) is
     refused before any work. Builds into one OUT folder take turns.
     """
+    from dataclasses import replace
+
     from century.output import OutputError, atomic_dir, check_folder, check_root, locked
     from century.targets import BuildOptions, targets
 
@@ -122,7 +124,9 @@ def build(
             for game_id in games:
                 with atomic_dir(out / game_id) as tmp:
                     for each in chosen:
-                        each.write(compiled.rulesets[game_id], tmp, options)
+                        each.write(
+                            compiled.rulesets[game_id], tmp, replace(options, dest=out / game_id)
+                        )
                 typer.echo(f"built {out / game_id}")
     except OutputError as err:
         fail(str(err), 2 if err.usage else 1)

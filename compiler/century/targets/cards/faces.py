@@ -125,6 +125,11 @@ class Deck:
     faces: tuple[dict[str, Any], ...]
 
 
+def back_face(deck: Deck) -> dict[str, Any]:
+    """What every back of `deck` shows: its title, in its colours (``kind`` is ``back``)."""
+    return {"kind": "back", "title": deck.back_title, **deck_colour(deck.kind)}
+
+
 def _expanded(faces: Iterable[tuple[dict[str, Any], int]]) -> tuple[dict[str, Any], ...]:
     return tuple(face for face, copies in faces for _ in range(copies))
 
