@@ -6,6 +6,7 @@ The watcher runs in a subprocess; its output is read line by line with a generou
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import queue
 import re
@@ -21,7 +22,10 @@ import pytest
 
 from conftest import ROOT
 
-pytest.importorskip("watchfiles", reason="the watch extra is not installed")
+needs_watchfiles = pytest.mark.skipif(
+    importlib.util.find_spec("watchfiles") is None,
+    reason="the watch extra is not installed (pip install -e '.[watch]')",
+)
 
 DEADLINE = 60.0
 """Seconds to wait for an expected line: plenty on a loaded 2-core machine."""
@@ -122,6 +126,7 @@ def project(folder: Path) -> Path:
     return folder
 
 
+@needs_watchfiles
 def test_watch_rebuilds_only_the_games_a_change_touches(tmp_path, watching):
     root = project(tmp_path)
     watch = watching(root)
@@ -178,6 +183,7 @@ def test_watch_rebuilds_only_the_games_a_change_touches(tmp_path, watching):
     assert "Traceback" not in watch.text()
 
 
+@needs_watchfiles
 def test_watch_keeps_going_after_a_refused_folder_and_stops_on_sigterm(tmp_path, watching):
     root = project(tmp_path)
     (root / "build" / "copy").mkdir(parents=True)
@@ -214,6 +220,7 @@ def test_watch_without_the_extra_says_how_to_install_it(run, monkeypatch):
     assert result.stdout == ""
 
 
+@needs_watchfiles
 def test_watch_needs_rules_of_its_own(run, monkeypatch, tmp_path):
     monkeypatch.chdir(tmp_path)
     result = run("watch")
