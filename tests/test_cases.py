@@ -54,7 +54,7 @@ def test_invalid_case(case: Path, run):
             and d["col"] == int(want["col"])
             and d["severity"] == want["sev"]
             and d["code"] == want["code"]
-            and d["message"].startswith(want["msg"])
+            and as_in_checkout(d["message"]).startswith(want["msg"])
         ]
         shown = "\n".join(
             f"{d['file']}:{d['line']}:{d['col']}: {d['code']}: {d['message']}" for d in got

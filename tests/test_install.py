@@ -139,6 +139,12 @@ def test_installed_century_builds_validates_and_writes_schemas(installed, elsewh
     done = run(["century", "validate", "broken.yaml"], elsewhere, installed)
     assert done.returncode == 1 and "broken.yaml:3:" in done.stderr, done.stderr
 
+    done = run(["century", "watch"], elsewhere, installed)  # installed without the watch extra
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert done.stderr == (
+        "error: century watch needs the watch extra: pip install 'century-compiler[watch]'\n"
+    )
+
     done = run(["century", "schema", "--write", "schemas"], elsewhere, installed)
     assert done.returncode == 0, done.stdout + done.stderr
     written = sorted(p.name for p in (elsewhere / "schemas").glob("*.json"))

@@ -73,5 +73,5 @@ PROSE_MAX_RANGE = 10_000
 PROSE_MAX_INT_BITS = 4096
 """Bits in any whole number prose arithmetic makes (`9**(9**9)` is refused, not computed)."""
 PROSE_SECONDS = 0.5
-"""Wall-clock time to render the prose of one language (a backstop: the caps above stop a
-sentence long before it)."""
+"""CPU time (seconds of the rendering thread) to render the prose of one language (a backstop:
+the caps above stop a sentence long before it)."""

@@ -137,6 +137,7 @@ def _check_in_context(source: SourceFile, named: bool, result: Compiled) -> None
             result.files.extend(files)
             result.games.extend(game for game in users if game not in result.games)
             for game in users:
+                result.uses.setdefault(game, context.uses[game])
                 if game in context.rulesets:
                     result.rulesets.setdefault(game, context.rulesets[game])
                     result.resolved.setdefault(game, context.resolved[game])

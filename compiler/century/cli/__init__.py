@@ -14,7 +14,18 @@ import typer
 import typer.core
 
 from century import __version__
-from century.cli import cards, core, engine, play, playtest, sheets, simulate, targets, variants
+from century.cli import (
+    cards,
+    core,
+    engine,
+    play,
+    playtest,
+    sheets,
+    simulate,
+    targets,
+    variants,
+    watch,
+)
 
 _UsageError: Any = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
 """click's UsageError, wherever this typer takes click from (newer typers bundle it)."""
@@ -79,7 +90,7 @@ def _root(
     """Compile Century rules data into a game engine, rule sheets and card sheets."""
 
 
-for _module in (core, variants, engine, sheets, cards, playtest, play, simulate, targets):
+for _module in (core, variants, engine, sheets, cards, playtest, play, simulate, watch, targets):
     _module.register(app)
 
 

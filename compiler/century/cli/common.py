@@ -53,6 +53,21 @@ class Paper(enum.StrEnum):
     letter = "letter"
 
 
+OutOpt = Annotated[Path, typer.Option("--out", "-o", metavar="DIR", help="Output folder.")]
+PapersOpt = Annotated[
+    list[Paper] | None,
+    typer.Option(
+        "--paper", metavar="PAPER", help="Paper sizes, a4 or letter (repeatable; default: a4)."
+    ),
+]
+TargetsOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--target", "-t", metavar="NAME", help="Only these targets (repeatable; default: all)."
+    ),
+]
+
+
 class Command(typer.core.TyperCommand):
     """A command whose help reads the same whatever typer version renders it: plain click
     style, ordinary metavars (``GAME``, ``DIR``), no type names."""

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -11,8 +13,11 @@ from century.cli.common import (
     BUILD,
     Command,
     Format,
+    OutOpt,
     Paper,
+    PapersOpt,
     PathsArg,
+    TargetsOpt,
     check_out,
     fail,
     load_rulesets,
@@ -20,6 +25,10 @@ from century.cli.common import (
     report,
     write_outputs,
 )
+
+if TYPE_CHECKING:
+    from century.model.ruleset import Ruleset
+    from century.targets import BuildOptions, Target
 
 
 def validate(
@@ -46,14 +55,14 @@ def validate(
     errors = sum(d.severity == "error" for d in found)
     warnings = len(found) - errors
     if fmt is Format.text:
-        typer.echo(_summary(compiled.games, compiled.files, errors, warnings), err=True)
+        typer.echo(summary(compiled.games, compiled.files, errors, warnings), err=True)
     if has_errors(found) or (strict and warnings):
         raise typer.Exit(1)
     if not compiled.games:
         fail("no game or variant found, so nothing could be checked whole")
 
 
-def _summary(games: list[str], files: list[str], errors: int, warnings: int) -> str:
+def summary(games: list[str], files: list[str], errors: int, warnings: int) -> str:
     """``checked 2 games (a, b) in 5 files under rules/, cards/: 0 errors, 0 warnings``."""
     folders = list(dict.fromkeys(str(Path(f).parent) + "/" for f in files))
     shown = ", ".join(folders[:4]) + (f" and {len(folders) - 4} more" if len(folders) > 4 else "")
@@ -70,19 +79,9 @@ def _summary(games: list[str], files: list[str], errors: int, warnings: int) -> 
 
 def build(
     paths: PathsArg = None,
-    out: Annotated[Path, typer.Option("--out", "-o", metavar="DIR", help="Output folder.")] = BUILD,
-    paper: Annotated[
-        list[Paper] | None,
-        typer.Option(
-            "--paper", metavar="PAPER", help="Paper sizes, a4 or letter (repeatable; default: a4)."
-        ),
-    ] = None,
-    target: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--target", "-t", metavar="NAME", help="Only these targets (repeatable; default: all)."
-        ),
-    ] = None,
+    out: OutOpt = BUILD,
+    paper: PapersOpt = None,
+    target: TargetsOpt = None,
 ) -> None:
     """Build every game and variant found into OUT/<game>/: ruleset, engine, sheets, cards.
 
@@ -90,48 +89,79 @@ def build(
     what century wrote, and a folder holding anything else (a user's file, rules data) is
     refused before any work. Builds into one OUT folder take turns.
     """
-    from dataclasses import replace
-
-    from century.output import OutputError, atomic_dir, check_folder, check_root, locked
-    from century.targets import BuildOptions, targets
+    from century.output import OutputError
+    from century.targets import BuildOptions
 
     check_out(out)
-    known = targets()
-    unknown = [name for name in target or [] if name not in known]
-    if unknown:
-        fail(f"unknown target {unknown[0]!r} (known: {', '.join(known)})", 2)
-    chosen = (
-        [known[name] for name in dict.fromkeys(target)]
-        if target
-        else [t for t in known.values() if t.in_build]
-    )
+    chosen = pick_targets(target)
     compiled = load_rulesets(paths or local_rules())
     if not compiled.rulesets:
         fail("no games found to build")
-    games = sorted(compiled.rulesets)
+    report(compiled.diagnostics)  # warnings
+    options = BuildOptions(papers=tuple(p.value for p in paper or [Paper.a4]))
+    try:
+        build_games(
+            compiled.rulesets,
+            out,
+            chosen,
+            options,
+            lambda game_id, _files, _seconds: typer.echo(f"built {out / game_id}"),
+        )
+    except OutputError as err:
+        fail(str(err), 2 if err.usage else 1)
+    except OSError as err:
+        fail(f"cannot write into {out}: {err.strerror or err}")
+
+
+def pick_targets(names: list[str] | None) -> list[Target]:
+    """The targets named by ``--target`` (exit 2 for an unknown one), else every target a
+    plain build writes."""
+    from century.targets import targets
+
+    known = targets()
+    unknown = [name for name in names or [] if name not in known]
+    if unknown:
+        fail(f"unknown target {unknown[0]!r} (known: {', '.join(known)})", 2)
+    if names:
+        return [known[name] for name in dict.fromkeys(names)]
+    return [t for t in known.values() if t.in_build]
+
+
+def build_games(
+    rulesets: dict[str, Ruleset],
+    out: Path,
+    chosen: list[Target],
+    options: BuildOptions,
+    built: Callable[[str, list[str], float], None],
+) -> None:
+    """Build each ruleset into OUT/<id>/ with the `chosen` targets, in id order, under OUT's
+    lock: every game folder is checked before any is written, and each is built whole in a
+    temporary folder and moved into place; `built` is told, per game, its id, the files
+    written and the seconds taken. Raises `OutputError` for a refused folder and `OSError`
+    for one that cannot be written."""
+    from dataclasses import replace
+
+    from century.output import atomic_dir, check_folder, check_root, locked
+
+    games = sorted(rulesets)
 
     def check() -> None:
         check_root(out)
         for game_id in games:
             check_folder(out / game_id)
 
-    report(compiled.diagnostics)  # warnings
-    options = BuildOptions(papers=tuple(p.value for p in paper or [Paper.a4]))
-    try:
-        check()  # before any work: nothing is written if one folder is refused
-        with locked(out):
-            check()  # again: another build may have written meanwhile
-            for game_id in games:
-                with atomic_dir(out / game_id) as tmp:
-                    for each in chosen:
-                        each.write(
-                            compiled.rulesets[game_id], tmp, replace(options, dest=out / game_id)
-                        )
-                typer.echo(f"built {out / game_id}")
-    except OutputError as err:
-        fail(str(err), 2 if err.usage else 1)
-    except OSError as err:
-        fail(f"cannot write into {out}: {err.strerror or err}")
+    check()  # before any work: nothing is written if one folder is refused
+    with locked(out):
+        check()  # again: another build may have written meanwhile
+        for game_id in games:
+            start = time.perf_counter()
+            written: list[str] = []
+            with atomic_dir(out / game_id) as tmp:
+                for each in chosen:
+                    paths = each.write(rulesets[game_id], tmp, replace(options, dest=out / game_id))
+                    written += [path.relative_to(tmp).as_posix() for path in paths]
+            seconds = time.perf_counter() - start
+            built(game_id, sorted(set(written)), seconds)
 
 
 def schema(
