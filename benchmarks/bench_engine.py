@@ -11,12 +11,21 @@ to "warm" is what the compiled tables buy.
 
     python benchmarks/bench_engine.py                       # spice-road, 2 and 4 players
     python benchmarks/bench_engine.py --game golem --games 2000 --players 2 3 4 5
+
+A/B against another generated engine (say, the golden copy of an earlier commit): both are
+timed in this process, in rounds on the same seeds, each going first in every other round;
+the median ratio is printed. Comparing an engine with a copy of itself shows the noise.
+
+    git show main:tests/golden/spice_road.py > /tmp/old.py
+    python benchmarks/bench_engine.py --ab /tmp/old.py --rounds 7
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import random
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -73,6 +82,62 @@ def report(label: str, players: int, games: int, result: tuple[int, int, float])
     )
 
 
+def load_file(path: Path):
+    """A generated engine imported from its file (its own module and tables)."""
+    spec = importlib.util.spec_from_file_location(f"bench_{path.stem}_other", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def clones(engine, players: int, seeds: range) -> float:
+    """Seconds for 200 clones per decision of one random game per seed (search bots clone)."""
+    clock = time.process_time
+    spent = 0.0
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = engine.new_game(players, seed)
+        while not state.is_over():
+            start = clock()
+            for _ in range(200):
+                state.clone()
+            spent += clock() - start
+            moves = state.legal_moves()
+            state.play(moves[int(rng.random() * len(moves))])
+    return spent
+
+
+def ab(engine, other, args) -> None:
+    """Alternate timed rounds of `engine` (A, this tree) and `other` (B) on the same seeds."""
+    for players in args.players:
+        for module in (engine, other):  # warm both tables first
+            playouts(module, players, range(args.warmup))
+        ratios, clone_ratios = [], []
+        for round_ in range(args.rounds):
+            seeds = range(
+                args.warmup + round_ * args.games, args.warmup + (round_ + 1) * args.games
+            )
+            if round_ % 2:  # alternate which goes first: the second runs on a warmer machine
+                b = playouts(other, players, seeds)
+                a = playouts(engine, players, seeds)
+            else:
+                a = playouts(engine, players, seeds)
+                b = playouts(other, players, seeds)
+            assert a[:2] == b[:2], "the two engines played different games"
+            ratios.append((a[0] / a[2]) / (b[0] / b[2]))
+            few = range(seeds.start, seeds.start + 5)
+            clone_ratios.append(clones(other, players, few) / clones(engine, players, few))
+            print(
+                f"round {round_ + 1} {players}p  A {a[0] / a[2]:10,.0f}  B {b[0] / b[2]:10,.0f} "
+                f"decisions/s  A/B {ratios[-1]:.3f}  clones A/B {clone_ratios[-1]:.3f}"
+            )
+        print(
+            f"{players}p median A/B speed: playouts {statistics.median(ratios):.3f}, "
+            f"clones {statistics.median(clone_ratios):.3f} (above 1: A faster)"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="spice-road", help="game or variant id")
@@ -80,10 +145,16 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=1000, help="timed (warm) games per count")
     parser.add_argument("--warmup", type=int, default=200, help="cold games per count first")
     parser.add_argument("--untabled", type=int, default=0, help="games without memo tables")
+    parser.add_argument("--ab", type=Path, help="another generated engine file to compare with")
+    parser.add_argument("--rounds", type=int, default=5, help="alternating rounds for --ab")
     args = parser.parse_args()
 
     ruleset = compile_paths().rulesets[args.game]
     engine = load_engine(ruleset)
+    if args.ab:
+        print(f"A/B: {args.game} of this tree (A) against {args.ab} (B)")
+        ab(engine, load_file(args.ab), args)
+        return
     print(f"{args.game}: Python {sys.version.split()[0]}, random playouts, full enumeration")
     for players in args.players:
         cold = playouts(engine, players, range(args.warmup))

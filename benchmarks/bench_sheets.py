@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -28,6 +29,7 @@ def main() -> None:
     parser.add_argument("--game", default="spice-road")
     parser.add_argument("--paper", default="a4")
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--baseline", type=Path, help="another checkout to compare with")
     args = parser.parse_args()
 
     from pypdf import PdfReader
@@ -47,11 +49,24 @@ def main() -> None:
         f"{args.runs} runs, Python {sys.version.split()[0]}"
     )
 
+    root = Path(__file__).resolve().parent.parent
+    sources = [("this checkout", root)]
+    if args.baseline:
+        sources.insert(0, ("baseline", args.baseline.resolve()))
+    times: dict[str, list[float]] = {name: [] for name, _ in sources}
     with tempfile.TemporaryDirectory() as tmp:
         command = [sys.executable, "-m", "century", "sheets", args.game, "--paper", args.paper]
         command += ["--out", str(Path(tmp))]
-        process = timed(lambda: subprocess.run(command, check=True, capture_output=True), args.runs)
-    print(line(f"whole process, {len(languages)} sheets", process))
+        for _ in range(args.runs):  # alternate, so both see the same load
+            for name, source in sources:
+                env = {**os.environ, "PYTHONPATH": str(source / "compiler")}
+
+                def run(source: Path = source, env: dict[str, str] = env) -> None:
+                    subprocess.run(command, cwd=source, env=env, check=True, capture_output=True)
+
+                times[name] += timed(run, 1)
+    for name, _ in sources:
+        print(line(f"whole process, {len(languages)} sheets [{name}]", times[name], width=44))
 
     cold = [fresh_process(args.game, args.paper) for _ in range(args.runs)]
     for i, lang in enumerate(languages):

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from century.output import atomic_dir
+from century.output import atomic_dir, read_manifest
 
 from conftest import ROOT
 
@@ -50,13 +50,14 @@ def test_atomic_dir_keeps_the_old_output_on_failure(tmp_path):
     assert [p.name for p in dest.iterdir()] == ["old.txt"]
     with atomic_dir(dest) as tmp:
         (tmp / "new.txt").write_text("whole")
-    assert [p.name for p in dest.iterdir()] == ["new.txt"]
+    assert sorted(p.name for p in dest.iterdir()) == [".century-manifest.json", "new.txt"]
+    assert read_manifest(dest) == {"new.txt"}
 
 
 def test_validate_exit_codes(run):
     clean = run("validate")
     assert clean.exit_code == 0, clean.output
-    assert "0 error(s)" in clean.stderr
+    assert "0 errors, 0 warnings" in clean.stderr
     warn = "tests/cases/invalid/point-value.yaml"
     assert run("validate", warn).exit_code == 0
     assert run("validate", "--strict", warn).exit_code == 1
@@ -68,6 +69,7 @@ def test_validate_json_is_a_list_of_located_diagnostics(run):
     result = run("validate", "--format", "json", "tests/cases/invalid/wrong-type.yaml")
     [diag] = json.loads(result.stdout)
     assert diag == {
+        "code": "C103",
         "severity": "error",
         "file": "tests/cases/invalid/wrong-type.yaml",
         "line": 4,
@@ -75,6 +77,7 @@ def test_validate_json_is_a_list_of_located_diagnostics(run):
         "path": "caravan_limit",
         "message": "expected a whole number, got 'ten'",
         "hint": "",
+        "related": [],
     }
 
 
@@ -84,12 +87,20 @@ def test_schema_command_lists_and_writes(run, tmp_path):
     assert run("schema", "--write", str(tmp_path)).exit_code == 0
     names = sorted(p.name for p in tmp_path.iterdir())
     assert names == [
+        ".century-manifest.json",
         "deck.schema.json",
         "defs.schema.json",
         "game.schema.json",
         "prose.schema.json",
         "variant.schema.json",
     ]
+    assert run("schema", "--write", str(tmp_path)).exit_code == 0  # its own files: replaced
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "game.schema.json").write_text("{}", encoding="utf-8")
+    refused = run("schema", "--write", str(mine))
+    assert refused.exit_code == 1 and "rules data (game.schema.json)" in refused.stderr
+    assert (mine / "game.schema.json").read_text(encoding="utf-8") == "{}"
 
 
 def test_every_yaml_file_names_its_schema():
@@ -111,3 +122,17 @@ def test_console_script_runs_without_traceback():
     assert result.returncode == 1
     assert "Traceback" not in result.stderr
     assert "is not allowed" in result.stderr
+
+
+def test_build_out_over_a_folder_holding_a_users_file_keeps_it(run, tmp_path):
+    out = tmp_path / "out"
+    assert run("build", "--target", "ruleset", "--out", str(out)).exit_code == 0
+    notes = out / "spice-road" / "notes.txt"
+    notes.write_text("my notes", encoding="utf-8")
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    refused = run("build", "--target", "ruleset", "--out", str(out))
+    assert refused.exit_code == 1
+    assert "holds files century did not write (notes.txt)" in refused.stderr
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+    notes.unlink()
+    assert run("build", "--target", "ruleset", "--out", str(out)).exit_code == 0

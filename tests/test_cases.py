@@ -2,7 +2,7 @@
 located message; every file in tests/cases/valid validates.
 
 A case states what it expects in comments:
-    # expect: [FILE:]LINE:COL: SEVERITY: MESSAGE   (FILE defaults to the case itself)
+    # expect: [FILE:]LINE:COL: SEVERITY CODE: MESSAGE   (FILE defaults to the case itself)
     # strict                                       (validate with --strict)
 """
 
@@ -14,11 +14,14 @@ from pathlib import Path
 
 import pytest
 
+from conftest import as_in_checkout
+
 CASES = Path(__file__).parent / "cases"
 INVALID = sorted((CASES / "invalid").glob("*.yaml"))
 VALID = sorted((CASES / "valid").glob("*.yaml"))
 EXPECT = re.compile(
-    r"^# expect: (?:(?P<file>[^:]+):)?(?P<line>\d+):(?P<col>\d+): (?P<sev>\w+): (?P<msg>.*)$"
+    r"^# expect: (?:(?P<file>[^:]+):)?(?P<line>\d+):(?P<col>\d+): "
+    r"(?P<sev>\w+) (?P<code>C\d{3}): (?P<msg>.*)$"
 )
 
 
@@ -46,13 +49,16 @@ def test_invalid_case(case: Path, run):
         matches = [
             d
             for d in got
-            if d["file"] == file
+            if as_in_checkout(d["file"]) == file
             and d["line"] == int(want["line"])
             and d["col"] == int(want["col"])
             and d["severity"] == want["sev"]
-            and d["message"].startswith(want["msg"])
+            and d["code"] == want["code"]
+            and as_in_checkout(d["message"]).startswith(want["msg"])
         ]
-        shown = "\n".join(f"{d['file']}:{d['line']}:{d['col']}: {d['message']}" for d in got)
+        shown = "\n".join(
+            f"{d['file']}:{d['line']}:{d['col']}: {d['code']}: {d['message']}" for d in got
+        )
         assert matches, f"expected {want} in:\n{shown}"
 
 
@@ -67,7 +73,7 @@ def test_text_output_is_compiler_style(run):
     result = run("validate", "tests/cases/invalid/unknown-key.yaml")
     assert result.exit_code == 1
     assert (
-        "tests/cases/invalid/unknown-key.yaml:4:1: error: unknown key 'caravan_limt'"
+        "tests/cases/invalid/unknown-key.yaml:4:1: error C101: unknown key 'caravan_limt'"
         in result.stderr
     )
     assert "hint: did you mean 'caravan_limit'?" in result.stderr

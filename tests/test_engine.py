@@ -126,9 +126,11 @@ def without_hash(text: str) -> str:
     return re.sub(r"\b[0-9a-f]{64}\b", "<source hash>", text)
 
 
-def test_golden_engine_for_spice_road():
-    """Refresh with: century engine spice-road --out tests/golden"""
-    refresh = "century engine spice-road --out tests/golden"
+def test_golden_engine_for_spice_road(refresh_goldens):
+    """Refresh with: python -m pytest --refresh-goldens"""
+    refresh = "python -m pytest --refresh-goldens"
+    if refresh_goldens:
+        GOLDEN.write_text(generate(spice_road()), encoding="utf-8")
     assert GOLDEN.exists(), f"run: {refresh}"
     golden = without_hash(GOLDEN.read_text(encoding="utf-8"))
     assert without_hash(generate(spice_road())) == golden, f"engine changed; review, run {refresh}"

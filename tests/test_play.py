@@ -125,11 +125,11 @@ def test_play_in_a_subprocess(tmp_path: Path) -> None:
     assert golem.replay(data).record()["moves"] == data["moves"]
 
 
-def test_an_unwritable_record_path_is_reported(tmp_path: Path) -> None:
+def test_an_unwritable_record_path_is_refused_before_the_game(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("not a folder", encoding="utf-8")
     result = play(["--seed", "1", "--record", str(blocker / "game.json")], ["rest", "quit"])
-    assert result.exit_code == 1
-    assert "cannot save the record" in result.output
-    assert '"moves": [' in result.output  # the record is not lost: it is printed
+    assert result.exit_code == 2
+    assert "is a file, not a folder" in result.output
+    assert "your move>" not in result.output  # refused before any work
     assert "Traceback" not in result.output

@@ -221,7 +221,7 @@ def test_five_ranks_draw_five(base):
     text = pdf_text(sheets.render_sheet(five, "de"))
     ladder_names = " ".join(r.name["de"] for r in five.resources)
     assert ladder_names in text
-    assert "Quitte steht ganz oben" in text  # the top rank is the new one
+    assert "höchsterRang:QQuitte" in squash(text)  # the top rank is the new one
 
 
 def test_three_coin_piles_and_tie_break_from_data(base):
@@ -298,9 +298,9 @@ def test_markers_from_data_stay_literal(base):
         data["resources"][0]["name"]["en"] = "[[cube:Y]]" + forged
 
     rendered = prose.render_prose(edited(base, edit), "en")
-    assert "the bottom" in rendered["ladder"]
-    assert "[[cube:Y]]" in rendered["ladder"]
-    assert prose.MARK_OPEN not in rendered["ladder"]
+    ladder = rendered["ladder"]
+    assert "[[cube:Y]]up" in ladder  # literal text, the forged sentinels dropped
+    assert ladder.count(prose.MARK_OPEN) == 3  # only the template's own icons
 
 
 def test_code_and_templates_name_no_base_game_spice():
@@ -336,13 +336,13 @@ def test_cli_writes_one_sheet(run, tmp_path):
     pdf = (tmp_path / "rules-de-letter.pdf").read_bytes()
     assert page_mm(pdf)[0] == (215.9, 279.4)
     assert "Kurkuma" in pdf_text(pdf)
-    assert [p.name for p in tmp_path.iterdir()] == ["rules-de-letter.pdf"]
+    assert [p.name for p in tmp_path.iterdir() if p.suffix == ".pdf"] == ["rules-de-letter.pdf"]
 
 
 def test_cli_defaults_to_every_language_on_a4(run, tmp_path, base):
     result = run("sheets", "spice-road", "--out", str(tmp_path))
     assert result.exit_code == 0, result.output
-    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+    assert sorted(p.name for p in tmp_path.iterdir() if p.suffix == ".pdf") == sorted(
         f"rules-{lang}-a4.pdf" for lang in base.languages
     )
 
@@ -428,7 +428,152 @@ def test_prose_keys_cover_what_the_template_reads(base):
     assert set(base.prose["en"]) >= sheets.PROSE_KEYS
 
     def edit(data):
-        del data["prose"]["de"]["gap_rest"]
+        del data["prose"]["de"]["gap_deck"]
 
-    with pytest.raises(sheets.SheetError, match="prose de: no text for gap_rest"):
+    with pytest.raises(sheets.SheetError, match="prose de: no text for gap_deck"):
         sheets.sheet_data(edited(base, edit), "de", "a4")
+
+
+# -- layout: every section whole, every page full ------------------------------------------
+
+SECTIONS = (
+    ("h_components", "comp_merchant"),
+    ("h_setup", "setup_points"),
+    ("h_setup", "setup_caravan"),
+    ("h_turn", "turn"),
+    ("h_play", "act_play"),
+    ("h_acquire", "act_acquire"),
+    ("h_claim", "act_claim"),
+    ("h_rest", "act_rest"),
+    ("h_caravan", "turn_end"),
+    ("h_ladder", "ladder"),
+    ("h_cards", "card_gain"),
+    ("card_upgrade_title", "card_upgrade"),
+    ("card_trade_title", "card_trade"),
+    ("card_point_title", "card_point"),
+    ("h_examples", "ex_acquire"),
+    ("h_examples", "ex_coins"),
+    ("h_end", "end_trigger"),
+    ("h_end", "end_round"),
+    ("h_scoring", "scoring"),
+    ("h_scoring", "score_cards"),
+    ("h_tie", "tie_latest_turn"),
+    ("h_gaps", "gap_deck"),
+)
+ACTIONS = ("h_play", "h_acquire", "h_claim", "h_rest")
+FOOTER_MM = 12.0  # the footer's text sits below this height
+BAND_MM = 30.0  # a page that goes on ends its text at most this far above the footer
+
+
+def squash(value: str) -> str:
+    """Text without spaces, line breaks and hyphens (hyphenation differs per paper)."""
+    return re.sub(r"[\s\u00ad\-]+", "", value)
+
+
+def plain_pieces(rendered: str) -> list[str]:
+    """The stretches of a rendered prose string between its icons, longest first."""
+    pieces = re.split(f"{prose.MARK_OPEN}[^{prose.MARK_CLOSE}]*{prose.MARK_CLOSE}", rendered)
+    return [squash(p) for p in pieces if len(squash(p)) >= 10]
+
+
+@pytest.fixture(scope="module")
+def every_sheet(bundled):
+    """Every bundled game in every language on both papers: (game, lang, paper, pages)."""
+    sheets_read = []
+    for _game, ruleset in sorted(bundled.rulesets.items()):
+        for lang in ruleset.languages:
+            for paper in ("a4", "letter"):
+                reader = PdfReader(io.BytesIO(sheets.render_sheet(ruleset, lang, paper)))
+                sheets_read.append((ruleset, lang, paper, reader))
+    return sheets_read
+
+
+def test_every_section_keeps_its_heading_and_body_on_one_page(every_sheet):
+    for ruleset, lang, paper, reader in every_sheet:
+        text = prose.render_prose(ruleset, lang)
+        pages = [page.extract_text() for page in reader.pages]
+        lines = [{squash(line) for line in page.splitlines()} for page in pages]
+        flat = [squash(page) for page in pages]
+        where = f"{ruleset.id} {lang} {paper}"
+        for heading, body in SECTIONS:
+            title = squash(text[heading])
+            [on] = [i for i, page in enumerate(lines) if title in page] or [None]
+            assert on is not None, (where, heading)
+            pieces = plain_pieces(text[body])
+            assert pieces, (where, body)
+            for piece in (pieces[0], pieces[-1]):  # where the body starts and ends
+                found = [i for i, page in enumerate(flat) if piece in page]
+                assert found == [on], (where, heading, body, piece, found)
+
+
+def test_the_four_actions_share_the_first_page(every_sheet):
+    for ruleset, lang, paper, reader in every_sheet:
+        text = prose.render_prose(ruleset, lang)
+        first = {squash(line) for line in reader.pages[0].extract_text().splitlines()}
+        for action in ACTIONS:
+            assert squash(text[action]) in first, (ruleset.id, lang, paper, action)
+
+
+def test_no_page_ends_in_a_blank_band(every_sheet):
+    for ruleset, lang, paper, reader in every_sheet:
+        assert len(reader.pages) == 2, (ruleset.id, lang, paper)
+        for number, page in enumerate(reader.pages[:-1], start=1):
+            heights: list[float] = []
+
+            def visit(text, cm, tm, font, size, heights=heights):
+                if text.strip():
+                    heights.append((cm[5] + tm[5] * cm[3]) * MM_PER_PT)
+
+            page.extract_text(visitor_text=visit)
+            lowest = min(h for h in heights if h > FOOTER_MM)
+            assert lowest < FOOTER_MM + BAND_MM, (ruleset.id, lang, paper, number, lowest)
+
+
+# -- text that teaches -------------------------------------------------------------------------
+
+
+def test_trade_arrow_is_the_one_on_the_cards(base, rendered):
+    for lang in base.languages:
+        text = pdf_text(rendered(lang))
+        assert "⇓" in text and "⇒" not in text  # the cards draw the same downward arrow
+
+
+def test_setup_names_each_coin_with_its_count(base, rendered):
+    en, de = squash(pdf_text(rendered("en"))), squash(pdf_text(rendered("de")))
+    for coin in sorted(base.coins, key=lambda c: c.position):
+        n, name, value = coin.per_player, coin.name, coin.value
+        assert squash(f"{n} {name['en']}s {value} per player above card {coin.position}") in en
+        assert squash(f"{n} {name['de']}n {value} pro Person über Karte {coin.position}") in de
+        assert squash(f"{coin.count(base.players_max)} {name['en']}s {value}") in en  # components
+
+
+def test_worked_examples_are_drawn_from_the_data(base, rendered):
+    text = squash(pdf_text(rendered("en")))
+    rendered_prose = prose.render_prose(base, "en")
+    for key in sheets.EXAMPLES:
+        assert rendered_prose[key]
+        for piece in plain_pieces(rendered_prose[key]):
+            assert piece in text, (key, piece)
+    assert squash("With 5 players the game end is triggered at 5 point cards") in text
+    assert squash("pay Y Y Y Y , take G G") in text  # the trade card made twice
+
+
+def test_card_kinds_on_the_sheet_come_from_the_data(base):
+    def no_trades(data):
+        data["merchant_deck"] = [c for c in data["merchant_deck"] if c["kind"] != "trade"]
+
+    without = edited(base, no_trades)
+    data = sheets.sheet_data(without, "en", "a4")
+    assert [face["kind"] for face in data["cards"]] == ["gain", "upgrade", "point"]
+    assert "ex_trade" not in [ex["key"] for ex in data["examples"]]
+    text = pdf_text(sheets.render_sheet(without, "en"))
+    assert "Trade card" not in text and "Upgrade card" in text
+
+
+def test_letters_on_cubes_and_coins_contrast_with_their_colour(bundled):
+    from century.targets.typst.colours import contrast
+
+    for ruleset in bundled.rulesets.values():
+        data = sheets.sheet_data(ruleset, ruleset.languages[0], "a4")
+        for item in (*data["resources"], *data["coins"]):
+            assert contrast(item["colour"], item["ink"]) >= 4.5, (ruleset.id, item)

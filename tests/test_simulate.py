@@ -7,11 +7,13 @@ import json
 import sys
 import xml.etree.ElementTree as ET
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_bots import HOSTILE, five_ranks
-from typer.testing import CliRunner
+from typer.testing import CliRunner, Result
 
 from century import cli
 from century.pipeline import compile_paths
@@ -356,3 +358,67 @@ def test_a_report_of_another_version_is_refused(tmp_path: Path) -> None:
     result = runner.invoke(cli.app, ["simulate", "--compare", str(old), "spice-road"])
     assert result.exit_code == 1
     assert "another version of century" in result.output
+
+
+def _ladder_cli(out: Path) -> Result:
+    args = ["bots", "spice-road", "--games", "2", "--bots", "random,greedy", "-q"]
+    return runner.invoke(cli.app, [*args, "--out", str(out)])
+
+
+def test_the_ladder_is_listed_in_the_manifest_and_spares_a_users_file(tmp_path: Path) -> None:
+    from century.output import MANIFEST
+
+    result = _ladder_cli(tmp_path / "ours")
+    assert result.exit_code == 0, result.output
+    listed = json.loads((tmp_path / "ours" / MANIFEST).read_text(encoding="utf-8"))["files"]
+    assert listed == ["ladder.json"]
+    theirs = tmp_path / "theirs"
+    theirs.mkdir()
+    (theirs / "ladder.json").write_text("my notes", encoding="utf-8")
+    refused = _ladder_cli(theirs)
+    assert refused.exit_code == 1
+    assert "files century did not write" in refused.output
+    assert (theirs / "ladder.json").read_text(encoding="utf-8") == "my notes"
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda data: "not json",
+        lambda data: json.dumps([data]),
+        lambda data: json.dumps({**data, "ranking": [{"bot": "greedy"}]}),
+        lambda data: json.dumps({**data, "pairings": [{**data["pairings"][0], "ci95": "wide"}]}),
+        lambda data: json.dumps({**data, "games": "many"}),
+        lambda data: json.dumps({**data, "source_hash": "another game"}),
+    ],
+)
+def test_a_broken_ladder_file_leaves_the_bots_unmeasured(
+    tmp_path: Path, change: Callable[[dict[str, Any]], str]
+) -> None:
+    from century.play.ladder import LADDER_FILE, read_ladder
+
+    assert _ladder_cli(tmp_path).exit_code == 0
+    path = tmp_path / LADDER_FILE
+    assert read_ladder(tmp_path, ruleset(), 2) is not None
+    path.write_text(change(json.loads(path.read_text(encoding="utf-8"))), encoding="utf-8")
+    assert read_ladder(tmp_path, ruleset(), 2) is None
+    args = ["simulate", "spice-road", "--games", "2", "--bots", "greedy,random", "-q"]
+    sim = runner.invoke(cli.app, [*args, "--out", str(tmp_path)])
+    assert sim.exit_code == 0, sim.output
+    report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
+    assert all(bot["strength"] is None for bot in report["bots"])
+    assert "not measured" in (tmp_path / "report.html").read_text(encoding="utf-8")
+
+
+def test_warm_up_and_card_worths_stay_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game with many caravans (many ranks, a large limit) builds its tables as play meets
+    them, and bots average a card's worth over a bounded sample of caravans."""
+    from century.play.knowledge import Knowledge
+
+    engine = load_engine(five_ranks())
+    monkeypatch.setattr(engine, "WARM_LIMIT", 100)
+    assert engine.warm_up() == 0
+    monkeypatch.setattr(Knowledge, "WORTH_SAMPLE", 20)
+    know = Knowledge(engine, five_ranks())
+    assert 10 <= len(know._worth_vectors) <= 20
+    assert len(know.card_worth) == len(engine.CARDS)

@@ -11,6 +11,8 @@ import yaml
 from century.model.ruleset import Ruleset
 from century.pipeline import compile_paths
 
+from conftest import as_in_checkout
+
 VALID = Path(__file__).parent / "cases" / "valid"
 
 
@@ -100,7 +102,7 @@ def test_diff_of_a_house_rule_shows_the_rule(run):
 def test_show_marks_where_each_value_came_from(run):
     result = run("show", "golem")
     assert result.exit_code == 0, result.output
-    lines = result.stdout.splitlines()
+    lines = as_in_checkout(result.stdout).splitlines()
     assert "id: golem  # rules/golem.yaml:4" in lines
     assert any(line.startswith("caravan_limit: 10  # rules/spice-road.yaml:") for line in lines)
     assert any("code: G  # rules/golem.yaml:" in line for line in lines)

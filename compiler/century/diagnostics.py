@@ -1,13 +1,100 @@
-"""Located diagnostics, the one way every stage reports a problem."""
+"""Located diagnostics, the one way every stage reports a problem.
+
+Every diagnostic carries a stable code from `CODES` (``C302``), so editors, tests and users
+can refer to a kind of problem whatever its wording: C0xx reading files and YAML, C1xx the
+schemas, C2xx variants and references, C3xx the semantic checks, C4xx rule-sheet prose,
+C5xx limits that keep a ruleset playable.
+"""
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Literal
 
 Severity = Literal["error", "warning"]
+
+CODES: dict[str, str] = {
+    "C001": "a file or folder does not exist",
+    "C002": "a file cannot be read",
+    "C003": "a file is over the size limit",
+    "C004": "a file is not UTF-8 text",
+    "C005": "a character YAML does not allow (control characters)",
+    "C006": "YAML syntax error",
+    "C007": "a file is empty",
+    "C008": "anchors and aliases are not allowed",
+    "C009": "a key is given twice in one mapping",
+    "C010": "merge keys (<<) are not allowed",
+    "C011": "a YAML tag that is not plain data",
+    "C012": "nesting too deep",
+    "C013": "more than one YAML document in a file",
+    "C014": "a mapping key that is not a plain scalar",
+    "C015": "a value YAML cannot read",
+    "C016": "a path holds no rules files",
+    "C017": "a file of the wrong kind where another is expected",
+    "C018": "a deck or prose file that no game uses",
+    "C019": "a control character in a name or text (escaped ones too)",
+    "C020": "a path that is not a regular file (a FIFO, a device, a symlink loop)",
+    "C021": "too much YAML: too many values in a file, entries in a list, or data in one run",
+    "C101": "an unknown key",
+    "C102": "a required key is missing",
+    "C103": "a value of the wrong type",
+    "C104": "a value the schema does not allow",
+    "C201": "`extends` names an unknown game",
+    "C202": "`extends` makes a cycle",
+    "C203": "two games or variants share an id",
+    "C204": "a variant changes a key the base game does not have",
+    "C205": "a variant patches an id the base game does not have",
+    "C206": "a variant removes or replaces a card the deck does not have",
+    "C207": "a deck or prose file named by a variant cannot be used",
+    "C208": "a deck or prose path that is absolute or leads out of its project",
+    "C301": "a resource id or code is used twice",
+    "C302": "an unknown resource code in a cube string",
+    "C303": "cubes not written lowest rank first",
+    "C304": "a per-rank list of the wrong length",
+    "C305": "a card id is used twice",
+    "C306": "a card whose effect is empty or does nothing",
+    "C307": "a deck of one kind used as another",
+    "C308": "a deck too small to fill its row, or an empty starting hand",
+    "C309": "a point card that strays from the deck's value model",
+    "C310": "players.min above players.max",
+    "C311": "starting caravans that miss a seat or break the caravan limit",
+    "C312": "end thresholds missing or out of range",
+    "C313": "coin piles above missing or shared positions, or sharing an id",
+    "C314": "a text missing in a language of the game, or in a foreign one",
+    "C315": "rule-sheet text missing or inconsistent across languages",
+    "C401": "rule-sheet text lacks keys the sheet needs",
+    "C402": "a rule-sheet sentence does not render",
+    "C403": "a rule-sheet sentence goes past a limit of the prose sandbox",
+    "C404": "a rule-sheet sentence prints an object instead of text or a number",
+    "C501": "a number over its limit",
+    "C502": "too many cards in a deck, a starting hand or a game",
+    "C503": "too many resources, seats or languages",
+    "C504": "a chain of variants that is too long",
+    "C505": "rules whose move tables are too large for the engine to play",
+}
+"""Every diagnostic code and what it means (the README lists them too)."""
+
+
+CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+"""Characters that would steer a terminal or reorder text: C0 and C1 controls, DEL and the
+bidirectional marks, embeddings, overrides and isolates."""
+
+
+def printable(text: str, keep: str = "") -> str:
+    """`text` with every `CONTROL` character not in `keep` written as an escape (``\\x1b``),
+    so a file name or value can never steer the terminal it is printed on."""
+
+    def escape(match: re.Match[str]) -> str:
+        char = match.group()
+        if char in keep:
+            return char
+        code = ord(char)
+        return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+    return CONTROL.sub(escape, text)
 
 
 @dataclass(frozen=True, order=True)
@@ -18,9 +105,19 @@ class Mark:
     line: int
     col: int
 
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
 
 @dataclass(frozen=True)
 class Diagnostic:
+    """One problem: its code, where it is, what is wrong, and how to fix it.
+
+    `related` are other places the message refers to (the first of two duplicates, say);
+    the message names them too, with their file.
+    """
+
+    code: str
     severity: Severity
     file: str
     line: int
@@ -28,26 +125,48 @@ class Diagnostic:
     path: str
     message: str
     hint: str = ""
+    related: tuple[Mark, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.code not in CODES:
+            raise ValueError(f"unknown diagnostic code {self.code!r}")
 
     @classmethod
     def at(
         cls,
         mark: Mark,
+        code: str,
         message: str,
         *,
         path: str = "",
         hint: str = "",
         severity: Severity = "error",
+        related: tuple[Mark, ...] = (),
     ) -> Diagnostic:
-        return cls(severity, mark.file, mark.line, mark.col, path, message, hint)
+        """A diagnostic at `mark`."""
+        return cls(code, severity, mark.file, mark.line, mark.col, path, message, hint, related)
 
     def format(self) -> str:
-        text = f"{self.file}:{self.line}:{self.col}: {self.severity}: {self.message}"
-        if self.path:
-            text += f" [at {self.path}]"
-        if self.hint:
-            text += f"\n  hint: {self.hint}"
+        """The compiler-style text: ``file:line:col: error C302: message [at path]``; control
+        characters from file names or data are escaped."""
+        safe = self.printable()
+        text = f"{safe.file}:{safe.line}:{safe.col}: {safe.severity} {safe.code}: {safe.message}"
+        if safe.path:
+            text += f" [at {safe.path}]"
+        if safe.hint:
+            text += f"\n  hint: {safe.hint}"
         return text
+
+    def printable(self) -> Diagnostic:
+        """This diagnostic with control characters in its texts escaped (see `printable`)."""
+        return replace(
+            self,
+            file=printable(self.file),
+            path=printable(self.path),
+            message=printable(self.message),
+            hint=printable(self.hint),
+            related=tuple(Mark(printable(m.file), m.line, m.col) for m in self.related),
+        )
 
 
 class DiagnosticError(Exception):
@@ -58,8 +177,8 @@ class DiagnosticError(Exception):
         super().__init__("\n".join(d.format() for d in self.diagnostics))
 
 
-def sort_key(d: Diagnostic) -> tuple[str, int, int, str]:
-    return (d.file, d.line, d.col, d.message)
+def sort_key(d: Diagnostic) -> tuple[str, int, int, str, str]:
+    return (d.file, d.line, d.col, d.code, d.message)
 
 
 def has_errors(diagnostics: Iterable[Diagnostic]) -> bool:
@@ -71,5 +190,5 @@ def to_text(diagnostics: Iterable[Diagnostic]) -> str:
 
 
 def to_json(diagnostics: Iterable[Diagnostic]) -> str:
-    items = [asdict(d) for d in sorted(set(diagnostics), key=sort_key)]
+    items = [asdict(d.printable()) for d in sorted(set(diagnostics), key=sort_key)]
     return json.dumps(items, indent=2, ensure_ascii=False)

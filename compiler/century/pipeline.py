@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from century.checks import MODEL_CHECKS, run_checks
-from century.diagnostics import Diagnostic, has_errors
+from century.diagnostics import Diagnostic, Mark, has_errors
 from century.frontend.resolve import Resolved, Resolver
-from century.frontend.sources import SourceFile, Sources, discover
+from century.frontend.sources import SourceFile, Sources, discover, display_name
 from century.model.build import build_ruleset
 from century.model.ruleset import Ruleset
 from century.resources import RULES
@@ -27,9 +27,18 @@ class Compiled:
     rulesets: dict[str, Ruleset] = field(default_factory=dict)
     resolved: dict[str, Resolved] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
-    files_checked: int = 0
+    files: list[str] = field(default_factory=list)
+    """Every file read, as shown in diagnostics."""
+    games: list[str] = field(default_factory=list)
+    """Every game and variant checked, whether it compiled or not."""
     known: list[str] = field(default_factory=list)
     """Every game and variant id found, compiled or not."""
+    uses: dict[str, set[Path]] = field(default_factory=dict)
+    """Per game checked: the files it is made of or names."""
+
+    @property
+    def files_checked(self) -> int:
+        return len(self.files)
 
 
 def compile_paths(
@@ -40,58 +49,117 @@ def compile_paths(
 ) -> Compiled:
     """Compile the games and variants in `paths` (default: the bundled rules).
 
-    Bases named by `extends` are looked up in `paths` first, then in the bundled rules;
-    `with_bundled` compiles the bundled games too (for commands that look a game up);
-    `only` resolves, checks and models just that game (every file is still loaded).
+    Folders are searched recursively. Bases named by `extends` are looked up in `paths`
+    first, then in the bundled rules; `with_bundled` compiles the bundled games too (for
+    commands that look a game up); `only` resolves, checks and models just that game (every
+    file is still loaded). A deck or rule-sheet text that no game in `paths` uses is checked
+    in the context of the games of its project (the nearest folder holding a ``rules``
+    folder) that use it.
     """
-    targets = list(paths) if paths else [RULES]
-    if paths and with_bundled:
-        targets.append(RULES)
+    return _compile(list(paths) if paths else [RULES], bool(paths), with_bundled, only, True)
+
+
+def _compile(
+    paths: list[Path], given: bool, with_bundled: bool, only: str | None, context: bool
+) -> Compiled:
     sources = Sources()
     result = Compiled()
-    wanted, problems = discover(targets)
+    wanted, problems = discover(paths)
     result.diagnostics.extend(problems)
 
-    requested = [f for f in (sources.load(p) for p in wanted) if f is not None]
+    loaded = (sources.load(p) for p in wanted)
+    requested = list({f.path: f for f in loaded if f is not None}.values())
     catalogue = _catalogue(requested, result)
-    if paths:
+    compile_now = [f for f in requested if f.kind in ("game", "variant")]
+    if given:  # the bundled games stay available, shadowed by games of the same id
         bundled, _ = discover([RULES])
         for path in bundled:
             found = sources.load(path)
             if found is not None and found.kind in ("game", "variant"):
-                catalogue.setdefault(found.node.value["id"].value, found)
+                game_id = found.node.value["id"].value
+                if catalogue.setdefault(game_id, found) is found and with_bundled:
+                    compile_now.append(found)
 
     result.known = sorted(catalogue)
     resolver = Resolver(sources, catalogue)
-    for source in requested:
-        if source.kind not in ("game", "variant"):
-            continue
+    for source in compile_now:
         game_id = source.node.value["id"].value
-        if catalogue.get(game_id) is not source or only not in (None, game_id):
-            continue
-        resolved = resolver.resolve(game_id)
-        if resolved is None:
-            continue
-        checks = run_checks(resolved.tree)
-        result.diagnostics.extend(checks)
-        if has_errors(checks):
-            continue
-        ruleset = build_ruleset(
-            resolved.tree.plain(),
-            _source_names(resolved, source.path.parent),
-            _source_hash(resolved),
-            resolved.chain,
-        )
-        late = [d for check in MODEL_CHECKS for d in check(ruleset, resolved.tree)]
-        result.diagnostics.extend(late)
-        if has_errors(late):
-            continue
-        result.resolved[game_id] = resolved
-        result.rulesets[game_id] = ruleset
+        if catalogue.get(game_id) is source and only in (None, game_id):
+            _compile_game(game_id, source, resolver, result)
     result.diagnostics.extend(resolver.problems)
     result.diagnostics.extend(sources.diagnostics)
-    result.files_checked = len(sources.files)
+    result.uses = resolver.uses
+    checked = {f.name for f in requested}
+    checked |= {display_name(path) for game in result.games for path in resolver.uses[game]}
+    if context and only is None:
+        used = set().union(*resolver.uses.values())
+        named = {p.resolve() for p in paths if p.is_file()}
+        for source in requested:
+            if source.kind in ("deck", "prose") and source.path not in used:
+                _check_in_context(source, source.path in named, result)
+    result.files = sorted(checked | set(result.files))
     return result
+
+
+def _compile_game(game_id: str, source: SourceFile, resolver: Resolver, result: Compiled) -> None:
+    result.games.append(game_id)
+    resolved = resolver.resolve(game_id)
+    if resolved is None:
+        return
+    checks = run_checks(resolved.tree)
+    result.diagnostics.extend(checks)
+    if has_errors(checks):
+        return
+    ruleset = build_ruleset(
+        resolved.tree.plain(),
+        _source_names(resolved, source.path.parent),
+        _source_hash(resolved),
+        resolved.chain,
+    )
+    late = [d for check in MODEL_CHECKS for d in check(ruleset, resolved.tree)]
+    result.diagnostics.extend(late)
+    if has_errors(late):
+        return
+    result.resolved[game_id] = resolved
+    result.rulesets[game_id] = ruleset
+
+
+def _check_in_context(source: SourceFile, named: bool, result: Compiled) -> None:
+    """Check a deck or prose file with every game of its project that uses it; no such game
+    is an error for a file named alone (else a warning: nothing checked its contents)."""
+    project = _project_rules(source.path)
+    if project is not None:
+        context = _compile([project], True, False, None, False)
+        users = [game for game in context.games if source.path in context.uses[game]]
+        if users:
+            files = {display_name(path) for game in users for path in context.uses[game]}
+            result.diagnostics.extend(d for d in context.diagnostics if d.file in files)
+            result.files.extend(files)
+            result.games.extend(game for game in users if game not in result.games)
+            for game in users:
+                result.uses.setdefault(game, context.uses[game])
+                if game in context.rulesets:
+                    result.rulesets.setdefault(game, context.rulesets[game])
+                    result.resolved.setdefault(game, context.resolved[game])
+            return
+    where = f" in {display_name(project)}" if project else ""
+    result.diagnostics.append(
+        Diagnostic.at(
+            Mark(source.name, 1, 1),
+            "C018",
+            f"no game{where} uses this {source.kind} file, so its contents cannot be checked",
+            hint="name it in a game's `decks:` or `prose:`, or validate the game with it",
+            severity="error" if named else "warning",
+        )
+    )
+
+
+def _project_rules(path: Path) -> Path | None:
+    """The ``rules`` folder of the nearest folder above `path` that has one."""
+    for parent in path.parents:
+        if (parent / "rules").is_dir():
+            return parent / "rules"
+    return None
 
 
 def _catalogue(files: list[SourceFile], result: Compiled) -> dict[str, SourceFile]:
@@ -102,12 +170,14 @@ def _catalogue(files: list[SourceFile], result: Compiled) -> dict[str, SourceFil
             continue
         id_node = source.node.value["id"]
         if id_node.value in catalogue:
-            first = catalogue[id_node.value]
+            first = catalogue[id_node.value].node.value["id"].mark
             result.diagnostics.append(
                 Diagnostic.at(
                     id_node.mark,
-                    f"game id {id_node.value!r} is also defined in {first.name}",
+                    "C203",
+                    f"game id {id_node.value!r} is also defined at {first}",
                     hint="give each game and variant its own id",
+                    related=(first,),
                 )
             )
             continue

@@ -26,9 +26,18 @@ unknown placeholder is an error) against `prose_context(ruleset, lang)`:
 ``seats``
     ``[{seat, cubes, count}]``: the starting caravan per seat as a code string.
 ``starting_cards``, ``starting_per_player``
-    the starting hand (dicts ``name, kind, copies, steps, get, pay``) and its size.
+    the starting hand (dicts ``name, kind, copies, steps, get, pay``; ``name`` is empty when
+    the card has none, and ``get``/``pay`` are code strings) and its size.
 ``merchant_count``, ``point_count``, ``kinds``
     cards in the merchant deck and the point deck; ``kinds`` counts merchant cards by kind.
+``ex``
+    values for worked examples, each ``None`` when the game has nothing to show:
+    ``ex.acquire`` ``{slot, pay}`` (taking card ``slot``, paying the codes ``pay``);
+    ``ex.upgrade`` ``{steps, chain, many_from, many_to}`` (one cube raised ``steps`` times
+    along ``chain``, or ``steps`` cubes once each); ``ex.trade`` ``{pay, gain, pay2, gain2}``
+    (a trade card, and the same trade made twice); ``ex.end`` ``{players, cards, seat,
+    ordinal, after}`` (the seat that triggers the end and the seats that still play);
+    ``ex.coins`` ``{first, second, last, piles}`` (coin piles by position).
 
 Filters besides Jinja's own: ``cap`` (first letter upper case, the rest untouched) and
 ``series(last)`` (``["a", "b", "c"]|series(" and ")`` gives ``"a, b and c"``).
@@ -48,7 +57,9 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from century.model.ruleset import MerchantCard, Ruleset, Text
+from century.model.cards import KINDS
+from century.model.ruleset import MerchantCard, Ruleset
+from century.model.text import TextError, capital, required, shown
 
 PROSE_KEYS = frozenset(
     (
@@ -97,12 +108,8 @@ PROSE_KEYS = frozenset(
         "turn_end",
         "coins_shift",
         "coins_stay",
-        "card_gain_title",
-        "card_gain",
-        "card_upgrade_title",
-        "card_upgrade",
-        "card_trade_title",
-        "card_trade",
+        *(f"card_{kind}_title" for kind in KINDS),
+        *(f"card_{kind}" for kind in KINDS),
         "card_point_title",
         "card_point",
         "end_trigger",
@@ -115,44 +122,90 @@ PROSE_KEYS = frozenset(
         "tie_earliest_turn",
         "tie_shared",
         "gap_deck",
-        "gap_rest",
+        "gap_coins",
+        "score_win",
+        "h_examples",
+        "ex_acquire",
+        "ex_upgrade",
+        "ex_trade",
+        "ex_end",
+        "ex_coins",
+        # the reference card
+        "ref_title",
+        "ref_turn",
+        "ref_play",
+        "ref_acquire",
+        "ref_claim",
+        "ref_rest",
+        "ref_limit",
+        "ref_end",
+        "ref_score",
+        # the print-and-play kit
+        "kit_title",
+        "kit_print_h",
+        "kit_scale",
+        "kit_duplex",
+        "kit_simplex",
+        "kit_fold",
+        "kit_check",
+        "kit_card_size",
+        "kit_gap",
+        "kit_bleed",
+        "kit_decimal",
+        "kit_contents_h",
+        "kit_col_part",
+        "kit_col_count",
+        "kit_col_pages",
+        "kit_tokens",
+        "kit_mats",
+        "kit_need",
+        "kit_cut_h",
+        "kit_cut_fold",
+        "kit_cut_long",
+        "kit_cut_gap",
+        "kit_cut_nogap",
+        "kit_cut_tokens",
+        "kit_decks_h",
+        "kit_tips_h",
+        "kit_tip_paper",
+        "kit_tip_test",
+        "kit_tip_ink",
+        "kit_play_h",
+        "kit_play",
+        "mat_start",
+        "mat_limit",
+        "mat_points",
     )
 )
-"""The prose keys a rule sheet reads; a language missing one cannot be typeset."""
+"""The prose keys the printed output reads (rule sheet, reference card, print-and-play kit);
+a language missing one cannot be typeset."""
 
 MARK_OPEN, MARK_CLOSE = "\ue000", "\ue001"
 _LIT_OPEN, _LIT_CLOSE = "\ue002", "\ue003"  # "[[" / "]]" from values, restored after parsing
 _MARKER = re.compile(r"\[\[([^\[\]]*)\]\]")
 _PLAIN_MARKERS = frozenset({"up", "arrow", "page", "pages"})
-
-
-class TextError(ValueError):
-    """A text the sheets need is missing in a language, or cannot be rendered."""
+_JINJA = re.compile(r"\{[{%#]")
+"""The start of a Jinja expression, statement or comment."""
 
 
 class ProseError(TextError):
-    """A prose string failed to render; names the language and key."""
+    """A prose string failed to render; names the language and key, and the diagnostic code
+    (C402 an error, C403 past a limit of the sandbox, C404 an object printed)."""
 
-    def __init__(self, lang: str, key: str, message: str) -> None:
+    def __init__(self, lang: str, key: str, message: str, code: str = "C402") -> None:
         super().__init__(f"prose {lang}.{key}: {message}")
         self.lang = lang
         self.key = key
+        self.code = code
 
 
 # -- the prose context -------------------------------------------------------------------
 
 
-def _name(text: Text, lang: str, what: str) -> str:
-    """The `lang` text of a name, or a `TextError` (no silent fallback)."""
-    if lang not in text:
-        raise TextError(f"{what} has no {lang!r} text")
-    return text[lang]
-
-
 def _card(card: MerchantCard, ruleset: Ruleset, lang: str) -> dict[str, Any]:
     return {
         "id": card.id,
-        "name": card.name.get(lang, ""),
+        "name": shown(card.name, lang),
         "kind": card.kind,
         "copies": card.copies,
         "steps": card.steps,
@@ -171,6 +224,72 @@ def _end_groups(thresholds: list[dict[str, int]]) -> list[dict[str, int]]:
     return groups
 
 
+def example_cards(ruleset: Ruleset) -> dict[str, MerchantCard]:
+    """One playable card per kind for the rule sheet's examples: the first of its kind in the
+    starting hand, then the deck. For trades, one that pays with lower ranks than it gives
+    (it teaches that trades climb the ladder), the fewest cubes first."""
+    cards = (*ruleset.starting_cards, *ruleset.merchant_deck)
+    found: dict[str, MerchantCard] = {}
+    for card in cards:
+        found.setdefault(card.kind, card)
+
+    def climbs(card: MerchantCard) -> bool:
+        paid = [i for i, n in enumerate(card.pay) if n]
+        got = [i for i, n in enumerate(card.get) if n]
+        return bool(paid and got) and max(paid) < min(got)
+
+    trades = [c for c in cards if c.kind == "trade" and climbs(c)]
+    if trades:
+        found["trade"] = min(trades, key=lambda c: sum(c.pay) + sum(c.get))
+    return found
+
+
+def _examples(
+    ruleset: Ruleset, coins: list[dict[str, Any]], thresholds: list[dict[str, int]]
+) -> dict[str, Any]:
+    codes = ruleset.codes
+    cards = example_cards(ruleset)
+    ex: dict[str, Any] = {"acquire": None, "upgrade": None, "trade": None, "coins": None}
+    if ruleset.merchant_row >= 2:
+        slot = min(3, ruleset.merchant_row)
+        ex["acquire"] = {"slot": slot, "pay": codes[0] * (slot - 1)}
+    upgrade = cards.get("upgrade")
+    if upgrade is not None and len(codes) >= 2:
+        steps = upgrade.steps
+        ex["upgrade"] = {
+            "steps": steps,
+            "chain": list(codes[: min(steps, len(codes) - 1) + 1]),
+            "many_from": codes[0] * steps,
+            "many_to": codes[1] * steps,
+        }
+    trade = cards.get("trade")
+    if trade is not None:
+        pay, get = ruleset.cubes(trade.pay), ruleset.cubes(trade.get)
+        double = tuple(2 * n for n in trade.pay), tuple(2 * n for n in trade.get)
+        ex["trade"] = {
+            "pay": pay,
+            "gain": get,
+            "pay2": ruleset.cubes(double[0]),
+            "gain2": ruleset.cubes(double[1]),
+        }
+    last = thresholds[-1]
+    seat = 2 if last["players"] >= 3 else 1
+    ex["end"] = {
+        "players": last["players"],
+        "cards": last["cards"],
+        "seat": seat,
+        "after": list(range(seat + 1, last["players"] + 1)),
+    }
+    if coins:
+        ex["coins"] = {
+            "first": coins[0],
+            "second": coins[1] if len(coins) > 1 else None,
+            "last": coins[-1],
+            "piles": len(coins),
+        }
+    return ex
+
+
 def prose_context(ruleset: Ruleset, lang: str) -> dict[str, Any]:
     """Everything a prose template may use, in `lang` (see the module docstring)."""
     resources = [
@@ -178,7 +297,7 @@ def prose_context(ruleset: Ruleset, lang: str) -> dict[str, Any]:
             "id": r.id,
             "code": r.code,
             "colour": r.colour,
-            "name": _name(r.name, lang, f"resource {r.id!r}"),
+            "name": required(r.name, lang, f"resource {r.id!r}"),
             "rank": rank,
             "points": points,
         }
@@ -189,7 +308,7 @@ def prose_context(ruleset: Ruleset, lang: str) -> dict[str, Any]:
     coins = [
         {
             "id": c.id,
-            "name": _name(c.name, lang, f"coin {c.id!r}"),
+            "name": required(c.name, lang, f"coin {c.id!r}"),
             "value": c.value,
             "per_player": c.per_player,
             "position": c.position,
@@ -203,8 +322,8 @@ def prose_context(ruleset: Ruleset, lang: str) -> dict[str, Any]:
         kinds[card.kind] = kinds.get(card.kind, 0) + card.copies
     return {
         "lang": lang,
-        "game": _name(ruleset.name, lang, "the game's name"),
-        "t": {k: _name(v, lang, f"term {k!r}") for k, v in ruleset.terms.items()},
+        "game": required(ruleset.name, lang, "the game's name"),
+        "t": {k: required(v, lang, f"term {k!r}") for k, v in ruleset.terms.items()},
         "players_min": ruleset.players_min,
         "players_max": ruleset.players_max,
         "caravan_limit": ruleset.caravan_limit,
@@ -231,6 +350,7 @@ def prose_context(ruleset: Ruleset, lang: str) -> dict[str, Any]:
         "merchant_count": sum(c.copies for c in ruleset.merchant_deck),
         "point_count": sum(c.copies for c in ruleset.point_deck),
         "kinds": kinds,
+        "ex": _examples(ruleset, coins, thresholds),
     }
 
 
@@ -238,15 +358,16 @@ def prose_context(ruleset: Ruleset, lang: str) -> dict[str, Any]:
 
 
 def _cap(value: Any) -> str:
-    text = str(value)
-    return text[:1].upper() + text[1:]
+    return capital(str(value))
 
 
 def _series(values: Iterable[Any], last: str, sep: str = ", ") -> str:
+    from century.sandbox import joined
+
     items = [str(v) for v in values]
     if len(items) < 2:
-        return "".join(items)
-    return sep.join(items[:-1]) + last + items[-1]
+        return joined(items, "")
+    return joined([joined(items[:-1], sep), items[-1]], last)
 
 
 _PRIVATE = str.maketrans("", "", MARK_OPEN + MARK_CLOSE + _LIT_OPEN + _LIT_CLOSE)
@@ -259,17 +380,13 @@ def _finalize(value: Any) -> Any:
     return value
 
 
-@functools.cache
 def _environment() -> Any:
-    """The sandboxed Jinja2 environment shared by every prose string (built once)."""
-    from jinja2 import StrictUndefined
-    from jinja2.sandbox import SandboxedEnvironment
+    """The bounded sandbox (`century.sandbox`) shared by every prose string (built once)."""
+    from century.sandbox import add_filters, environment
 
-    env = SandboxedEnvironment(
-        undefined=StrictUndefined, autoescape=False, finalize=_finalize, keep_trailing_newline=False
-    )
-    env.filters["cap"] = _cap
-    env.filters["series"] = _series
+    env = environment(_finalize)
+    if "cap" not in env.filters:
+        add_filters(env, {"cap": _cap, "series": _series})
     return env
 
 
@@ -308,15 +425,25 @@ def _mark(text: str, lang: str, key: str, ruleset: Ruleset) -> str:
 
 
 def render_prose(ruleset: Ruleset, lang: str) -> dict[str, str]:
-    """Every prose string of `lang`, rendered; a bad placeholder raises `ProseError`."""
+    """Every prose string of `lang`, rendered within the sandbox's caps and one shared
+    deadline; a bad placeholder or a string past a cap raises `ProseError`."""
+    from century.sandbox import Budget, PrintedObject, SandboxLimit, render
+
     if lang not in ruleset.prose:
         raise TextError(f"no prose in language {lang!r}")
     context = prose_context(ruleset, lang)
-    rendered: dict[str, str] = {}
-    for key, source in sorted(ruleset.prose[lang].items()):
+    items = sorted(ruleset.prose[lang].items())
+    texts = dict(items)  # plain text (no Jinja syntax) needs no rendering
+    budget = Budget()
+    for key, source in items:
+        if not _JINJA.search(source):
+            continue
         try:
-            text = _template(source).render(context)
+            texts[key] = render(_template(source), context, budget)
+        except (SandboxLimit, PrintedObject) as err:
+            raise ProseError(lang, key, str(err), err.code) from err
         except Exception as err:  # prose is data: any failure is reported with its key
+            if "not allowed in prose" in str(err):
+                raise ProseError(lang, key, str(err), "C403") from err
             raise ProseError(lang, key, f"{type(err).__name__}: {err}") from err
-        rendered[key] = _mark(text.strip(), lang, key, ruleset)
-    return rendered
+    return {key: _mark(text.strip(), lang, key, ruleset) for key, text in texts.items()}

@@ -1,23 +1,109 @@
-"""The `century` command line: the app, its commands, and the console-script entry point."""
+"""The `century` command line: the app, its commands, and the console-script entry point.
+
+Usage errors (an unknown option, a missing argument, a bad value) print one line and exit 2;
+data errors exit 1; an internal error prints one line and exits 3.
+"""
 
 from __future__ import annotations
 
 import os
 import sys
+from typing import Annotated, Any
 
 import typer
+import typer.core
 
-from century.cli import bots, cards, core, engine, play, sheets, simulate, targets, variants
+from century import __version__
+from century.cli import (
+    bots,
+    cards,
+    core,
+    engine,
+    play,
+    playtest,
+    sheets,
+    simulate,
+    targets,
+    variants,
+    watch,
+)
+
+_UsageError: Any = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
+"""click's UsageError, wherever this typer takes click from (newer typers bundle it)."""
+
+
+class _Group(typer.core.TyperGroup):
+    """The app's click group: one-line usage errors, whatever typer version renders help."""
+
+    def main(  # type: ignore[override]  # click's signature differs between versions
+        self,
+        args: Any = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        run = super().main
+        if not standalone_mode:
+            return run(args, prog_name, complete_var, standalone_mode=False, **extra)
+        try:
+            code = run(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except _UsageError as err:
+            if type(err).__name__ == "NoArgsIsHelpError":  # plain `century`: the help
+                typer.echo(err.format_message())
+                sys.exit(0)
+            context = getattr(err, "ctx", None)
+            command = context.command_path if context else "century"
+            message = err.format_message().replace("Value error, ", "")
+            typer.echo(f"error: {message} (see '{command} --help')", err=True)
+            sys.exit(2)
+        except typer.Abort:
+            typer.echo("interrupted", err=True)
+            sys.exit(130)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"century {__version__}")
+        raise typer.Exit()
+
 
 app = typer.Typer(
     name="century",
+    cls=_Group,
     help="Compile Century rules data into a game engine, rule sheets and card sheets.",
     no_args_is_help=True,
-    add_completion=False,
+    rich_markup_mode=None,
     pretty_exceptions_enable=False,
 )
 
-for _module in (core, variants, engine, sheets, cards, play, simulate, bots, targets):
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="Show the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """Compile Century rules data into a game engine, rule sheets and card sheets."""
+
+
+for _module in (
+    core,
+    variants,
+    engine,
+    sheets,
+    cards,
+    playtest,
+    play,
+    simulate,
+    bots,
+    watch,
+    targets,
+):
     _module.register(app)
 
 

@@ -8,31 +8,41 @@ from typing import Annotated
 
 import typer
 
-from century.cli.common import BUILD, RulesOpt, fail, load_game
+from century.cli.common import BUILD, Command, RulesOpt, check_out, fail, load_game, write_outputs
 
 
 def bots(
-    game: Annotated[str, typer.Argument(help="The game or variant to play.")],
-    games: Annotated[int, typer.Option(help="Games per pairing.", min=1)] = 100,
-    players: Annotated[int, typer.Option(help="Players per game.")] = 2,
+    game: Annotated[str, typer.Argument(metavar="GAME", help="The game or variant to play.")],
+    games: Annotated[int, typer.Option(metavar="N", help="Games per pairing.", min=1)] = 100,
+    players: Annotated[int, typer.Option(metavar="N", help="Players per game.")] = 2,
     names: Annotated[
         str,
         typer.Option(
-            "--bots", help="The bots to rank, e.g. greedy,planner,planner:4 (default: all)."
+            "--bots",
+            metavar="BOTS",
+            help="The bots to rank, e.g. greedy,planner,planner:4 (default: all).",
         ),
     ] = "",
-    seed: Annotated[int, typer.Option(help="Base seed; each game's seed derives from it.")] = 0,
-    workers: Annotated[int, typer.Option(help="Worker processes (0: one per CPU).", min=0)] = 0,
+    seed: Annotated[
+        int, typer.Option(metavar="N", help="Base seed; each game's seed derives from it.")
+    ] = 0,
+    workers: Annotated[
+        int, typer.Option(metavar="N", help="Worker processes (0: one per CPU).", min=0)
+    ] = 0,
     out: Annotated[
         Path | None,
-        typer.Option("--out", "-o", help="Folder of ladder.json (default: build/reports/GAME)."),
+        typer.Option(
+            "--out",
+            "-o",
+            metavar="DIR",
+            help="Folder of ladder.json (default: build/reports/GAME).",
+        ),
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     rules: RulesOpt = None,
 ) -> None:
     """Play every bot against every other; print the win matrix with 95% intervals and the
     mean rounds, and save it for the balance reports of the game."""
-    from century.output import atomic_write_bytes
     from century.play.bots import BOTS, STRONGEST_FIRST, check_spec
     from century.play.ladder import LADDER_FILE, format_ladder, pairings, run_ladder
     from century.play.simulate import ProgressBar, SimulationError, default_workers
@@ -48,6 +58,8 @@ def bots(
         fail(str(err), 2)
     if len(set(specs)) != len(specs) or len(specs) < 2:
         fail(f"--bots names two or more different bots (known: {', '.join(BOTS)})", 2)
+    folder = out or BUILD / "reports" / ruleset.id
+    check_out(folder, [LADDER_FILE])  # before any game is played
     total = games * len(pairings(specs, players))
     bar = None if quiet else ProgressBar(total, f"{game} ladder ")
     try:
@@ -57,13 +69,12 @@ def bots(
     finally:
         if bar:
             bar.close()
-    path = (out or BUILD / "reports" / ruleset.id) / LADDER_FILE
     data = json.dumps(ladder, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-    atomic_write_bytes(path, data.encode())
+    write_outputs(folder, {LADDER_FILE: data.encode()})
     typer.echo(format_ladder(ladder))
-    typer.echo(f"ladder written to {path}")
+    typer.echo(f"ladder written to {folder / LADDER_FILE}")
 
 
 def register(app: typer.Typer) -> None:
     """Add `bots` to `app`."""
-    app.command()(bots)
+    app.command(cls=Command)(bots)

@@ -1,4 +1,4 @@
-"""`century cards`: the print-and-play card sheet of one game."""
+"""`century cards`: the print-and-play kit of one game, per language."""
 
 from __future__ import annotations
 
@@ -7,7 +7,39 @@ from typing import Annotated
 
 import typer
 
-from century.cli.common import BUILD, Paper, RulesOpt, load_game
+from century.cli.common import (
+    BUILD,
+    Command,
+    Paper,
+    RulesOpt,
+    check_out,
+    fail,
+    load_game,
+    write_outputs,
+)
+
+
+def paper_help() -> str:
+    """The command's epilog: what fits on each paper, computed from the layout."""
+    from century.targets.cards.layout import (
+        CARD_H,
+        CARD_W,
+        MARK_MIN,
+        MARK_MIN_GAP,
+        PRINT_MARGIN,
+        fit_summary,
+        layout,
+    )
+
+    duplex, fold = layout("a4"), layout("a4", fold=True)
+    return (
+        f"Cards are {CARD_W:g} × {CARD_H:g} mm, {duplex.cols} × {duplex.rows} to a page (with "
+        f"--fold, {fold.front_cols} × {fold.rows} fronts beside their backs on landscape "
+        f"pages). Cut marks stay {PRINT_MARGIN:g} mm clear of the paper edge and are at least "
+        f"{MARK_MIN:g} mm long ({MARK_MIN_GAP:g} mm with a gap, where the marks across the gaps "
+        "repeat every cut line); where that does not fit, the block of cards shrinks just "
+        "enough (the cover page gives the printed size). Printed card size on " + fit_summary()
+    )
 
 
 def parse_offset(value: str) -> tuple[float, float]:
@@ -23,17 +55,63 @@ def parse_offset(value: str) -> tuple[float, float]:
 
 
 def cards(
-    game: Annotated[str, typer.Argument(help="Game or variant id (listed by `century validate`).")],
-    paper: Annotated[Paper, typer.Option(help="Paper size.")] = Paper.a4,
+    game: Annotated[
+        str,
+        typer.Argument(metavar="GAME", help="Game or variant id (listed by `century validate`)."),
+    ],
+    paper: Annotated[
+        Paper,
+        typer.Option(metavar="PAPER", help="Paper size: a4 or letter (see below for what fits)."),
+    ] = Paper.a4,
+    lang: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--lang",
+            "-l",
+            metavar="LANG",
+            help="Language (repeatable; default: all of the game's).",
+        ),
+    ] = None,
+    gap: Annotated[
+        float,
+        typer.Option(
+            metavar="MM", help="Space between cards in mm; 0 puts them edge to edge (guillotine)."
+        ),
+    ] = 3.0,
     bleed: Annotated[
-        float, typer.Option(help="Extend the card frames this many mm past the cut lines.")
+        float,
+        typer.Option(
+            metavar="MM",
+            help="Extend the card frames this many mm past the cut lines "
+            "(with a gap, on every side, up to (gap - 1) / 2).",
+        ),
     ] = 0.0,
-    backs: Annotated[
-        bool, typer.Option("--backs/--no-backs", help="Add a page of backs after each front page.")
+    backs: Annotated[bool, typer.Option("--backs/--no-backs", help="Print the card backs.")] = True,
+    low_ink: Annotated[
+        bool,
+        typer.Option(
+            "--low-ink", help="White backs with an outlined motif instead of tinted ones."
+        ),
+    ] = False,
+    fold: Annotated[
+        bool,
+        typer.Option(
+            "--fold", help="For printers without duplex: fronts and backs side by side, to fold."
+        ),
+    ] = False,
+    kit: Annotated[
+        bool,
+        typer.Option(
+            "--kit/--no-kit", help="Add the cover page, coin and cube tokens and caravan mats."
+        ),
     ] = True,
     players: Annotated[
         int | None,
-        typer.Option(help="Print starting cards for this many players (default: the box amount)."),
+        typer.Option(
+            metavar="N",
+            help="Print starting cards, tokens and mats for this many players "
+            "(default: the most players).",
+        ),
     ] = None,
     back_offset: Annotated[
         str,
@@ -44,42 +122,57 @@ def cards(
             "a printer that shifts the back side.",
         ),
     ] = "0,0",
-    lang: Annotated[
-        str | None, typer.Option(help="Language of card names (default: the game's first).")
-    ] = None,
     out: Annotated[
-        Path | None, typer.Option("--out", "-o", help="Output folder (default: build/GAME).")
+        Path | None,
+        typer.Option("--out", "-o", metavar="DIR", help="Output folder (default: build/GAME)."),
     ] = None,
     rules: RulesOpt = None,
 ) -> None:
-    """Write cards-PAPER.pdf: every card front, backs mirrored for long-edge duplex."""
-    from century.output import atomic_write_bytes
-    from century.targets.cards import CardOptionError, CardOptions, render
+    """Write cards-LANG-PAPER.pdf: the print-and-play kit, backs mirrored for long-edge duplex.
+
+    Besides every card, the kit has a cover page (print at 100 %, how to flip, a 50 mm scale
+    bar, contents, cutting order), coin and cube tokens and a caravan mat per player.
+    """
+    from century.model.text import TextError
+    from century.targets.cards import CardOptionError, CardOptions, file_name, render
     from century.targets.typst import RenderError
 
     offset = parse_offset(back_offset)
+    folder = out if out is not None else BUILD / game
+    check_out(folder)
     ruleset = load_game(game, rules)
-    options = CardOptions(
-        paper=paper.value,
-        bleed=bleed,
-        backs=backs,
-        players=players,
-        back_offset=offset,
-        lang=lang,
-    )
-    try:
-        pdf = render(ruleset, options)
-    except CardOptionError as err:
-        typer.echo(f"error: {err}", err=True)
-        raise typer.Exit(2) from None
-    except RenderError as err:
-        typer.echo(f"error: could not render the cards: {err}", err=True)
-        raise typer.Exit(1) from None
-    dest = (out if out is not None else BUILD / game) / f"cards-{paper.value}.pdf"
-    atomic_write_bytes(dest, pdf)
-    typer.echo(f"wrote {dest}")
+    languages = list(dict.fromkeys(lang or ruleset.languages))
+    for value in languages:
+        if value not in ruleset.languages:
+            known = ", ".join(ruleset.languages)
+            fail(f"{game} has no language {value!r} (known: {known})", 2)
+    check_out(folder, [file_name(language, paper.value) for language in languages])
+    pdfs: dict[str, bytes] = {}
+    for language in languages:  # render everything first: an error writes nothing
+        options = CardOptions(
+            paper=paper.value,
+            gap=gap,
+            bleed=bleed,
+            backs=backs,
+            low_ink=low_ink,
+            fold=fold,
+            kit=kit,
+            players=players,
+            back_offset=offset,
+            lang=language,
+        )
+        try:
+            pdfs[file_name(language, paper.value)] = render(ruleset, options)
+        except CardOptionError as err:
+            fail(str(err), 2)
+        except TextError as err:
+            fail(f"{game}: {err}", 1)
+        except RenderError as err:
+            fail(f"could not render the cards: {err}", 1)
+    for path in write_outputs(folder, pdfs):
+        typer.echo(f"wrote {path}")
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to `app`."""
-    app.command()(cards)
+    app.command(cls=Command, epilog=paper_help())(cards)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
+import typer.core
 
 from century import diagnostics as diag
 
@@ -19,11 +20,22 @@ BUILD = Path("build")
 
 PathsArg = Annotated[
     list[Path] | None,
-    typer.Argument(help="Rules files or folders (default: the bundled rules).", show_default=False),
+    typer.Argument(
+        metavar="PATH",
+        help="Rules files or folders (default: ./rules and ./cards if there, else the bundled "
+        "games).",
+        show_default=False,
+    ),
 ]
 RulesOpt = Annotated[
     list[Path] | None,
-    typer.Option("--rules", help="Rules files or folders to look in (default: the bundled rules)."),
+    typer.Option(
+        "--rules",
+        metavar="PATH",
+        help="Rules files or folders to look in (default: ./rules and ./cards if there); the "
+        "bundled games are always available.",
+        show_default=False,
+    ),
 ]
 
 
@@ -41,10 +53,115 @@ class Paper(enum.StrEnum):
     letter = "letter"
 
 
+OutOpt = Annotated[Path, typer.Option("--out", "-o", metavar="DIR", help="Output folder.")]
+PapersOpt = Annotated[
+    list[Paper] | None,
+    typer.Option(
+        "--paper", metavar="PAPER", help="Paper sizes, a4 or letter (repeatable; default: a4)."
+    ),
+]
+TargetsOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--target", "-t", metavar="NAME", help="Only these targets (repeatable; default: all)."
+    ),
+]
+
+
+class Command(typer.core.TyperCommand):
+    """A command whose help reads the same whatever typer version renders it: plain click
+    style, ordinary metavars (``GAME``, ``DIR``), no type names."""
+
+    def format_usage(self, ctx: Any, formatter: Any) -> None:
+        pieces = [self.options_metavar or "[OPTIONS]"]
+        pieces += [_argument_usage(p) for p in self.get_params(ctx) if _is_argument(p)]
+        formatter.write_usage(ctx.command_path, " ".join(pieces))
+
+    def format_options(self, ctx: Any, formatter: Any) -> None:
+        params = [p for p in self.get_params(ctx) if not getattr(p, "hidden", False)]
+        arguments = [(_metavar(p), getattr(p, "help", "") or "") for p in params if _is_argument(p)]
+        options = [_option_row(p) for p in params if not _is_argument(p)]
+        for title, rows in (("Arguments", arguments), ("Options", options)):
+            if rows:
+                with formatter.section(title):
+                    formatter.write_dl(rows)
+
+
+def _is_argument(param: Any) -> bool:
+    return param.param_type_name == "argument"
+
+
+def _metavar(param: Any) -> str:
+    return param.metavar or param.name.upper()
+
+
+def _argument_usage(param: Any) -> str:
+    text = _metavar(param) + ("..." if param.nargs != 1 else "")
+    return text if param.required else f"[{text}]"
+
+
+def _option_row(param: Any) -> tuple[str, str]:
+    names = ", ".join(sorted(param.opts, key=len))
+    if param.secondary_opts:
+        names += " / " + ", ".join(param.secondary_opts)
+    elif not param.is_flag:
+        names += f" {_metavar(param)}"
+    help_text = param.help or ""
+    default = getattr(param.default, "value", param.default)
+    if param.secondary_opts:
+        shown = (param.opts if default else param.secondary_opts)[0].lstrip("-")
+        help_text += f"  [default: {shown}]"
+    elif not param.is_flag and default not in (None, "", (), []) and param.show_default:
+        help_text += f"  [default: {default}]"
+    return names, help_text.strip()
+
+
 def fail(message: str, code: int = 1) -> NoReturn:
-    """Print ``error: message`` to stderr and exit with `code` (1 data, 2 usage)."""
-    typer.echo(f"error: {message}", err=True)
+    """Print ``error: message`` to stderr and exit with `code` (1 data, 2 usage); control
+    characters in the message (from a file name, say) are escaped."""
+    typer.echo(f"error: {diag.printable(message)}", err=True)
     raise typer.Exit(code)
+
+
+# -- output folders ----------------------------------------------------------------------------
+
+
+def check_out(folder: Path, names: list[str] | None = None, what: str = "--out") -> None:
+    """Refuse a bad output folder before any work: exit 2 for one that is a file or cannot be
+    written into, exit 1 for one whose files `names` exist without century having written
+    them (see `century.output`)."""
+    from century.output import OutputError, check_folder, check_target
+
+    try:
+        check_target(folder, what)
+        if names is not None:
+            check_folder(folder, names)
+    except OutputError as err:
+        fail(str(err), 2 if err.usage else 1)
+
+
+def check_out_file(path: Path, what: str) -> None:
+    """Refuse (exit 2) an output file that is a folder or cannot be written, before any work."""
+    from century.output import OutputError, check_file_target
+
+    try:
+        check_file_target(path, what)
+    except OutputError as err:
+        fail(str(err), 2 if err.usage else 1)
+
+
+def write_outputs(folder: Path, files: dict[str, bytes]) -> list[Path]:
+    """Write `files` into `folder` under its lock, listed in its manifest; exit 1 (nothing
+    written) if that would replace a file century did not write."""
+    from century.output import OutputError, locked, write_files
+
+    try:
+        with locked(folder.absolute().parent):
+            return write_files(folder, files)
+    except OutputError as err:
+        fail(str(err), 2 if err.usage else 1)
+    except OSError as err:
+        fail(f"cannot write into {folder}: {err.strerror or err}")
 
 
 def report(diagnostics: list[diag.Diagnostic], fmt: str = "text") -> None:
@@ -53,6 +170,11 @@ def report(diagnostics: list[diag.Diagnostic], fmt: str = "text") -> None:
         typer.echo(diag.to_json(diagnostics))
     elif diagnostics:
         typer.echo(diag.to_text(diagnostics), err=True)
+
+
+def local_rules() -> list[Path]:
+    """The current folder's own rules: ``./rules`` and ``./cards`` where they exist."""
+    return [folder for folder in (Path("rules"), Path("cards")) if folder.is_dir()]
 
 
 def load_rulesets(
@@ -83,7 +205,8 @@ def require_game(compiled: Compiled, game: str) -> None:
 
 
 def load_game(game: str, paths: list[Path] | None) -> Ruleset:
-    """The one ruleset named `game`, or exit 2 with the games that exist."""
-    compiled = load_rulesets(paths, with_bundled=True, only=game)
+    """The one ruleset named `game` (in `paths`, the current folder's rules or the bundled
+    games), or exit 2 with the games that exist."""
+    compiled = load_rulesets(paths or local_rules(), with_bundled=True, only=game)
     require_game(compiled, game)
     return compiled.rulesets[game]

@@ -8,30 +8,52 @@ from typing import Annotated, Any
 
 import typer
 
-from century.cli.common import BUILD, RulesOpt, fail, load_game
+from century.cli.common import (
+    BUILD,
+    Command,
+    RulesOpt,
+    check_out,
+    fail,
+    load_game,
+    load_rulesets,
+    local_rules,
+    write_outputs,
+)
 
 
 def engine(
-    game: Annotated[str, typer.Argument(help="Game or variant id (listed by `century validate`).")],
+    game: Annotated[
+        str,
+        typer.Argument(metavar="GAME", help="Game or variant id (listed by `century validate`)."),
+    ],
     out: Annotated[
-        Path | None, typer.Option("--out", "-o", help="Output folder (default: build/GAME).")
+        Path | None,
+        typer.Option("--out", "-o", metavar="DIR", help="Output folder (default: build/GAME)."),
     ] = None,
     rules: RulesOpt = None,
 ) -> None:
     """Write the game's standalone engine module (the id with - as _, plus .py)."""
-    from century.targets.engine import write
+    from century.targets.engine import generate, module_name
 
+    folder = out if out is not None else BUILD / game
+    check_out(folder)
     ruleset = load_game(game, rules)
+    name = f"{module_name(ruleset)}.py"
+    check_out(folder, [name])
     try:
-        (path,) = write(ruleset, out if out is not None else BUILD / game)
-    except (ValueError, OSError) as err:
-        typer.echo(f"error: could not write the engine: {err}", err=True)
-        raise typer.Exit(1) from None
+        source = generate(ruleset)
+    except ValueError as err:
+        fail(f"could not write the engine: {err}")
+    (path,) = write_outputs(folder, {name: source.encode("utf-8")})
     typer.echo(f"wrote {path}")
 
 
 def _read_record(path: Path) -> dict[str, Any]:
+    from century.limits import MAX_RECORD_BYTES
+
     try:
+        if path.stat().st_size > MAX_RECORD_BYTES:
+            fail(f"{path} is over {MAX_RECORD_BYTES} bytes; not a game record")
         record = json.loads(path.read_text(encoding="utf-8"))
     except OSError as err:
         fail(f"cannot read {path}: {err.strerror or err}")
@@ -61,7 +83,11 @@ def replay(
     from century.targets.engine import load_engine
 
     record = _read_record(record_path)
-    module = load_engine(load_game(record["rules"], rules))
+    compiled = load_rulesets(rules or local_rules(), with_bundled=True, only=record["rules"])
+    if record["rules"] not in compiled.rulesets:
+        known = ", ".join(compiled.known) or "none"
+        fail(f"{record_path} is a record of {record['rules']!r}, a game not known here ({known})")
+    module = load_engine(compiled.rulesets[record["rules"]])
     if record.get("source_hash") not in (None, module.SOURCE_HASH):
         if not force:
             fail(
@@ -69,7 +95,9 @@ def replay(
                 "use --force to replay it anyway"
             )
         record = {**record, "source_hash": module.SOURCE_HASH}
-    moves = [str(move) for move in record.get("moves", [])]
+    moves = record.get("moves", [])
+    if not all(isinstance(move, str) for move in moves):
+        fail(f"{record_path}: 'moves' must be a list of moves written as text")
     try:
         state = module.replay({**record, "moves": []})
     except (ValueError, KeyError, TypeError) as err:
@@ -99,5 +127,5 @@ def _summary(state: Any, moves: int) -> None:
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to `app`."""
-    app.command()(engine)
-    app.command()(replay)
+    app.command(cls=Command)(engine)
+    app.command(cls=Command)(replay)

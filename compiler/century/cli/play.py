@@ -6,6 +6,7 @@ import json
 import os
 import random
 import re
+import signal
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,7 +14,7 @@ from typing import Annotated, Any
 
 import typer
 
-from century.cli.common import BUILD, RulesOpt, fail, load_game
+from century.cli.common import BUILD, Command, RulesOpt, check_out_file, fail, load_game
 from century.play.terminal import HELP, Painter, list_moves, render
 
 
@@ -32,24 +33,36 @@ class Table:
 
 def play(
     game: Annotated[
-        str, typer.Argument(help="The game or variant id, e.g. from `century validate`.")
+        str,
+        typer.Argument(
+            metavar="GAME", help="The game or variant id, e.g. from `century validate`."
+        ),
     ],
-    players: Annotated[int, typer.Option(help="Number of players, you included.")] = 2,
+    players: Annotated[int, typer.Option(metavar="N", help="Number of players, you included.")] = 2,
     bots: Annotated[
         str,
-        typer.Option(help="Bot for the other seats, or one per other seat: greedy,random,search."),
+        typer.Option(
+            metavar="BOTS",
+            help="Bot for the other seats, or one per other seat: greedy,random,search.",
+        ),
     ] = "greedy",
-    seat: Annotated[int, typer.Option(help="Your seat, 1 = first to play.")] = 1,
-    seed: Annotated[int | None, typer.Option(help="Game seed (default: a random one).")] = None,
+    seat: Annotated[int, typer.Option(metavar="N", help="Your seat, 1 = first to play.")] = 1,
+    seed: Annotated[
+        int | None, typer.Option(metavar="N", help="Game seed (default: a random one).")
+    ] = None,
     record: Annotated[
-        Path | None, typer.Option(help="Where to save the game record (default: under build/).")
+        Path | None,
+        typer.Option(metavar="FILE", help="Where to save the game record (default: under build/)."),
     ] = None,
     colour: Annotated[
         bool | None, typer.Option("--colour/--no-colour", help="Colour (default: on a terminal).")
     ] = None,
     rules: RulesOpt = None,
 ) -> None:
-    """Play a game in the terminal against bots; the record is saved when you leave."""
+    """Play a game in the terminal against bots; the record is saved when you leave (also on
+    end of input, Ctrl-C, SIGTERM and SIGHUP)."""
+    if record is not None:
+        _check_record_path(record)
     ruleset = load_game(game, rules)
     if not ruleset.players_min <= players <= ruleset.players_max:
         fail(f"{game} is for {ruleset.players_min} to {ruleset.players_max} players", 2)
@@ -61,14 +74,69 @@ def play(
         colour = sys.stdout.isatty() and "NO_COLOR" not in os.environ
     table = _set_table(ruleset, players, _other_bots(bots, players), seat - 1, seed, colour)
     path = record or BUILD / "records" / f"{re.sub(r'[^A-Za-z0-9_-]', '_', game)}-{seed}.json"
+    if record is None:
+        _check_record_path(path)
     typer.echo(f"{_title(ruleset)}: {players} players, seed {seed}. You are seat {seat}.")
     typer.echo("Type help for the notation and the commands.")
+    stopped = None
+    previous = _catch_signals()
     try:
         _loop(table)
+    except _Stopped as stop:
+        stopped = stop.signum
+        typer.echo(f"\n{signal.Signals(stop.signum).name}: leaving the game")
     finally:
+        _restore_signals(previous)
         _save(table.state, path)
+    if stopped is not None:
+        raise typer.Exit(128 + stopped)
     if table.state.is_over():
         _final(table)
+
+
+class _Stopped(Exception):
+    """A signal asked the game to end (the record is saved on the way out)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _on_signal(signum: int, frame: Any) -> None:
+    raise _Stopped(signum)
+
+
+def _catch_signals() -> dict[int, Any]:
+    """Turn SIGTERM and SIGHUP into `_Stopped` (main thread only); the previous handlers."""
+    previous: dict[int, Any] = {}
+    for name in ("SIGTERM", "SIGHUP"):
+        number = getattr(signal, name, None)
+        if number is None:
+            continue
+        try:
+            previous[number] = signal.signal(number, _on_signal)
+        except ValueError:  # not the main thread: leave signals alone
+            break
+    return previous
+
+
+def _restore_signals(previous: dict[int, Any]) -> None:
+    for number, handler in previous.items():
+        signal.signal(number, handler)
+
+
+def _check_record_path(path: Path) -> None:
+    """Refuse (exit 2), before the game starts, a record path that cannot be written or that
+    holds a file other than a game record."""
+    check_out_file(path, "--record")
+    if path.exists():
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            is_record = isinstance(data, dict) and {"rules", "moves"} <= data.keys()
+        except (OSError, ValueError):
+            is_record = False
+        if not is_record:
+            fail(f"--record {path} exists and is not a game record; century keeps it", 2)
 
 
 def _other_bots(spec: str, players: int) -> list[str]:
@@ -143,14 +211,35 @@ def _loop(table: Table) -> None:
             typer.echo(list_moves(state.legal_moves()))
             shown = True
         typer.echo("your move> ", nl=False)
-        line = sys.stdin.readline()
-        if not line:
+        line = _read_line()
+        if line is None:
             typer.echo("\nend of input: leaving the game")
             return
         outcome = _command(table, " ".join(line.split()).lower(), advisor)
         if outcome == "leave":
             return
         shown = shown and outcome != "moved"
+
+
+def _read_line() -> str | None:
+    """One line typed at the prompt ('' for one that is too long or not text), None at the end
+    of input. Reads at most `MAX_INPUT_LINE` characters at a time, so no input can fill
+    memory."""
+    from century.limits import MAX_INPUT_LINE as MAX_LINE
+
+    try:
+        line = sys.stdin.readline(MAX_LINE)
+    except UnicodeDecodeError:
+        typer.echo("that line is not UTF-8 text")
+        return ""
+    if not line:
+        return None
+    if len(line) == MAX_LINE and not line.endswith("\n"):
+        while (rest := sys.stdin.readline(MAX_LINE)) and not rest.endswith("\n"):
+            pass
+        typer.echo(f"that line is longer than {MAX_LINE} characters")
+        return ""
+    return line
 
 
 def _command(table: Table, text: str, advisor: Any) -> str:
@@ -166,10 +255,10 @@ def _command(table: Table, text: str, advisor: Any) -> str:
         typer.echo(list_moves(moves))
     elif text == "hint":
         typer.echo(f"the greedy bot would play: {advisor.choose(state)}")
-    elif text.isdigit() and not 1 <= int(text) <= len(moves):
+    elif _is_number(text) and not 1 <= int(text) <= len(moves):
         typer.echo(f"no move number {text}: choose 1 to {len(moves)}")
     elif text:
-        move = moves[int(text) - 1] if text.isdigit() else text
+        move = moves[int(text) - 1] if _is_number(text) else text
         try:
             state.play(move)
         except table.engine.IllegalMove as err:
@@ -178,6 +267,11 @@ def _command(table: Table, text: str, advisor: Any) -> str:
         typer.echo(f"seat {table.you + 1} (you): {move}")
         return "moved"
     return "stay"
+
+
+def _is_number(text: str) -> bool:
+    """A move number: ASCII digits only (``²`` and other digits are not numbers here)."""
+    return text.isascii() and text.isdecimal() and len(text) <= 9
 
 
 def _help(ruleset: Any) -> str:
@@ -212,4 +306,4 @@ def _load_engine(ruleset: Any) -> Any:
 
 def register(app: typer.Typer) -> None:
     """Add `play` to `app`."""
-    app.command()(play)
+    app.command(cls=Command)(play)

@@ -7,45 +7,59 @@ from typing import Annotated
 
 import typer
 
-from century.cli.common import BUILD, Paper, RulesOpt, load_game
+from century.cli.common import BUILD, Command, Paper, RulesOpt, check_out, load_game, write_outputs
 
 
 def sheets(
-    game: Annotated[str, typer.Argument(help="Game or variant id (listed by `century validate`).")],
+    game: Annotated[
+        str,
+        typer.Argument(metavar="GAME", help="Game or variant id (listed by `century validate`)."),
+    ],
     lang: Annotated[
         list[str] | None,
-        typer.Option("--lang", "-l", help="Language (repeatable; default: all of the game's)."),
+        typer.Option(
+            "--lang",
+            "-l",
+            metavar="LANG",
+            help="Language (repeatable; default: all of the game's).",
+        ),
     ] = None,
     paper: Annotated[
         list[Paper] | None,
-        typer.Option("--paper", "-p", help="Paper size (repeatable; default: a4)."),
+        typer.Option(
+            "--paper",
+            "-p",
+            metavar="PAPER",
+            help="Paper size, a4 or letter (repeatable; default: a4).",
+        ),
     ] = None,
     out: Annotated[
         Path | None,
-        typer.Option("--out", "-o", help="Output folder (default: build/<game>)."),
+        typer.Option("--out", "-o", metavar="DIR", help="Output folder (default: build/<game>)."),
     ] = None,
     rules: RulesOpt = None,
 ) -> None:
     """Write the rule sheets of GAME as rules-<lang>-<paper>.pdf."""
-    from century.output import atomic_write_bytes
     from century.targets.sheets import SheetError, render_sheet, sheet_name
     from century.targets.typst import RenderError
 
+    folder = out if out is not None else BUILD / game
+    check_out(folder)
     ruleset = load_game(game, rules)
     languages = list(dict.fromkeys(lang or ruleset.languages))
     papers = list(dict.fromkeys(p.value for p in paper or [Paper.a4]))
     _check_language(languages, ruleset.languages)
-    folder = out if out is not None else BUILD / game
-    pdfs: dict[Path, bytes] = {}
+    names = [sheet_name(language, size) for language in languages for size in papers]
+    check_out(folder, names)
+    pdfs: dict[str, bytes] = {}
     for language in languages:  # render every sheet first: an error writes nothing
         for size in papers:
             try:
-                pdfs[folder / sheet_name(language, size)] = render_sheet(ruleset, language, size)
+                pdfs[sheet_name(language, size)] = render_sheet(ruleset, language, size)
             except (SheetError, RenderError) as err:
                 typer.echo(f"error: {game}: {err}", err=True)
                 raise typer.Exit(1) from None
-    for path, pdf in pdfs.items():
-        atomic_write_bytes(path, pdf)
+    for path in write_outputs(folder, pdfs):
         typer.echo(f"wrote {path}")
 
 
@@ -60,4 +74,4 @@ def _check_language(asked: list[str], known: tuple[str, ...]) -> None:
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to `app`."""
-    app.command()(sheets)
+    app.command(cls=Command)(sheets)

@@ -3,70 +3,128 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from century.cli.common import BUILD, RulesOpt, fail, load_game
+from century.cli.common import BUILD, Command, RulesOpt, check_out, fail, load_game, write_outputs
 
 AUTO = "auto"
 
 
 def simulate(
-    game: Annotated[str | None, typer.Argument(help="The game or variant to simulate.")] = None,
-    games: Annotated[int, typer.Option(help="Number of games.", min=1)] = 1000,
-    players: Annotated[int, typer.Option(help="Players per game.")] = 2,
+    game: Annotated[
+        str | None, typer.Argument(metavar="GAME", help="The game or variant to simulate.")
+    ] = None,
+    games: Annotated[int, typer.Option(metavar="N", help="Number of games.", min=1)] = 1000,
+    players: Annotated[int, typer.Option(metavar="N", help="Players per game.")] = 2,
     bots: Annotated[
         str,
         typer.Option(
+            metavar="BOTS",
             help="One bot for every seat, or one per seat, e.g. greedy,random. Bots: random, "
             "greedy, search, planner (search:N, planner:N set their budget). auto: the "
-            "strongest bot whose games fit in --time-budget."
+            "strongest bot whose games fit in --time-budget.",
         ),
     ] = AUTO,
     time_budget: Annotated[
-        float, typer.Option(help="Seconds the games may take with --bots auto.", min=1)
+        float,
+        typer.Option(metavar="SECONDS", help="Seconds the games may take with --bots auto.", min=1),
     ] = 600,
-    seed: Annotated[int, typer.Option(help="Base seed; each game's seed derives from it.")] = 0,
-    workers: Annotated[int, typer.Option(help="Worker processes (0: one per CPU).", min=0)] = 0,
+    seed: Annotated[
+        int, typer.Option(metavar="N", help="Base seed; each game's seed derives from it.")
+    ] = 0,
+    workers: Annotated[
+        int, typer.Option(metavar="N", help="Worker processes (0: one per CPU).", min=0)
+    ] = 0,
     cluster: Annotated[
-        str | None, typer.Option(help="Run on a Dask scheduler at this address (extra 'cluster').")
+        str | None,
+        typer.Option(
+            metavar="ADDRESS", help="Run on a Dask scheduler at this address (extra 'cluster')."
+        ),
     ] = None,
     compare: Annotated[
         tuple[str, str] | None,
         typer.Option(
-            help="Two games (ids, or report .json files) side by side.", show_default=False
+            metavar="GAME",
+            help="Two games (ids, or report .json files) side by side.",
+            show_default=False,
         ),
     ] = None,
     out: Annotated[
-        Path | None, typer.Option("--out", "-o", help="Report folder (default: build/reports/...).")
+        Path | None,
+        typer.Option(
+            "--out", "-o", metavar="DIR", help="Report folder (default: build/reports/...)."
+        ),
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     rules: RulesOpt = None,
 ) -> None:
     """Simulate many seeded games between bots; write a balance report (JSON and HTML)."""
-    from century.output import atomic_write_bytes
     from century.play.report import render_html, to_json_bytes
 
     if (game is None) == (compare is None):
         fail("name one GAME, or two with --compare A B", 2)
     names = list(compare) if compare else [game]
-    request = SimRequest(games, players, bots, time_budget, seed, workers, cluster, quiet, rules)
-    reports = [_report_for(name, request, out) for name in names]
-    stem = "-vs-".join(r["game"] for r in reports)
+    given = {name: _read_report(name) for name in names if _is_report_file(name)}
+    stem = "-vs-".join(given[name]["game"] if name in given else _game_id(name) for name in names)
     folder = out or BUILD / "reports" / stem
+    files = ["report-a.json", "report-b.json", "compare.html"] if compare else []
+    files = files or ["report.json", "report.html"]
+    check_out(folder, files)  # before any game is played
+    request = SimRequest(games, players, bots, time_budget, seed, workers, cluster, quiet, rules)
+    reports = [given.get(name) or _report_for(name, request, out) for name in names]
     if compare:
-        for letter, report in zip("ab", reports, strict=True):
-            atomic_write_bytes(folder / f"report-{letter}.json", to_json_bytes(report))
+        data = {f"report-{x}.json": to_json_bytes(r) for x, r in zip("ab", reports, strict=True)}
     else:
-        atomic_write_bytes(folder / "report.json", to_json_bytes(reports[0]))
-    html = folder / ("compare.html" if compare else "report.html")
-    atomic_write_bytes(html, render_html(reports).encode())
+        data = {"report.json": to_json_bytes(reports[0])}
+    data[files[-1]] = render_html(reports).encode()
+    write_outputs(folder, data)
     for report in reports:
         typer.echo(_summary(report))
-    typer.echo(f"report written to {html}")
+    typer.echo(f"report written to {folder / files[-1]}")
+
+
+def _is_report_file(name: str) -> bool:
+    return name.endswith(".json") and Path(name).is_file()
+
+
+def _game_id(name: str) -> str:
+    """`name` if it can be a game id (so a report folder is named by it), else exit 2."""
+    if not re.fullmatch(r"[a-z][a-z0-9-]{0,63}", name):
+        fail(f"unknown game {name!r} (a game id, or a report .json file)", 2)
+    return name
+
+
+def _read_report(name: str) -> dict[str, Any]:
+    """A simulation report read from a .json file, checked whole: its game is an id (so the
+    report folder stays inside build/reports) and it summarises and renders; else exit 1."""
+    from century.limits import MAX_REPORT_BYTES
+    from century.play.report import REPORT_VERSION, render_html
+
+    path = Path(name)
+    try:
+        if path.stat().st_size > MAX_REPORT_BYTES:
+            fail(f"{name} is over {MAX_REPORT_BYTES} bytes; not a simulation report")
+        report = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as err:
+        fail(f"{name}: cannot read the report: {err}")
+    if not isinstance(report, dict) or report.get("report_version") is None:
+        fail(f"{name} is not a simulation report")
+    if report["report_version"] != REPORT_VERSION:
+        fail(f"{name} was written by another version of century: simulate the game again")
+    game_id = report.get("game")
+    if not isinstance(game_id, str) or not re.fullmatch(r"[a-z][a-z0-9-]{0,63}", game_id):
+        fail(f"{name}: the report's game {game_id!r} is not a game id")
+    try:
+        _summary(report)
+        render_html([report])
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, ZeroDivisionError) as err:
+        fail(f"{name} is not a usable simulation report ({type(err).__name__}: {err})")
+    return report
 
 
 @dataclass(frozen=True)
@@ -85,15 +143,14 @@ class SimRequest:
 
 
 def _report_for(name: str, req: SimRequest, out: Path | None) -> dict[str, Any]:
-    """A report read from a .json file, or made by simulating the game `name`."""
+    """The report made by simulating the game `name`, naming the bots' strength from the
+    game's bot ladder where one was saved (in `out`, else the game's report folder)."""
     from century.play.ladder import read_ladder
-    from century.play.report import REPORT_VERSION, build_report
+    from century.play.report import build_report
     from century.play.simulate import ProgressBar, SimConfig, SimulationError, default_workers
     from century.play.simulate import seat_bots as per_seat
     from century.play.simulate import simulate as run
 
-    if name.endswith(".json") and Path(name).is_file():
-        return _read_report(Path(name), REPORT_VERSION)
     ruleset = load_game(name, req.rules)
     workers = req.workers or default_workers()
     spec = _auto_bot(ruleset, req, workers) if req.bots.strip() == AUTO else req.bots
@@ -132,19 +189,6 @@ def _auto_bot(ruleset: Any, req: SimRequest, workers: int) -> str:
     return spec
 
 
-def _read_report(path: Path, version: int) -> dict[str, Any]:
-    """A report written earlier by `century simulate` (of this version)."""
-    try:
-        report = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as err:
-        fail(f"{path}: cannot read the report: {err}", 1)
-    if not isinstance(report, dict) or report.get("report_version") is None:
-        fail(f"{path} is not a simulation report", 1)
-    if report["report_version"] != version:
-        fail(f"{path} was written by another version of century: simulate the game again", 1)
-    return report
-
-
 def _summary(report: dict[str, Any]) -> str:
     from century.play.report import seat_advantages
 
@@ -163,4 +207,4 @@ def _summary(report: dict[str, Any]) -> str:
 
 def register(app: typer.Typer) -> None:
     """Add `simulate` to `app`."""
-    app.command()(simulate)
+    app.command(cls=Command)(simulate)

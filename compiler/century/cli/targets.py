@@ -8,28 +8,48 @@ from typing import Annotated
 
 import typer
 
-from century.cli.common import BUILD, Paper, RulesOpt, fail, load_game
+from century.cli.common import (
+    BUILD,
+    Command,
+    Paper,
+    RulesOpt,
+    check_out,
+    fail,
+    load_game,
+    write_outputs,
+)
 from century.targets import BuildOptions, Target, targets
 
 
 def _command(target: Target):
     def command(
-        game: Annotated[str, typer.Argument(help="Game or variant id.")],
+        game: Annotated[str, typer.Argument(metavar="GAME", help="Game or variant id.")],
         out: Annotated[
-            Path | None, typer.Option("--out", "-o", help="Output folder (default: build/GAME).")
+            Path | None,
+            typer.Option("--out", "-o", metavar="DIR", help="Output folder (default: build/GAME)."),
         ] = None,
         lang: Annotated[
             list[str] | None,
-            typer.Option("--lang", "-l", help="Language (repeatable; default: all of the game's)."),
+            typer.Option(
+                "--lang",
+                "-l",
+                metavar="LANG",
+                help="Language (repeatable; default: all of the game's).",
+            ),
         ] = None,
         paper: Annotated[
             list[Paper] | None,
-            typer.Option("--paper", "-p", help="Paper size (repeatable; default: a4)."),
+            typer.Option(
+                "--paper",
+                "-p",
+                metavar="PAPER",
+                help="Paper size, a4 or letter (repeatable; default: a4).",
+            ),
         ] = None,
         rules: RulesOpt = None,
     ) -> None:
-        from century.output import atomic_write_bytes
-
+        folder = out if out is not None else BUILD / game
+        check_out(folder)
         ruleset = load_game(game, rules)
         unknown = [code for code in lang or [] if code not in ruleset.languages]
         if unknown:
@@ -39,13 +59,12 @@ def _command(target: Target):
         options = BuildOptions(
             papers=tuple(p.value for p in paper or [Paper.a4]), languages=tuple(lang or ())
         )
-        folder = out if out is not None else BUILD / game
         with tempfile.TemporaryDirectory() as scratch:
             written = target.write(ruleset, Path(scratch), options)
-            for path in written:
-                dest = folder / path.relative_to(scratch)
-                atomic_write_bytes(dest, path.read_bytes())
-                typer.echo(f"wrote {dest}")
+            files = {path.relative_to(scratch).as_posix(): path.read_bytes() for path in written}
+        check_out(folder, list(files))
+        for dest in write_outputs(folder, files):
+            typer.echo(f"wrote {dest}")
 
     command.__doc__ = f"Write {target.summary} for GAME."
     return command
@@ -56,4 +75,4 @@ def register(app: typer.Typer) -> None:
     taken = {c.name or (c.callback.__name__ if c.callback else "") for c in app.registered_commands}
     for name, target in targets().items():
         if name not in taken:
-            app.command(name)(_command(target))
+            app.command(name, cls=Command)(_command(target))

@@ -10,7 +10,16 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from century.cli.common import Format, RulesOpt, fail, load_rulesets, require_game
+from century.cli.common import (
+    Command,
+    Format,
+    RulesOpt,
+    check_out,
+    fail,
+    load_rulesets,
+    local_rules,
+    require_game,
+)
 
 if TYPE_CHECKING:
     from century.pipeline import Compiled
@@ -47,7 +56,7 @@ def _pick(compiled: Compiled, game: str) -> Compiled:
 
 
 def show(
-    game: Annotated[str, typer.Argument(help="Game or variant id.")],
+    game: Annotated[str, typer.Argument(metavar="GAME", help="Game or variant id.")],
     rules: RulesOpt = None,
     sources: Annotated[
         bool, typer.Option("--sources/--no-sources", help="Mark each value with file:line.")
@@ -56,21 +65,23 @@ def show(
     """Print the effective (resolved) ruleset as YAML, each value marked with its source."""
     from century.frontend.show import render
 
-    compiled = _pick(load_rulesets(rules, with_bundled=True), game)
+    compiled = _pick(load_rulesets(rules or local_rules(), with_bundled=True), game)
     typer.echo(render(compiled.resolved[game].tree, sources=sources), nl=False)
 
 
 def diff(
-    a: Annotated[str, typer.Argument(help="First game or variant id.")],
-    b: Annotated[str, typer.Argument(help="Second game or variant id.")],
+    a: Annotated[str, typer.Argument(metavar="GAME", help="First game or variant id.")],
+    b: Annotated[str, typer.Argument(metavar="GAME", help="Second game or variant id.")],
     rules: RulesOpt = None,
-    fmt: Annotated[Format, typer.Option("--format", "-f")] = Format.text,
+    fmt: Annotated[
+        Format, typer.Option("--format", "-f", metavar="FORMAT", help="text or json.")
+    ] = Format.text,
 ) -> None:
     """Show what differs between two resolved rulesets: rules, cards, names."""
     from century.model.diff import diff as compute
     from century.model.diff import format_text
 
-    compiled = _pick(_pick(load_rulesets(rules, with_bundled=True), a), b)
+    compiled = _pick(_pick(load_rulesets(rules or local_rules(), with_bundled=True), a), b)
     result = compute(compiled.rulesets[a], compiled.rulesets[b])
     if fmt is Format.json:
         typer.echo(json.dumps(result, indent=2, ensure_ascii=False))
@@ -79,27 +90,36 @@ def diff(
 
 
 def new(
-    name: Annotated[str, typer.Argument(help="Id of the new variant, e.g. my-house-rules.")],
-    base: Annotated[str, typer.Option("--from", help="The game or variant it extends.")],
+    name: Annotated[
+        str, typer.Argument(metavar="NAME", help="Id of the new variant, e.g. my-house-rules.")
+    ],
+    base: Annotated[str, typer.Option("--from", metavar="GAME", help="The game it extends.")],
     folder: Annotated[
-        Path | None, typer.Option("--dir", help="Where to write it (default: the bundled rules).")
+        Path | None,
+        typer.Option(
+            "--dir", metavar="DIR", help="Where to write it (default: ./rules if there, else .)."
+        ),
     ] = None,
     rules: RulesOpt = None,
     force: Annotated[bool, typer.Option(help="Overwrite an existing file.")] = False,
 ) -> None:
-    """Write a minimal variant file that validates at once."""
-    from century.resources import RULES, SCHEMAS
+    """Write a minimal variant file that validates at once.
 
+    The file starts with a schema modeline for editors: it points at a schema folder beside
+    the rules if there is one, else the schemas are copied to ./schema/.
+    """
     if not re.fullmatch(r"[a-z][a-z0-9-]*", name) or len(name) > 64:
         fail(f"{name!r} is not a valid id (lower-case letters, digits, dashes)", 2)
-    compiled = _pick(load_rulesets(rules, with_bundled=True), base)
+    folder = folder or (Path("rules") if Path("rules").is_dir() else Path("."))
+    check_out(folder, what="--dir")
+    compiled = _pick(load_rulesets(rules or local_rules(), with_bundled=True), base)
     ruleset = compiled.rulesets[base]
-    folder = folder or RULES
     target = folder / f"{name}.yaml"
     if target.exists() and not force:
         fail(f"{target} exists (use --force to overwrite)")
     folder.mkdir(parents=True, exist_ok=True)
-    schema = Path(os.path.relpath(SCHEMAS / "variant.schema.json", folder.resolve())).as_posix()
+    schemas = _schema_folder(folder)
+    schema = Path(os.path.relpath(schemas / "variant.schema.json", folder.resolve())).as_posix()
     trade = next((c for c in ruleset.merchant_deck if c.kind == "trade"), None)
     text = NEW_VARIANT.format(
         schema=schema,
@@ -118,7 +138,24 @@ def new(
     typer.echo(f"wrote {target}; check it with: century validate {target}")
 
 
+def _schema_folder(folder: Path) -> Path:
+    """A folder holding the schemas for `folder`'s files: an existing ``schema`` folder beside
+    or above it, else ``./schema`` with the bundled schemas copied in (never overwritten)."""
+    from century.output import atomic_write_bytes
+    from century.resources import SCHEMAS
+
+    folder = folder.resolve()
+    for candidate in (folder / "schema", folder.parent / "schema", Path("schema").resolve()):
+        if (candidate / "variant.schema.json").is_file():
+            return candidate
+    target = Path("schema").resolve()
+    for source in sorted(SCHEMAS.glob("*.schema.json")):
+        if not (target / source.name).exists():
+            atomic_write_bytes(target / source.name, source.read_bytes())
+    return target
+
+
 def register(app: typer.Typer) -> None:
-    app.command()(show)
-    app.command()(diff)
-    app.command()(new)
+    app.command(cls=Command)(show)
+    app.command(cls=Command)(diff)
+    app.command(cls=Command)(new)

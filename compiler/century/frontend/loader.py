@@ -2,20 +2,24 @@
 
 Safe by construction: `safe_load` semantics only, and a located error for what PyYAML
 would otherwise accept quietly or dangerously: anchors and aliases (alias bombs),
-duplicate keys (PyYAML keeps the last), merge keys, non-UTF-8 bytes, files over a size cap.
+duplicate keys (PyYAML keeps the last), merge keys, non-UTF-8 bytes, control characters
+(escaped ones too), files that are not regular files, and files over the caps of
+`century.limits` (bytes, values, entries per list or mapping, nesting).
 """
 
 from __future__ import annotations
 
+import errno
+import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from century.diagnostics import Diagnostic, DiagnosticError, Mark
-
-MAX_BYTES = 1_000_000
+from century.diagnostics import CONTROL, Diagnostic, DiagnosticError, Mark
+from century.limits import MAX_DEPTH, MAX_FILE_BYTES, MAX_ITEMS, MAX_NODES
 
 Path_ = tuple[str | int, ...]
 
@@ -82,13 +86,12 @@ def format_path(path: Path_) -> str:
 
 
 _Loader = yaml.CSafeLoader if yaml.__with_libyaml__ else yaml.SafeLoader
-MAX_DEPTH = 100
 MERGE_TAG = "tag:yaml.org,2002:merge"
 
 
 class _Refused(Exception):
-    def __init__(self, mark: Any, message: str, hint: str = ""):
-        self.mark, self.message, self.hint = mark, message, hint
+    def __init__(self, mark: Any, code: str, message: str, hint: str = ""):
+        self.mark, self.code, self.message, self.hint = mark, code, message, hint
 
 
 def load_file(path: Path, display: str | None = None) -> Node:
@@ -97,32 +100,65 @@ def load_file(path: Path, display: str | None = None) -> Node:
     return load_text(read_capped(path, name), name)
 
 
-def read_capped(path: Path, name: str) -> bytes:
-    """The bytes of `path`, refusing files over `MAX_BYTES` before reading them."""
+def read_capped(path: Path, name: str, at: Mark | None = None) -> bytes:
+    """The bytes of the regular file `path`, refusing files over `MAX_FILE_BYTES` before
+    reading them, and FIFOs, devices and symlink loops without blocking on them.
+
+    Problems are located at `at` (where another file names this one), else at the file.
+    """
+    mark = at or Mark(name, 1, 1)
+
+    def refuse(code: str, message: str, hint: str = "") -> DiagnosticError:
+        return DiagnosticError([Diagnostic.at(mark, code, message, hint=hint)])
+
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
-        size = path.stat().st_size
-        if size > MAX_BYTES:
-            raise DiagnosticError(
-                [
-                    Diagnostic.at(
-                        Mark(name, 1, 1),
-                        f"file is {size} bytes, over the {MAX_BYTES}-byte limit",
-                        hint="split the data or check that this is the intended file",
-                    )
-                ]
-            )
-        return path.read_bytes()
+        fd = os.open(path, flags)
     except OSError as err:
-        raise DiagnosticError(
-            [Diagnostic.at(Mark(name, 1, 1), f"cannot read file: {err.strerror or err}")]
-        ) from None
+        if err.errno == errno.ENOENT:
+            raise refuse("C001", f"no such file: {name}") from None
+        if err.errno == errno.ELOOP:
+            raise refuse("C020", f"{name} is a symlink loop") from None
+        raise refuse("C002", f"cannot read {name}: {err.strerror or err}") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            kind = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file"
+            raise refuse("C020", f"{name} is {kind}", "name a YAML file")
+        if info.st_size > MAX_FILE_BYTES:
+            raise refuse(
+                "C003",
+                f"file is {info.st_size} bytes, over the {MAX_FILE_BYTES}-byte limit",
+                "split the data or check that this is the intended file",
+            )
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            data = fh.read(MAX_FILE_BYTES + 1)
+    except OSError as err:
+        raise refuse("C002", f"cannot read {name}: {err.strerror or err}") from None
+    finally:
+        os.close(fd)
+    if len(data) > MAX_FILE_BYTES:
+        raise refuse("C003", f"file is over the {MAX_FILE_BYTES}-byte limit")
+    return data
 
 
-def load_text(raw: bytes, name: str) -> Node:
+def load_text(raw: bytes, name: str, max_nodes: int = MAX_NODES) -> Node:
     """Load YAML from bytes; `name` is the file name used in diagnostics."""
-    if len(raw) > MAX_BYTES:
+    return load_counted(raw, name, max_nodes)[0]
+
+
+def load_counted(
+    raw: bytes, name: str, max_nodes: int = MAX_NODES, cap: str = ""
+) -> tuple[Node, int]:
+    """Load YAML from bytes, refusing more than `max_nodes` values (`cap` says which limit
+    that is); the tree and its number of values."""
+    if len(raw) > MAX_FILE_BYTES:
         raise DiagnosticError(
-            [Diagnostic.at(Mark(name, 1, 1), f"file is over the {MAX_BYTES}-byte limit")]
+            [
+                Diagnostic.at(
+                    Mark(name, 1, 1), "C003", f"file is over the {MAX_FILE_BYTES}-byte limit"
+                )
+            ]
         )
     try:
         text = raw.decode("utf-8")
@@ -133,6 +169,7 @@ def load_text(raw: bytes, name: str) -> Node:
             [
                 Diagnostic.at(
                     Mark(name, line, col),
+                    "C004",
                     f"not UTF-8 text: byte 0x{raw[err.start]:02x} cannot be decoded",
                     hint="save the file as UTF-8",
                 )
@@ -143,13 +180,24 @@ def load_text(raw: bytes, name: str) -> Node:
         loader = _Loader(text)
     except yaml.reader.ReaderError as err:
         raise DiagnosticError([_reader_error(name, text, err)]) from None
+    composer = _Composer(loader, name, max_nodes, cap or f"the {MAX_NODES} of one file")
     try:
-        root = _compose(loader, name)
+        return _compose(composer, name, text)
+    except DiagnosticError as err:
+        err.nodes = composer.count  # type: ignore[attr-defined]
+        raise
+    finally:
+        loader.dispose()
+
+
+def _compose(composer: _Composer, name: str, text: str) -> tuple[Node, int]:
+    try:
+        root = composer.document()
         if root is None:
-            raise DiagnosticError([Diagnostic.at(Mark(name, 1, 1), "file is empty")])
-        return root
+            raise DiagnosticError([Diagnostic.at(Mark(name, 1, 1), "C007", "file is empty")])
+        return root, composer.count
     except _Refused as err:
-        raise DiagnosticError([_at(name, err.mark, err.message, err.hint)]) from None
+        raise DiagnosticError([_at(name, err.mark, err.code, err.message, err.hint)]) from None
     except yaml.reader.ReaderError as err:
         raise DiagnosticError([_reader_error(name, text, err)]) from None
     except yaml.MarkedYAMLError as err:
@@ -157,11 +205,9 @@ def load_text(raw: bytes, name: str) -> Node:
         message = err.problem or err.context or "invalid YAML"
         if err.context and err.problem:
             message = f"{err.problem} ({err.context})"
-        raise DiagnosticError([_at(name, mark, f"YAML syntax: {message}")]) from None
+        raise DiagnosticError([_at(name, mark, "C006", f"YAML syntax: {message}")]) from None
     except yaml.YAMLError as err:
-        raise DiagnosticError([Diagnostic.at(Mark(name, 1, 1), f"YAML: {err}")]) from None
-    finally:
-        loader.dispose()
+        raise DiagnosticError([Diagnostic.at(Mark(name, 1, 1), "C006", f"YAML: {err}")]) from None
 
 
 def _reader_error(name: str, text: str, err: yaml.reader.ReaderError) -> Diagnostic:
@@ -173,68 +219,106 @@ def _reader_error(name: str, text: str, err: yaml.reader.ReaderError) -> Diagnos
     )
     return Diagnostic.at(
         Mark(name, line, col),
+        "C005",
         f"character U+{character:04X} is not allowed in YAML",
         hint="remove control characters; use a quoted escape if one is meant",
     )
 
 
-def _compose(loader: Any, name: str) -> Node | None:
-    """Build the `Node` tree from parser events; refuse what plain data must not contain."""
-    loader.get_event()  # stream start
-    if loader.check_event(yaml.StreamEndEvent):
-        return None
-    loader.get_event()  # document start
-    root = _compose_node(loader, name, 0)
-    loader.get_event()  # document end
-    if not loader.check_event(yaml.StreamEndEvent):
-        raise _Refused(loader.peek_event().start_mark, "only one YAML document is allowed")
-    return root
+class _Composer:
+    """Builds the `Node` tree from parser events, refusing what plain data must not contain
+    and counting values against the cap."""
 
+    def __init__(self, loader: Any, name: str, max_nodes: int, cap: str) -> None:
+        self.loader, self.name, self.max_nodes, self.cap = loader, name, max_nodes, cap
+        self.count = 0
+        self.scalars: dict[tuple[Any, ...], Any] = {}
 
-def _compose_node(loader: Any, name: str, depth: int) -> Node:
-    event = loader.get_event()
-    mark = Mark(name, event.start_mark.line + 1, event.start_mark.column + 1)
-    if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
-        raise _Refused(
-            event.start_mark,
-            "anchors and aliases are not allowed",
-            "write the value out in full; aliases can multiply a small file into a huge one",
-        )
-    if depth > MAX_DEPTH:
-        raise _Refused(event.start_mark, f"YAML is nested too deeply (over {MAX_DEPTH} levels)")
-    if isinstance(event, yaml.ScalarEvent):
-        return Node(_scalar(loader, event), mark)
-    _check_tag(event, "seq" if isinstance(event, yaml.SequenceStartEvent) else "map")
-    if isinstance(event, yaml.SequenceStartEvent):
-        items = []
-        while not loader.check_event(yaml.SequenceEndEvent):
-            items.append(_compose_node(loader, name, depth + 1))
-        loader.get_event()
-        return Node(items, mark)
-    values: dict[str, Node] = {}
-    keys: dict[str, Mark] = {}
-    while not loader.check_event(yaml.MappingEndEvent):
-        key_event = loader.peek_event()
-        if not isinstance(key_event, yaml.ScalarEvent):
-            raise _Refused(key_event.start_mark, "mapping keys must be plain scalars")
-        key_node = _compose_node(loader, name, depth + 1)
-        key = key_event.value
-        if key in values:
+    def document(self) -> Node | None:
+        loader = self.loader
+        loader.get_event()  # stream start
+        if loader.check_event(yaml.StreamEndEvent):
+            return None
+        loader.get_event()  # document start
+        root = self.node(0)
+        loader.get_event()  # document end
+        if not loader.check_event(yaml.StreamEndEvent):
             raise _Refused(
-                key_event.start_mark,
-                f"duplicate key {key!r} (first at line {keys[key].line})",
-                "YAML keeps only the last value; remove one of them",
+                loader.peek_event().start_mark, "C013", "only one YAML document is allowed"
             )
-        keys[key] = key_node.mark
-        values[key] = _compose_node(loader, name, depth + 1)
-    loader.get_event()
-    return Node(values, mark, keys)
+        return root
+
+    def node(self, depth: int) -> Node:
+        loader = self.loader
+        event = loader.get_event()
+        mark = Mark(self.name, event.start_mark.line + 1, event.start_mark.column + 1)
+        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+            raise _Refused(
+                event.start_mark,
+                "C008",
+                "anchors and aliases are not allowed",
+                "write the value out in full; aliases can multiply a small file into a huge one",
+            )
+        if depth > MAX_DEPTH:
+            raise _Refused(
+                event.start_mark, "C012", f"YAML is nested too deeply (over {MAX_DEPTH} levels)"
+            )
+        self.count += 1
+        if self.count > self.max_nodes:
+            raise _Refused(
+                event.start_mark,
+                "C021",
+                f"too many YAML values: over {self.cap}",
+                "rules files hold a few thousand values; check that this is the intended file",
+            )
+        if isinstance(event, yaml.ScalarEvent):
+            known = (event.value, event.implicit, event.tag)
+            if known not in self.scalars:  # data repeats its values: read each kind once
+                self.scalars[known] = _scalar(loader, event)
+            return Node(self.scalars[known], mark)
+        _check_tag(event, "seq" if isinstance(event, yaml.SequenceStartEvent) else "map")
+        if isinstance(event, yaml.SequenceStartEvent):
+            items: list[Node] = []
+            while not loader.check_event(yaml.SequenceEndEvent):
+                _check_items(len(items), loader)
+                items.append(self.node(depth + 1))
+            loader.get_event()
+            return Node(items, mark)
+        values: dict[str, Node] = {}
+        keys: dict[str, Mark] = {}
+        while not loader.check_event(yaml.MappingEndEvent):
+            _check_items(len(values), loader)
+            key_event = loader.peek_event()
+            if not isinstance(key_event, yaml.ScalarEvent):
+                raise _Refused(key_event.start_mark, "C014", "mapping keys must be plain scalars")
+            key_node = self.node(depth + 1)
+            key = key_event.value
+            if key in values:
+                raise _Refused(
+                    key_event.start_mark,
+                    "C009",
+                    f"duplicate key {key!r} (first at {keys[key]})",
+                    "YAML keeps only the last value; remove one of them",
+                )
+            keys[key] = key_node.mark
+            values[key] = self.node(depth + 1)
+        loader.get_event()
+        return Node(values, mark, keys)
+
+
+def _check_items(count: int, loader: Any) -> None:
+    if count >= MAX_ITEMS:
+        raise _Refused(
+            loader.peek_event().start_mark,
+            "C021",
+            f"too many entries: a list or mapping holds at most {MAX_ITEMS}",
+        )
 
 
 def _check_tag(event: Any, kind: str) -> None:
     tag = event.tag
     if tag not in (None, "!", f"tag:yaml.org,2002:{kind}"):
-        raise _Refused(event.start_mark, f"the tag {tag!r} is not allowed")
+        raise _Refused(event.start_mark, "C011", f"the tag {tag!r} is not allowed")
 
 
 def _resolve_tag(loader: Any, event: Any) -> str:
@@ -246,20 +330,35 @@ def _resolve_tag(loader: Any, event: Any) -> str:
 def _scalar(loader: Any, event: Any) -> Any:
     tag = _resolve_tag(loader, event)
     if tag == MERGE_TAG:
-        raise _Refused(event.start_mark, "merge keys (<<) are not allowed")
+        raise _Refused(event.start_mark, "C010", "merge keys (<<) are not allowed")
     if tag not in ALLOWED_TAGS:
-        raise _Refused(event.start_mark, f"the tag {tag!r} is not allowed")
+        raise _Refused(event.start_mark, "C011", f"the tag {tag!r} is not allowed")
     node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)
     try:
         value = loader.construct_object(node)
     except (ValueError, OverflowError):
         shown = event.value if len(event.value) <= 40 else event.value[:37] + "..."
-        raise _Refused(event.start_mark, f"cannot read value {shown!r}") from None
+        raise _Refused(event.start_mark, "C015", f"cannot read value {shown!r}") from None
     if not isinstance(value, str | int | float | bool | type(None)):
         value = str(event.value)  # dates and binary stay text; the schema says what it wants
+    if isinstance(value, str) and (bad := _control(value)):
+        raise _Refused(
+            event.start_mark,
+            "C019",
+            f"control character U+{ord(bad):04X} in a text",
+            "names and texts hold plain characters only (line breaks and tabs are fine)",
+        )
     return value
 
 
-def _at(name: str, mark: Any, message: str, hint: str = "") -> Diagnostic:
+def _control(text: str) -> str:
+    """The first control character of `text` other than a line break or a tab, or ''."""
+    for match in CONTROL.finditer(text):
+        if match.group() not in "\n\t":
+            return match.group()
+    return ""
+
+
+def _at(name: str, mark: Any, code: str, message: str, hint: str = "") -> Diagnostic:
     line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
-    return Diagnostic.at(Mark(name, line, col), message, hint=hint)
+    return Diagnostic.at(Mark(name, line, col), code, message, hint=hint)

@@ -18,7 +18,8 @@ from pathlib import Path
 
 from century.diagnostics import Diagnostic, Mark
 from century.frontend.loader import Node, format_path
-from century.frontend.sources import SourceFile, Sources
+from century.frontend.sources import PathProblem, SourceFile, Sources, referenced_path
+from century.limits import MAX_CHAIN
 from century.model.cards import derived_id
 
 OPEN_MAPS = {("name",), ("end", "point_cards"), ("balance", "variety_bonus")}
@@ -48,28 +49,93 @@ class Resolver:
         self.catalogue = catalogue
         self.done: dict[str, Resolved | None] = {}
         self.problems: list[Diagnostic] = []
+        self.uses: dict[str, set[Path]] = {}
+        """Per game: every file it is made of or names (also when it fails to resolve)."""
+        self.depth: dict[str, int] = {}
+        """Per game resolved: the variants between it and its base game."""
 
-    def resolve(self, game_id: str, stack: tuple[str, ...] = ()) -> Resolved | None:
+    def resolve(self, game_id: str) -> Resolved | None:
+        """The complete tree of `game_id`, or None once its problems are reported.
+
+        The `extends` chain is walked in a loop, not by recursion, so no chain of files can
+        exhaust the stack; a chain longer than `MAX_CHAIN` variants is an error.
+        """
         if game_id in self.done:
             return self.done[game_id]
-        source = self.catalogue[game_id]
-        if source.kind == "game":
-            result = self._base(source)
-        else:
-            result = self._variant(source, (*stack, game_id))
-        self.done[game_id] = result
-        return result
+        chain = self._chain(game_id)
+        for each in reversed(chain):
+            if each in self.done:
+                continue
+            source = self.catalogue[each]
+            uses = self.uses.setdefault(each, {source.path})
+            if source.kind == "game":
+                result = self._base(source, uses)
+                self.depth[each] = 0
+            else:
+                base_id = source.node.value["extends"].value
+                uses.update(self.uses.get(base_id, ()))
+                base = self.done[base_id]
+                result = None if base is None else self._variant(source, base, uses)
+                self.depth[each] = self.depth[base_id] + 1
+            self.done[each] = result
+        return self.done.get(game_id)
+
+    def _chain(self, game_id: str) -> list[str]:
+        """`game_id` and the ids it extends, down to a base game or an id resolved before;
+        empty after reporting a cycle, an unknown base or a chain that is too long."""
+        chain = [game_id]
+        while True:
+            source = self.catalogue[chain[-1]]
+            self.uses.setdefault(chain[-1], {source.path})
+            if source.kind == "game":
+                return chain
+            base_node = source.node.value["extends"]
+            base_id = base_node.value
+            if base_id in chain:
+                cycle = " -> ".join([*chain, base_id])
+                self._error(base_node.mark, "C202", f"`extends` makes a cycle: {cycle}", "extends")
+                return self._fail(chain)
+            if base_id not in self.catalogue:
+                known = ", ".join(sorted(self.catalogue)) or "none"
+                self._error(
+                    base_node.mark,
+                    "C201",
+                    f"unknown base game {base_id!r}",
+                    "extends",
+                    f"known: {known}",
+                )
+                return self._fail(chain)
+            length = len(chain) + self.depth.get(base_id, 0)
+            if length > MAX_CHAIN:
+                first = self.catalogue[game_id].node.value["extends"]
+                self._error(
+                    first.mark,
+                    "C504",
+                    f"{game_id!r} is a variant of a variant more than {MAX_CHAIN} deep "
+                    f"(limit MAX_CHAIN = {MAX_CHAIN})",
+                    "extends",
+                    "extend a game nearer the base, or merge variants into one file",
+                )
+                return self._fail([game_id])
+            if base_id in self.done:
+                return [*chain, base_id] if self.done[base_id] else self._fail(chain)
+            chain.append(base_id)
+
+    def _fail(self, chain: list[str]) -> list[str]:
+        for each in chain:
+            self.done[each] = None
+        return []
 
     # -- base games ------------------------------------------------------------------------
 
-    def _base(self, source: SourceFile) -> Resolved | None:
+    def _base(self, source: SourceFile, uses: set[Path]) -> Resolved | None:
         tree = source.node.clone()
         files = [source]
         ok = True
         for group, expect in (("decks", "deck"), ("prose", "prose")):
             refs = tree.value[group]
             for key, ref in list(refs.value.items()):
-                loaded = self._load_ref(source, ref, expect)
+                loaded = self._load_ref(source, ref, expect, uses)
                 if loaded is None:
                     ok = False
                     continue
@@ -79,29 +145,22 @@ class Resolver:
             return None
         return Resolved(source.node.value["id"].value, tree, files, [])
 
-    def _load_ref(self, owner: SourceFile, ref: Node, expect: str) -> SourceFile | None:
-        path = (owner.path.parent / Path(str(ref.value))).resolve()
+    def _load_ref(
+        self, owner: SourceFile, ref: Node, expect: str, uses: set[Path]
+    ) -> SourceFile | None:
+        try:
+            path = referenced_path(owner.path, str(ref.value))
+        except PathProblem as err:
+            self._error(ref.mark, err.code, err.message, hint=err.hint)
+            return None
+        uses.add(path)
         return self.sources.load(path, expect=expect, at=ref.mark)
 
     # -- variants --------------------------------------------------------------------------
 
-    def _variant(self, source: SourceFile, stack: tuple[str, ...]) -> Resolved | None:
+    def _variant(self, source: SourceFile, base: Resolved, uses: set[Path]) -> Resolved | None:
         patch = source.node
-        base_node = patch.value["extends"]
-        base_id = base_node.value
-        if base_id in stack:
-            cycle = " -> ".join((*stack, base_id))
-            self._error(base_node.mark, f"`extends` makes a cycle: {cycle}", "extends")
-            return None
-        if base_id not in self.catalogue:
-            known = ", ".join(sorted(self.catalogue)) or "none"
-            self._error(
-                base_node.mark, f"unknown base game {base_id!r}", "extends", f"known: {known}"
-            )
-            return None
-        base = self.resolve(base_id, stack)
-        if base is None:
-            return None
+        base_id = base.id
         tree = base.tree.clone()
         files = [*base.files, source]
         errors_before = len(self.problems)
@@ -114,7 +173,7 @@ class Resolver:
             elif key == "cards":
                 self._change_cards(tree, value)
             elif key in ("decks", "prose"):
-                self._replace_refs(tree, key, value, source, files)
+                self._replace_refs(tree, key, value, source, files, uses)
             else:
                 self._merge(tree, key, value, (key,))
         if len(self.problems) > errors_before:
@@ -131,6 +190,7 @@ class Resolver:
             if not (path[:-1] in OPEN_MAPS or _is_text(parent)):
                 self._error(
                     value.mark,
+                    "C204",
                     f"the base game has no key {key!r} to change",
                     format_path(path),
                 )
@@ -151,6 +211,7 @@ class Resolver:
             if item_id not in by_id:
                 self._error(
                     patch.key_marks[item_id],
+                    "C205",
                     f"the base game has no {path[-1].rstrip('s')} {item_id!r}",
                     format_path((*path, item_id)),
                     f"known: {', '.join(by_id)}",
@@ -172,14 +233,24 @@ class Resolver:
             _recode_tree(tree, recode)
 
     def _replace_refs(
-        self, tree: Node, group: str, value: Node, source: SourceFile, files: list[SourceFile]
+        self,
+        tree: Node,
+        group: str,
+        value: Node,
+        source: SourceFile,
+        files: list[SourceFile],
+        uses: set[Path],
     ) -> None:
         for key, ref in value.value.items():
-            loaded = self._load_ref(source, ref, "deck" if group == "decks" else "prose")
+            loaded = self._load_ref(source, ref, "deck" if group == "decks" else "prose", uses)
             if loaded is None:
-                self.problems.append(
-                    Diagnostic.at(ref.mark, f"cannot use {group} file {ref.value!r}")
-                )
+                if not any(
+                    d.file == ref.mark.file and d.line == ref.mark.line and d.col == ref.mark.col
+                    for d in (*self.problems, *self.sources.diagnostics)
+                ):
+                    self.problems.append(
+                        Diagnostic.at(ref.mark, "C207", f"cannot use {group} file {ref.value!r}")
+                    )
                 continue
             tree.value[group].value[key] = loaded.node.clone()
             files.append(loaded)
@@ -200,6 +271,7 @@ class Resolver:
                     if target.value not in ids:
                         self._error(
                             target.mark,
+                            "C206",
                             f"no card {target.value!r} in the {deck_name} deck to {name}",
                             f"cards.{deck_name}.{name}",
                             _suggest(target.value, ids),
@@ -210,8 +282,8 @@ class Resolver:
                         deck.value[ids[target.value]] = op.value[target.value]
             deck.value[:] = [card for i, card in enumerate(deck.value) if i not in remove]
 
-    def _error(self, mark: Mark, message: str, path: str = "", hint: str = "") -> None:
-        self.problems.append(Diagnostic.at(mark, message, path=path, hint=hint))
+    def _error(self, mark: Mark, code: str, message: str, path: str = "", hint: str = "") -> None:
+        self.problems.append(Diagnostic.at(mark, code, message, path=path, hint=hint))
 
 
 def _is_text(node: Node) -> bool:

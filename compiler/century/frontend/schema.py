@@ -3,17 +3,25 @@
 Schemas live in `schema/` (draft 2020-12) and refer to `defs.schema.json` by relative
 reference, which editors resolve beside the file and which this module resolves from a
 registry keyed by file name. Errors become located diagnostics with readable messages.
+
+The schemas mean here what they mean in an editor: ``integer`` is a whole number written as
+one (``12.0`` is not), and a ``pattern`` follows ECMA-262, where ``$`` ends the text (in
+Python's `re` it also matches before a final line break, so ``"evil\n"`` would pass).
 """
 
 from __future__ import annotations
 
 import difflib
 import json
+import re
+from collections.abc import Iterator
 from functools import cache
+from itertools import islice
 from typing import Any
 
 from century.diagnostics import Diagnostic
 from century.frontend.loader import Node, format_path
+from century.limits import MAX_SCHEMA_ERRORS
 from century.resources import SCHEMAS
 
 KINDS = {
@@ -25,28 +33,77 @@ KINDS = {
 
 
 @cache
+def ecma_pattern(pattern: str) -> re.Pattern[str]:
+    """`pattern` compiled with ECMA-262 anchors: an unescaped ``$`` outside a character class
+    matches only at the very end of the text."""
+    out: list[str] = []
+    i, in_class = 0, False
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "\\":
+            out.append(pattern[i : i + 2])
+            i += 2
+            continue
+        if in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+        elif char == "$":
+            char = r"\Z"
+        out.append(char)
+        i += 1
+    return re.compile("".join(out))
+
+
+def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterator[Any]:
+    from jsonschema.exceptions import ValidationError
+
+    if isinstance(instance, str) and not ecma_pattern(pattern).search(instance):
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+def _is_integer(checker: Any, instance: Any) -> bool:
+    """A whole number written as one: not a bool, not a float such as ``12.0``."""
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+@cache
+def _validator_class() -> Any:
+    from jsonschema import Draft202012Validator, validators
+
+    return validators.extend(
+        Draft202012Validator,
+        validators={"pattern": _pattern},
+        type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer),
+    )
+
+
+@cache
+def _schemas() -> dict[str, Any]:
+    """Every bundled schema by file name (read once)."""
+    return {
+        path.name: json.loads(path.read_text(encoding="utf-8"))
+        for path in sorted(SCHEMAS.glob("*.schema.json"))
+    }
+
+
+@cache
 def _validator(kind: str) -> Any:
-    from jsonschema import Draft202012Validator
     from referencing import Registry, Resource
     from referencing.jsonschema import DRAFT202012
 
-    resources = []
-    for path in sorted(SCHEMAS.glob("*.schema.json")):
-        contents = json.loads(path.read_text(encoding="utf-8"))
-        resources.append((path.name, Resource.from_contents(contents, DRAFT202012)))
-    registry = Registry().with_resources(resources)
-    schema = json.loads((SCHEMAS / KINDS[kind]).read_text(encoding="utf-8"))
-    return Draft202012Validator(schema, registry=registry)
+    schemas = _schemas()
+    registry = Registry().with_resources(
+        (name, Resource.from_contents(contents, DRAFT202012)) for name, contents in schemas.items()
+    )
+    return _validator_class()(schemas[KINDS[kind]], registry=registry)
 
 
 def validate(node: Node, kind: str) -> list[Diagnostic]:
     """All schema problems of one loaded file, located at the offending key or value."""
     instance = node.plain()
-    return [
-        _diagnostic(node, leaf)
-        for error in _validator(kind).iter_errors(instance)
-        for leaf in _leaves(error)
-    ]
+    errors = islice(_validator(kind).iter_errors(instance), MAX_SCHEMA_ERRORS)
+    return [_diagnostic(node, leaf) for error in errors for leaf in _leaves(error)]
 
 
 def _leaves(error: Any) -> list[Any]:
@@ -82,16 +139,17 @@ def _diagnostic(node: Node, error: Any) -> Diagnostic:
         near = difflib.get_close_matches(key, allowed, n=1)
         hint = f"did you mean {near[0]!r}?" if near else f"known keys: {', '.join(allowed)}"
         mark = node.locate((*path, key), key=True)
-        return Diagnostic.at(mark, f"unknown key {key!r}", path=where, hint=hint)
+        return Diagnostic.at(mark, "C101", f"unknown key {key!r}", path=where, hint=hint)
     if validator == "required":
         missing = error.message.split("'")[1] if "'" in error.message else error.message
         return Diagnostic.at(
-            node.locate(path), f"missing required key {missing!r}", path=where, hint=hint
+            node.locate(path), "C102", f"missing required key {missing!r}", path=where, hint=hint
         )
     if "propertyNames" in error.schema_path:
         key = str(error.instance)
         return Diagnostic.at(
             node.locate((*path, key), key=True),
+            "C101",
             f"key {key!r} does not belong here",
             path=where,
             hint=hint,
@@ -112,7 +170,10 @@ def _diagnostic(node: Node, error: Any) -> Diagnostic:
         "uniqueItems": lambda: "has repeated items",
         "minProperties": lambda: "must not be empty",
     }.get(validator, lambda: error.message)()
-    return Diagnostic.at(node.locate(path), message, path=where, hint=hint or _describe(error))
+    code = "C103" if validator == "type" else "C104"
+    return Diagnostic.at(
+        node.locate(path), code, message, path=where, hint=hint or _describe(error)
+    )
 
 
 def _describe(error: Any) -> str:
@@ -130,7 +191,7 @@ def _kind(expected: Any) -> str:
         "number": "a number",
     }
     if isinstance(expected, list):
-        return " or ".join(names.get(e, e) for e in expected)
+        return " or ".join(names.get(e, str(e)) for e in expected)
     return names.get(expected, str(expected))
 
 

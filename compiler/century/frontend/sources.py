@@ -6,14 +6,17 @@ A file's kind is read from its top-level keys: `extends` makes a variant, `deck`
 
 from __future__ import annotations
 
+import errno
 import os
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from century.diagnostics import Diagnostic, DiagnosticError, Mark
 from century.frontend import schema as schemas
-from century.frontend.loader import Node, load_text, read_capped
+from century.frontend.loader import Node, load_counted, read_capped
+from century.limits import MAX_FILES, MAX_NODES, MAX_TOTAL_NODES
 
 
 def display_name(path: Path) -> str:
@@ -36,6 +39,10 @@ def kind_of(node: Node) -> str:
     return "game"
 
 
+KIND_KEYS = {"deck": b"deck", "prose": b"lang"}
+"""The top-level key that marks a deck or a rule-sheet text file."""
+
+
 @dataclass
 class SourceFile:
     path: Path
@@ -44,6 +51,62 @@ class SourceFile:
     kind: str
     raw: bytes
     valid: bool
+    problems: list[Diagnostic] = field(default_factory=list)
+    """What loading and the schema found; reported once the file is known to be rules data."""
+    reported: bool = False
+
+
+class PathProblem(Exception):
+    """A path that cannot be used; carries the diagnostic code and message."""
+
+    def __init__(self, code: str, message: str, hint: str = "") -> None:
+        super().__init__(message)
+        self.code, self.message, self.hint = code, message, hint
+
+
+def resolve_path(path: Path) -> Path:
+    """`path` made absolute with every symlink followed; `PathProblem` for a symlink loop."""
+    try:
+        return path.resolve(strict=True)
+    except FileNotFoundError:
+        return path.resolve()
+    except RuntimeError:  # Python before 3.13 reports a loop this way
+        raise PathProblem("C020", f"{display_name(path)} is a symlink loop") from None
+    except OSError as err:
+        if err.errno == errno.ELOOP:
+            raise PathProblem("C020", f"{display_name(path)} is a symlink loop") from None
+        return path.absolute()
+
+
+def project_root(path: Path) -> Path:
+    """The folder tree a rules file may name decks and texts in: the project folder (the
+    folder holding ``rules/``) for a file inside a ``rules`` folder, else the file's folder."""
+    for parent in path.parents:
+        if parent.name == "rules":
+            return parent.parent
+    return path.parent
+
+
+def referenced_path(owner: Path, ref: str) -> Path:
+    """The file that the rules file `owner` names as `ref`, which must be a relative path
+    that stays inside `project_root(owner)`, symlinks followed; else `PathProblem`."""
+    given = Path(ref)
+    if given.is_absolute() or given.drive or ref.startswith(("/", "\\", "~")):
+        raise PathProblem(
+            "C208",
+            f"{ref!r} is not a relative path",
+            "name decks and texts relative to the file that names them",
+        )
+    root = project_root(owner)
+    path = resolve_path(owner.parent / given)
+    if not path.is_relative_to(root):
+        raise PathProblem(
+            "C208",
+            f"{ref!r} leads out of the project folder {os.path.join(display_name(root), '')}",
+            "keep decks and texts in the project: beside the rules file or below it, or in "
+            "the folder that holds rules/",
+        )
+    return path
 
 
 @dataclass
@@ -52,59 +115,110 @@ class Sources:
 
     files: dict[Path, SourceFile] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    nodes_left: int = MAX_TOTAL_NODES
+    """YAML values the run may still read (`MAX_TOTAL_NODES` in all)."""
 
     def load(
         self, path: Path, expect: str | None = None, at: Mark | None = None
     ) -> SourceFile | None:
         """Load and schema-check `path` once; None (with a diagnostic) if it is unusable.
 
-        `expect` is the kind the referring file wants; `at` is where it names the file.
+        `expect` is the kind the referring file wants; `at` is where it names the file. A
+        file named that way that turns out not to be rules data of that kind gets one
+        diagnostic at `at`, which never quotes the file.
         """
-        path = path.resolve()
-        if path in self.files:
-            found = self.files[path]
-        else:
-            found = self._read(path, at)
-            if found is None:
-                return None
-            self.files[path] = found
-        if expect and found.kind not in (expect, "unreadable"):
+        try:
+            path = resolve_path(path)
+        except PathProblem as err:
+            mark = at or Mark(display_name(path), 1, 1)
+            self.diagnostics.append(Diagnostic.at(mark, err.code, err.message))
+            return None
+        found = self.files.get(path)
+        if found is None:
+            found = self.files[path] = self._read(path, at)
+        if found.kind == "missing":
+            self._report(found)
+            return None
+        if expect and found.kind != expect and not self._looks_like(found, expect):
             mark = at or Mark(found.name, 1, 1)
+            what = "not a YAML file" if found.kind == "unreadable" else f"a {found.kind} file"
             self.diagnostics.append(
-                Diagnostic.at(
-                    mark, f"{found.name} is a {found.kind} file, expected a {expect} file"
-                )
+                Diagnostic.at(mark, "C017", f"{found.name} is {what}, expected a {expect} file")
             )
             return None
+        self._report(found)
         return found if found.valid else None
 
-    def _read(self, path: Path, at: Mark | None) -> SourceFile | None:
+    def _looks_like(self, found: SourceFile, expect: str) -> bool:
+        """Whether a file that did not load is still recognisably a file of kind `expect`."""
+        key = KIND_KEYS.get(expect)
+        if found.kind != "unreadable" or key is None:
+            return False
+        return re.search(rb"^" + key + rb"[ \t]*:", found.raw, re.M) is not None
+
+    def _report(self, found: SourceFile) -> None:
+        if not found.reported:
+            found.reported = True
+            self.diagnostics.extend(found.problems)
+
+    def _read(self, path: Path, at: Mark | None) -> SourceFile:
         name = display_name(path)
-        if not path.is_file():
-            mark = at or Mark(name, 1, 1)
-            self.diagnostics.append(Diagnostic.at(mark, f"no such file: {name}"))
-            return None
         try:
-            raw = read_capped(path, name)
-            node = load_text(raw, name)
+            raw = read_capped(path, name, at)
         except DiagnosticError as err:
-            self.diagnostics.extend(err.diagnostics)
-            return SourceFile(path, name, Node(None, Mark(name, 1, 1)), "unreadable", b"", False)
+            return SourceFile(
+                path, name, Node(None, Mark(name, 1, 1)), "missing", b"", False, [*err.diagnostics]
+            )
+        budget = min(MAX_NODES, self.nodes_left)
+        cap = "" if budget == MAX_NODES else f"the {MAX_TOTAL_NODES} one run reads"
+        try:
+            node, count = load_counted(raw, name, budget, cap)
+        except DiagnosticError as err:
+            self.nodes_left -= getattr(err, "nodes", 0)
+            unreadable = Node(None, Mark(name, 1, 1))
+            return SourceFile(path, name, unreadable, "unreadable", raw, False, err.diagnostics)
+        self.nodes_left -= count
         kind = kind_of(node)
         problems = schemas.validate(node, kind)
-        self.diagnostics.extend(problems)
-        return SourceFile(path, name, node, kind, raw, not problems)
+        return SourceFile(path, name, node, kind, raw, not problems, problems)
+
+
+SKIP_FOLDERS = frozenset({"build", "node_modules", "__pycache__"})
+"""Folders a search never enters (besides hidden ones): output and tool caches."""
 
 
 def discover(paths: Iterable[Path]) -> tuple[list[Path], list[Diagnostic]]:
-    """The YAML files named by `paths`: files as given, folders by their top-level *.yaml."""
-    found: list[Path] = []
+    """The YAML files named by `paths`: files as given, folders searched recursively (hidden
+    folders and `SKIP_FOLDERS` left out). A path that does not exist, or a folder without a
+    single YAML file, is an error."""
+    found: dict[Path, None] = {}
     problems: list[Diagnostic] = []
     for path in paths:
+        mark = Mark(display_name(path), 1, 1)
         if path.is_dir():
-            found.extend(sorted(p for p in path.iterdir() if p.suffix in (".yaml", ".yml")))
-        elif path.is_file():
-            found.append(path)
+            files = _yaml_files(path)
+            if not files:
+                problems.append(Diagnostic.at(mark, "C016", "no rules files (*.yaml) here"))
+            if len(files) > MAX_FILES:
+                problems.append(
+                    Diagnostic.at(mark, "C016", f"more than {MAX_FILES} YAML files here")
+                )
+                files = files[:MAX_FILES]
+            found.update(dict.fromkeys(files))
+        elif path.is_file() or os.path.lexists(path):
+            found[path] = None  # not a regular file, or a symlink loop: loading says which
         else:
-            problems.append(Diagnostic.at(Mark(str(path), 1, 1), f"no such file or folder: {path}"))
-    return found, problems
+            problems.append(Diagnostic.at(mark, "C001", f"no such file or folder: {mark.file}"))
+    return list(found), problems
+
+
+def _yaml_files(folder: Path) -> list[Path]:
+    """Every *.yaml and *.yml file below `folder`, in a stable order (symlinked folders are
+    not followed)."""
+    files: list[Path] = []
+    for root, dirs, names in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIP_FOLDERS)
+        files.extend(Path(root, n) for n in sorted(names) if n.endswith((".yaml", ".yml")))
+        if len(files) > MAX_FILES:
+            break
+    return files

@@ -1,5 +1,13 @@
-"""Card ids derived from a card's effect, so that they read well in moves and data.
+"""The card kinds: one definition of what each kind of merchant card holds and how its id reads.
 
+`KINDS` is the registry every stage reads: the schema (a test keeps ``defs.schema.json`` in
+step with it), the checks (`CardKind.problems`), the model, the engine generator (the engine's
+runtime must have rules for every kind) and the print targets (prose keys ``card_<kind>`` and
+``card_<kind>_title``, the term ``<kind>_card``). Adding a kind means adding it here, to the
+schema, to the engine runtime's ``_KIND_OUTCOMES``, to the card drawing and to the prose; a
+kind missing from any of them is an error, never a fall-through to another kind.
+
+Card ids are derived from a card's effect so that they read well in moves and data:
 gain ``+yyr`` · upgrade ``up3`` · trade ``yy-g`` (pay, then get) · point card ``yyrr`` (cost).
 Letters are the resource codes in lower case, as written in the data. A card may name its own
 id instead; derived ids follow a re-theme that changes the codes.
@@ -7,19 +15,97 @@ id instead; derived ids follow a re-theme that changes the codes.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any
 
+Card = Mapping[str, Any]
+"""A card as written in the data."""
 
-def derived_id(card: Mapping[str, Any]) -> str:
-    """The id of a card as written in the data (``id`` wins over the derived form)."""
+
+@dataclass(frozen=True)
+class CardKind:
+    """One kind of merchant card."""
+
+    name: str
+    fields: tuple[str, ...]
+    """The keys of its effect, as the schema requires them."""
+    summary: str
+    derive_id: Callable[[Card], str]
+    problems: Callable[[Card], Iterator[tuple[str, str]]]
+    """(field or "", message) for each way the effect is empty or does nothing."""
+
+
+def _cubes(card: Card, key: str) -> str:
+    return str(card.get(key, "")).lower()
+
+
+def _gain_problems(card: Card) -> Iterator[tuple[str, str]]:
+    if not card["get"]:
+        yield "get", "the card gives nothing"
+
+
+def _upgrade_problems(card: Card) -> Iterator[tuple[str, str]]:
+    if card["steps"] < 1:
+        yield "steps", "an upgrade card needs at least 1 step"
+
+
+def _trade_problems(card: Card) -> Iterator[tuple[str, str]]:
+    if not card["get"]:
+        yield "get", "the card gives nothing"
+    if not card["pay"]:
+        yield "pay", "a trade card must take something"
+    elif Counter(card["pay"].upper()) == Counter(card["get"].upper()):
+        yield "", "the trade pays and gets the same cubes"
+
+
+KINDS: dict[str, CardKind] = {
+    kind.name: kind
+    for kind in (
+        CardKind(
+            "gain",
+            ("get",),
+            "take the cubes shown",
+            lambda card: "+" + _cubes(card, "get"),
+            _gain_problems,
+        ),
+        CardKind(
+            "upgrade",
+            ("steps",),
+            "raise cubes by up to `steps` single ranks",
+            lambda card: f"up{card.get('steps', '')}",
+            _upgrade_problems,
+        ),
+        CardKind(
+            "trade",
+            ("pay", "get"),
+            "pay `pay` for `get`, as many times as the caravan can pay",
+            lambda card: f"{_cubes(card, 'pay')}-{_cubes(card, 'get')}",
+            _trade_problems,
+        ),
+    )
+}
+"""Every kind of merchant card, by name."""
+
+
+class UnknownKind(ValueError):
+    """A card of a kind `KINDS` does not define."""
+
+
+def card_kind(name: str) -> CardKind:
+    """The kind called `name`; `UnknownKind` for any other."""
+    try:
+        return KINDS[name]
+    except KeyError:
+        raise UnknownKind(f"unknown card kind {name!r} (kinds: {', '.join(KINDS)})") from None
+
+
+def derived_id(card: Card) -> str:
+    """The id of a card as written in the data (``id`` wins over the derived form); a card
+    without a kind is a point card, named by its cost."""
     if isinstance(card.get("id"), str):
         return card["id"]
-    kind = card.get("kind")
-    if kind == "gain":
-        return "+" + str(card.get("get", "")).lower()
-    if kind == "upgrade":
-        return f"up{card.get('steps', '')}"
-    if kind == "trade":
-        return f"{str(card.get('pay', '')).lower()}-{str(card.get('get', '')).lower()}"
-    return str(card.get("cost", "")).lower()
+    if "kind" not in card:
+        return _cubes(card, "cost")
+    return card_kind(str(card["kind"])).derive_id(card)

@@ -8,15 +8,15 @@ counts indexed by rank, lowest rank first.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, is_dataclass
+from functools import cache
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 Vector = tuple[int, ...]
 Text = Mapping[str, str]
 """A translated text: language code -> string."""
 
-CardKind = Literal["gain", "upgrade", "trade"]
 TieBreak = Literal["latest_turn", "earliest_turn", "shared"]
 CoinRunout = Literal["shift", "stay"]
 
@@ -57,7 +57,7 @@ class MerchantCard:
     """A card that is played from the hand: gain, upgrade or trade."""
 
     id: str
-    kind: CardKind
+    kind: str  # a name in century.model.cards.KINDS
     copies: int
     get: Vector
     pay: Vector
@@ -119,15 +119,11 @@ class Ruleset:
 
     def vector(self, cubes: str) -> Vector:
         """Counts per rank of a cube string such as ``"YYR"`` (case-insensitive)."""
-        index = {c: i for i, c in enumerate(self.codes.upper())}
-        counts = [0] * len(self.resources)
-        for letter in cubes.upper():
-            counts[index[letter]] += 1
-        return tuple(counts)
+        return cube_vector(self.codes, cubes)
 
     def cubes(self, vector: Vector) -> str:
         """The cube string of a vector, lowest rank first: ``(2, 1, 0, 0) -> "YYR"``."""
-        return "".join(code * n for code, n in zip(self.codes, vector, strict=True))
+        return cube_string(self.codes, vector)
 
     def point_card_value(self, cost: Vector) -> int:
         """The deck's value model (data): rank weights summed plus a bonus per kinds used."""
@@ -143,61 +139,46 @@ class Ruleset:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Ruleset:
-        def merchant(d: Mapping[str, Any]) -> MerchantCard:
-            return MerchantCard(
-                id=d["id"],
-                kind=d["kind"],
-                copies=d["copies"],
-                get=tuple(d["get"]),
-                pay=tuple(d["pay"]),
-                steps=d["steps"],
-                name=frozen_map(d["name"]),
-            )
+        """The ruleset from its JSON form (`to_json`), read field by field from the types
+        declared above: the dataclasses are the one table of what a ruleset holds."""
+        return _read(cls, data)
 
-        return cls(
-            id=data["id"],
-            name=frozen_map(data["name"]),
-            extends=tuple(data["extends"]),
-            languages=tuple(data["languages"]),
-            sources=tuple(data["sources"]),
-            source_hash=data["source_hash"],
-            resources=tuple(
-                Resource(r["id"], r["code"], r["colour"], frozen_map(r["name"]))
-                for r in data["resources"]
-            ),
-            players_min=data["players_min"],
-            players_max=data["players_max"],
-            caravan_limit=data["caravan_limit"],
-            merchant_row=data["merchant_row"],
-            point_row=data["point_row"],
-            coins=tuple(
-                Coin(
-                    c["id"],
-                    c["value"],
-                    c["per_player"],
-                    c["position"],
-                    c["colour"],
-                    frozen_map(c["name"]),
-                )
-                for c in data["coins"]
-            ),
-            coin_runout=data["coin_runout"],
-            seats=tuple(tuple(s) for s in data["seats"]),
-            starting_cards=tuple(merchant(c) for c in data["starting_cards"]),
-            merchant_deck=tuple(merchant(c) for c in data["merchant_deck"]),
-            point_deck=tuple(
-                PointCard(p["id"], tuple(p["cost"]), p["points"], p["copies"])
-                for p in data["point_deck"]
-            ),
-            end_threshold=frozen_map({int(k): v for k, v in data["end_threshold"].items()}),
-            finish_round=data["finish_round"],
-            resource_points=tuple(data["resource_points"]),
-            tie_break=data["tie_break"],
-            value_weights=tuple(data["value_weights"]),
-            variety_bonus=frozen_map({int(k): v for k, v in data["variety_bonus"].items()}),
-            terms=frozen_map({k: frozen_map(v) for k, v in data["terms"].items()}),
-            prose=frozen_map({k: frozen_map(v) for k, v in data["prose"].items()}),
-        )
+
+def cube_vector(codes: str, cubes: str) -> Vector:
+    """Counts per rank of a cube string, for the ladder `codes` (case-insensitive)."""
+    index = {c: i for i, c in enumerate(codes.upper())}
+    counts = [0] * len(codes)
+    for letter in cubes.upper():
+        counts[index[letter]] += 1
+    return tuple(counts)
+
+
+def cube_string(codes: str, vector: Vector) -> str:
+    """The cube string of a vector, lowest rank first: ``(2, 1, 0, 0) -> "YYR"``."""
+    return "".join(code * n for code, n in zip(codes, vector, strict=True))
+
+
+def _read(kind: Any, value: Any) -> Any:
+    """`value` (plain JSON data) as an instance of the declared type `kind`."""
+    if isinstance(kind, type) and is_dataclass(kind):
+        hints = _fields(kind)
+        return kind(**{name: _read(hint, value[name]) for name, hint in hints})
+    origin, args = get_origin(kind), get_args(kind)
+    if origin is tuple:
+        return tuple(_read(args[0], item) for item in value)
+    if origin is Mapping:
+        key, item = args
+        return frozen_map({_read(key, k): _read(item, v) for k, v in value.items()})
+    if kind is int:
+        return int(value)
+    return value  # str, bool and Literal values are JSON values already
+
+
+@cache
+def _fields(kind: type) -> tuple[tuple[str, Any], ...]:
+    """A dataclass's fields with their resolved types (resolved once per class)."""
+    hints = get_type_hints(kind)
+    return tuple((f.name, hints[f.name]) for f in fields(kind))
 
 
 def _plain(value: Any) -> Any:

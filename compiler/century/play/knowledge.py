@@ -9,7 +9,9 @@ weights the point cards are priced with): nothing about a particular game.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from itertools import islice
+from math import comb
 from typing import Any
 
 from century.model.ruleset import Ruleset
@@ -35,6 +37,8 @@ class Knowledge:
 
     MEMO_CAP = 200_000
     """Memoised caravans per table before the table starts afresh."""
+    WORTH_SAMPLE = 500
+    """The most caravans a merchant card's worth is averaged over."""
 
     def __init__(self, engine: Any, ruleset: Ruleset) -> None:
         self.engine = engine
@@ -52,6 +56,9 @@ class Knowledge:
         self._kept: dict[Node, Node] = {}
         self._deficits: dict[Node, tuple[int, ...]] = {}
         self._memo: dict[Any, Any] = {}
+        half = self.limit // 2
+        step = -(-comb(half + self.ranks - 1, self.ranks - 1) // self.WORTH_SAMPLE)
+        self._worth_vectors = list(islice(vectors(self.ranks, half), 0, None, step))
         self.card_worth = tuple(self._card_worth(card) for card in range(len(engine.CARDS)))
 
     def value(self, node: Node) -> int:
@@ -118,10 +125,11 @@ class Knowledge:
         ]
 
     def _card_worth(self, card: int) -> float:
-        """What playing `card` adds to a caravan's value at best, averaged over every caravan
-        holding half the limit (after discarding down to the limit)."""
+        """What playing `card` adds to a caravan's value at best, averaged over the caravans
+        holding half the limit (after discarding down to the limit): every one, or
+        `WORTH_SAMPLE` of them evenly spread where there are more."""
         total, count = 0, 0
-        for vector in vectors(self.ranks, self.limit // 2):
+        for vector in self._worth_vectors:
             node = self.engine.caravan(vector)
             before = self.value(node)
             gains = [self.capped_value(after) - before for after in node.plays()[card].values()]
@@ -130,11 +138,14 @@ class Knowledge:
         return total / count if count else 0.0
 
 
-def vectors(ranks: int, size: int) -> list[tuple[int, ...]]:
-    """Every vector of `ranks` counts summing to exactly `size`."""
+def vectors(ranks: int, size: int) -> Iterator[tuple[int, ...]]:
+    """Every vector of `ranks` counts summing to exactly `size`, in lexicographic order."""
     if ranks == 1:
-        return [(size,)]
-    return [(n, *rest) for n in range(size + 1) for rest in vectors(ranks - 1, size - n)]
+        yield (size,)
+        return
+    for n in range(size + 1):
+        for rest in vectors(ranks - 1, size - n):
+            yield (n, *rest)
 
 
 def deficit(car: Sequence[int], cost: Sequence[int], weights: Sequence[int]) -> int:

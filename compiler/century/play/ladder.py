@@ -164,9 +164,15 @@ def format_ladder(ladder: dict[str, Any]) -> str:
 
 
 def read_ladder(folder: Path, ruleset: Ruleset, players: int) -> dict[str, Any] | None:
-    """The ladder saved in `folder` for this game (same rules data) and player count."""
+    """The ladder saved in `folder` for this game (same rules data) and player count; None
+    for none, or for a file that is not such a ladder (too large, not JSON, not of this
+    version or shape): the report then says the bots were not measured."""
+    from century.limits import MAX_REPORT_BYTES
+
     path = folder / LADDER_FILE
     try:
+        if path.stat().st_size > MAX_REPORT_BYTES:
+            return None
         ladder = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
@@ -175,9 +181,47 @@ def read_ladder(folder: Path, ruleset: Ruleset, players: int) -> dict[str, Any] 
         or ladder.get("ladder_version") != LADDER_VERSION
         or ladder.get("source_hash") != ruleset.source_hash
         or ladder.get("players") != players
+        or not _well_formed(ladder)
     ):
         return None
     return ladder
+
+
+def _well_formed(ladder: dict[str, Any]) -> bool:
+    """Whether a ladder read from a file has every field `strength` reads, of its type."""
+
+    def number(value: Any) -> bool:
+        return isinstance(value, int | float) and not isinstance(value, bool)
+
+    def row(entry: Any) -> bool:
+        return (
+            isinstance(entry, dict)
+            and isinstance(entry.get("bot"), str)
+            and isinstance(entry.get("rank"), int)
+            and number(entry.get("mean_win_rate"))
+        )
+
+    def pairing(entry: Any) -> bool:
+        ci95 = entry.get("ci95") if isinstance(entry, dict) else None
+        return (
+            isinstance(entry, dict)
+            and isinstance(entry.get("bot"), str)
+            and isinstance(entry.get("against"), str)
+            and isinstance(entry.get("games"), int)
+            and number(entry.get("win_rate"))
+            and isinstance(ci95, list)
+            and len(ci95) == 2
+            and all(map(number, ci95))
+        )
+
+    ranking, pairings = ladder.get("ranking"), ladder.get("pairings")
+    return (
+        isinstance(ladder.get("games"), int)
+        and isinstance(ranking, list)
+        and all(map(row, ranking))
+        and isinstance(pairings, list)
+        and all(map(pairing, pairings))
+    )
 
 
 def strength(ladder: dict[str, Any] | None, bot: str) -> dict[str, Any] | None:

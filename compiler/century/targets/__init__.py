@@ -25,6 +25,9 @@ class BuildOptions:
 
     papers: tuple[str, ...] = ("a4",)
     languages: tuple[str, ...] = ()  # empty: every language of the ruleset
+    dest: Path | None = None
+    """Where the written folder ends up, when a build writes into a temporary folder first
+    (for targets whose files name each other by absolute path); None: where it is written."""
 
 
 @dataclass(frozen=True)

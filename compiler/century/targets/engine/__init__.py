@@ -22,7 +22,7 @@ from typing import Any
 from century.model.ruleset import MerchantCard, Ruleset
 from century.targets import BuildOptions, Target
 from century.targets.engine.literals import assign
-from century.targets.engine.runtime import Card, CoinPile, PointCard
+from century.targets.engine.runtime import KIND_OUTCOMES, Card, CoinPile, PointCard
 
 _ENGINES: dict[str, types.ModuleType] = {}
 
@@ -51,6 +51,9 @@ def _card_table(ruleset: Ruleset) -> tuple[list[MerchantCard], dict[str, int]]:
 
 
 def _check(ruleset: Ruleset, cards: list[MerchantCard]) -> None:
+    unplayable = sorted({card.kind for card in cards} - KIND_OUTCOMES.keys())
+    if unplayable:
+        raise ValueError(f"the engine has no rules for the card kind(s) {unplayable}")
     codes = ruleset.codes.lower()
     if len(set(codes)) != len(codes) or any(len(r.code) != 1 for r in ruleset.resources):
         raise ValueError(f"resource codes must be distinct single letters: {ruleset.codes!r}")

@@ -24,7 +24,9 @@ API
   ``shared`` tie-break; ``winner()`` then gives the lowest tied seat).
 - ``State.to_dict()`` / ``State.from_dict(d)``: a JSON-ready position and back. ``from_dict``
   also takes a position set up by hand; missing keys get defaults (empty rows and decks,
-  starting caravans and hands, full coin piles, no turns taken, phase ``action``).
+  starting caravans and hands, full coin piles less the coins the seats hold, turns that fit
+  ``current_player``, phase ``action``). Every field is checked: what is not a position of
+  this game raises ValueError naming the field.
 - ``State.clone()``: a fast independent copy (for search bots).
 - ``State.view() -> View``: what the players see, read live at no cost, for bots: caravans,
   rows, hands, played and claimed cards, coins, and each legal move with the caravan it
@@ -38,9 +40,10 @@ API
   the moves so far; ``State.rounds()``: rounds completed; ``State.cubes(seat)``: a caravan.
 
 ``to_dict()`` keys: ``rules``, ``source_hash``, ``players``, ``seed``, ``current_player``,
-``phase`` (``action`` or ``discard``), ``final_round`` (the end is triggered), ``over``,
-``rounds``, ``merchant_row`` (``[{"card", "cubes"}]``, slot 1 first; a bare card id is also
-read), ``merchant_deck`` and ``point_deck`` (next card first), ``point_row``, ``coins``
+``turn`` (turns taken by all seats), ``phase`` (``action`` or ``discard``), ``final_round``
+(the end is triggered), ``end_trigger`` (the seat whose turn triggered it, or None),
+``over``, ``rounds``, ``merchant_row`` (``[{"card", "cubes"}]``, slot 1 first; a bare card id
+is also read), ``merchant_deck`` and ``point_deck`` (next card first), ``point_row``, ``coins``
 (per pile id: ``count`` left and ``position``, 0 once gone), ``seats`` (per seat:
 ``caravan``, ``hand``, ``played``, ``point_cards`` and ``merchant_cards`` in the order
 taken, ``coins`` per pile id, ``turns``, ``score``), ``moves`` (left out with
@@ -74,6 +77,7 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_left
+from math import comb
 from operator import mul
 from typing import Any, NamedTuple
 
@@ -305,10 +309,17 @@ def caravan(vector: tuple[int, ...]) -> Caravan:
     return node
 
 
+WARM_LIMIT = 10_000
+"""The most caravans `warm_up` builds tables for: a game with more (many ranks, a large
+caravan limit) builds them as play meets them."""
+
+
 def warm_up() -> int:
     """Build the move tables of every caravan within the caravan limit now rather than
     when play first meets them, so that a fresh process plays at warm speed at once.
-    Returns the number of caravans."""
+    Returns the number of caravans (0 when there are more than `WARM_LIMIT`)."""
+    if comb(CARAVAN_LIMIT + RANKS, RANKS) > WARM_LIMIT:
+        return 0
     vectors = _vectors(RANKS, CARAVAN_LIMIT)
     for vector in vectors:
         node = caravan(vector)
@@ -350,7 +361,7 @@ def _card_outcomes(vector: tuple[int, ...], card: int) -> dict[str, Caravan]:
 
 def _card_table(vector: tuple[int, ...], card: int) -> dict[str, Caravan]:
     spec = CARDS[card]
-    return _KIND_OUTCOMES[spec.kind](vector, spec, "play " + spec.id.lower())
+    return KIND_OUTCOMES[spec.kind](vector, spec, "play " + spec.id.lower())
 
 
 def _gain_outcomes(vector: tuple[int, ...], card: Card, name: str) -> dict[str, Caravan]:
@@ -378,9 +389,9 @@ def _upgrade_outcomes(vector: tuple[int, ...], card: Card, name: str) -> dict[st
     return {f"{name} {''.join(CODES[r] for r in ranks)}": caravan(res) for _, ranks, res in found}
 
 
-_KIND_OUTCOMES = {"gain": _gain_outcomes, "trade": _trade_outcomes, "upgrade": _upgrade_outcomes}
+KIND_OUTCOMES = {"gain": _gain_outcomes, "trade": _trade_outcomes, "upgrade": _upgrade_outcomes}
 """The rules of every card kind: a card of any other kind stops the import."""
-_UNPLAYABLE = sorted({card.kind for card in CARDS} - _KIND_OUTCOMES.keys())
+_UNPLAYABLE = sorted({card.kind for card in CARDS} - KIND_OUTCOMES.keys())
 if _UNPLAYABLE:
     raise ImportError(f"no rules for the card kind(s) {_UNPLAYABLE}")
 
@@ -523,6 +534,7 @@ class State:
         "_seed",
         "_start",
         "_threshold",
+        "_trigger",
         "_turns",
         "current_player",
         "players",
@@ -543,7 +555,7 @@ class State:
         self._coins = [(0,) * len(COINS)] * players
         self._turns = [0] * players
         self._coin_count = [coin.per_player * players for coin in COINS]
-        self._coin_position = [coin.position for coin in COINS]
+        self._coin_position = _coin_positions(self._coin_count)  # an empty pile has run out
         self._mrow: list[int] = []
         self._mcubes: list[Caravan] = []
         self._mdeck: tuple[int, ...] = ()
@@ -554,6 +566,7 @@ class State:
         self._pnext = 0
         self._discarding = False
         self._final = False
+        self._trigger: int | None = None  # the seat whose turn triggered the end
         self._over = False
         self._seed: int | str | None = None
         self._start: dict[str, Any] | None = None
@@ -750,6 +763,8 @@ class State:
         seat = self.current_player
         self._turns[seat] += 1
         if self._final or len(self._points[seat]) >= self._threshold or not self._prow:
+            if not self._final:
+                self._trigger = seat
             self._final = True
             if not FINISH_ROUND or min(self._turns) == max(self._turns):
                 self._over = True
@@ -848,6 +863,7 @@ class State:
         copy._pnext = self._pnext
         copy._discarding = self._discarding
         copy._final = self._final
+        copy._trigger = self._trigger
         copy._over = self._over
         copy._seed = self._seed
         copy._start = self._start
@@ -897,8 +913,10 @@ class State:
             "players": self.players,
             "seed": self._seed,
             "current_player": self.current_player,
+            "turn": sum(self._turns),
             "phase": "discard" if self._discarding else "action",
             "final_round": self._final,
+            "end_trigger": self._trigger,
             "over": self._over,
             "rounds": self.rounds(),
             "merchant_row": [
@@ -933,93 +951,340 @@ class State:
     def from_dict(cls, data: dict[str, Any]) -> State:
         """A state from `to_dict` output or from a position written by hand.
 
-        Without "moves" (or without both "seed" and "start") the position becomes the start
-        of the state's record.
+        Every field is checked: a position that could not occur in a game, or is not a
+        position at all, raises ValueError naming the field (``seats[1].caravan``) and
+        changes nothing. Without "moves" (or without both "seed" and "start") the position
+        becomes the start of the state's record; with them, the moves must lead from the
+        seeded or given start to this very position.
         """
-        state = cls(int(data["players"]))
-        state.current_player = int(data.get("current_player", 0)) % state.players
-        seats = data.get("seats", [{}] * state.players)
-        if len(seats) != state.players:
-            raise ValueError(f"{len(seats)} seats given for {state.players} players")
-        held = [0] * len(COINS)
+        position = _Position(data)
+        state = cls(position.players)
+        position.load(state)
+        moves = position.moves()
+        if "moves" not in data or (state._seed is None and state._start is None):
+            state._start = state._position()  # a new start: records replay from here
+            return state
+        state._history = moves
+        state._history_len = len(state._history)
+        position.check_moves(state)
+        return state
+
+
+_POSITION_FIELDS = frozenset(
+    {
+        *("rules", "source_hash", "players", "seed", "current_player", "phase", "final_round"),
+        *("over", "rounds", "turn", "end_trigger", "merchant_row", "merchant_deck"),
+        *("point_row", "point_deck", "coins", "seats", "moves", "start"),
+    }
+)
+"""The fields of a position (`to_dict`)."""
+_SEAT_FIELDS = frozenset(
+    ("caravan", "hand", "played", "point_cards", "merchant_cards", "coins", "turns", "score")
+)
+
+
+def _kind(value: Any) -> str:
+    return "true or false" if isinstance(value, bool) else type(value).__name__
+
+
+def _int(value: Any, field: str, low: int = 0, high: int | None = None) -> int:
+    """`value` as a whole number in ``low..high``, or ValueError naming `field`."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{field}: expected a whole number, not {_kind(value)}")
+    if value < low or (high is not None and value > high):
+        limits = f"{low}..{high}" if high is not None else f"{low} or more"
+        raise ValueError(f"{field}: {value} is not in {limits}")
+    return value
+
+
+def _typed(value: Any, kind: type, field: str) -> Any:
+    if not isinstance(value, kind) or isinstance(value, bool) != (kind is bool):
+        raise ValueError(f"{field}: expected {kind.__name__}, not {_kind(value)}")
+    return value
+
+
+def _cubes(value: Any, field: str) -> Caravan:
+    text = _typed(value, str, field)
+    try:
+        return caravan(cubes_vector(text))
+    except ValueError as err:
+        raise ValueError(f"{field}: {err}") from None
+
+
+def _card_list(value: Any, field: str) -> tuple[int, ...]:
+    """Merchant card indexes from a list of card ids (or indexes)."""
+    found = []
+    for i, card in enumerate(_typed(value, list, field)):
+        if isinstance(card, str) and card in CARD_INDEX:
+            found.append(CARD_INDEX[card])
+        elif isinstance(card, int) and not isinstance(card, bool) and 0 <= card < len(CARDS):
+            found.append(card)
+        else:
+            raise ValueError(f"{field}[{i}]: unknown merchant card {card!r}")
+    return tuple(found)
+
+
+def _point_list(value: Any, field: str) -> list[int]:
+    found = []
+    for i, card in enumerate(_typed(value, list, field)):
+        if not isinstance(card, str) or card not in POINT_INDEX:
+            raise ValueError(f"{field}[{i}]: unknown point card {card!r}")
+        found.append(POINT_INDEX[card])
+    return found
+
+
+def _coin_positions(counts: list[int]) -> list[int]:
+    """Where the coin piles lie once the empty ones have run out: with ``shift`` an empty
+    pile leaves the row (position 0) and each pile moves left by the empty ones that lay to
+    its left; with ``stay`` nothing moves."""
+    if COIN_RUNOUT != "shift":
+        return [coin.position for coin in COINS]
+    gone = [coin.position for coin, count in zip(COINS, counts, strict=True) if count == 0]
+    return [
+        0 if count == 0 else coin.position - sum(1 for at in gone if at < coin.position)
+        for coin, count in zip(COINS, counts, strict=True)
+    ]
+
+
+class _Position:
+    """A position given as data, read field by field into a new `State`."""
+
+    def __init__(self, data: Any) -> None:
+        self.data = _typed(data, dict, "position")
+        unknown = sorted(str(key) for key in self.data if key not in _POSITION_FIELDS)
+        if unknown:
+            raise ValueError(f"{unknown[0]}: not a field of a position")
+        rules = self.data.get("rules", GAME_ID)
+        if rules != GAME_ID:
+            raise ValueError(f"rules: the position is of {rules!r}, not {GAME_ID!r}")
+        if self.data.get("source_hash") is not None:
+            _typed(self.data["source_hash"], str, "source_hash")
+        if "players" not in self.data:
+            raise ValueError("players: missing")
+        self.players = _int(self.data["players"], "players", PLAYERS_MIN, PLAYERS_MAX)
+
+    def get(self, key: str, default: Any) -> Any:
+        return self.data.get(key, default)
+
+    def load(self, state: State) -> None:
+        """Fill `state` (new, for `self.players`) from the data, checking every field."""
+        seats = _typed(self.get("seats", [{}] * self.players), list, "seats")
+        if len(seats) != self.players:
+            raise ValueError(f"seats: {len(seats)} seats given for {self.players} players")
         for seat, info in enumerate(seats):
-            state._load_seat(seat, info)
-            held = [a + b for a, b in zip(held, state._coins[seat], strict=True)]
-        state._load_rows(data)
+            self._seat(state, seat, _typed(info, dict, f"seats[{seat}]"))
+        self._rows(state)
+        self._turns(state, seats)
+        self._coins(state)
+        self._phase(state)
+        self._end(state)
+        seed = self.get("seed", None)
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int | str)):
+            raise ValueError(f"seed: expected a whole number or text, not {_kind(seed)}")
+        state._seed = seed
+        start = self.get("start", None)
+        if start is not None:
+            if not isinstance(start, dict) or "moves" in start or "start" in start:
+                raise ValueError("start: expected a position without moves")
+            try:
+                State.from_dict(start)
+            except ValueError as err:
+                raise ValueError(f"start.{err}") from None
+        state._start = start
+
+    def _seat(self, state: State, seat: int, info: dict[str, Any]) -> None:
+        field = f"seats[{seat}]"
+        unknown = sorted(str(key) for key in info if key not in _SEAT_FIELDS)
+        if unknown:
+            raise ValueError(f"{field}.{unknown[0]}: not a field of a seat")
+        if "caravan" in info:
+            state._caravans[seat] = _cubes(info["caravan"], f"{field}.caravan")
+        if "hand" in info:
+            state._hands[seat] = _card_list(info["hand"], f"{field}.hand")
+            state._kinds[seat] = _kinds(state._hands[seat])
+        state._played[seat] = _card_list(info.get("played", []), f"{field}.played")
+        state._points[seat] = tuple(
+            _point_list(info.get("point_cards", []), f"{field}.point_cards")
+        )
+        state._acquired[seat] = _card_list(
+            info.get("merchant_cards", []), f"{field}.merchant_cards"
+        )
+        coins = _typed(info.get("coins", {}), dict, f"{field}.coins")
+        for pile in coins:
+            if pile not in COIN_IDS:
+                raise ValueError(f"{field}.coins.{pile}: no such coin pile")
+        state._coins[seat] = tuple(
+            _int(coins.get(coin, 0), f"{field}.coins.{coin}") for coin in COIN_IDS
+        )
+        if "score" in info:
+            _int(info["score"], f"{field}.score", -(10**18), 10**18)
+
+    def _rows(self, state: State) -> None:
+        row = _typed(self.get("merchant_row", []), list, "merchant_row")
+        if len(row) > MERCHANT_ROW:
+            raise ValueError(
+                f"merchant_row: {len(row)} cards, the rows hold at most {MERCHANT_ROW}"
+            )
+        for i, entry in enumerate(row):
+            field = f"merchant_row[{i}]"
+            if isinstance(entry, str):
+                entry = {"card": entry}
+            entry = _typed(entry, dict, field)
+            if set(entry) - {"card", "cubes"} or "card" not in entry:
+                raise ValueError(f"{field}: expected a card id or {{card, cubes}}")
+            card = entry["card"]
+            if not isinstance(card, str) or card not in CARD_INDEX:
+                raise ValueError(f"{field}.card: unknown merchant card {card!r}")
+            state._mrow.append(CARD_INDEX[card])
+            state._mcubes.append(_cubes(entry.get("cubes", ""), f"{field}.cubes"))
+        state._mdeck = _card_list(self.get("merchant_deck", []), "merchant_deck")
+        state._prow = _point_list(self.get("point_row", []), "point_row")
+        if len(state._prow) > POINT_ROW:
+            raise ValueError(
+                f"point_row: {len(state._prow)} cards, the rows hold at most {POINT_ROW}"
+            )
+        state._prow_mask = _mask(state._prow)
+        state._pdeck = tuple(_point_list(self.get("point_deck", []), "point_deck"))
+
+    def _turns(self, state: State, seats: list[dict[str, Any]]) -> None:
+        """Turns per seat: seats before the one to move have had one turn more than the
+        others; what is not given follows from what is (`turn`, `current_player`)."""
+        players = self.players
+        turn = self.get("turn", None)
+        if turn is not None:
+            turn = _int(turn, "turn")
+        given_player = self.get("current_player", None)
+        if given_player is not None:
+            player = _int(given_player, "current_player", 0, players - 1)
+        else:
+            player = turn % players if turn is not None else 0
+        given = {
+            seat: _int(info["turns"], f"seats[{seat}].turns")
+            for seat, info in enumerate(seats)
+            if "turns" in info
+        }
+        if given:
+            first = min(given)
+            base = given[first] - (first < player)
+        else:
+            base = turn // players if turn is not None else 0
+        turns = [base + (seat < player) for seat in range(players)]
+        for seat, count in given.items():
+            if count != turns[seat]:
+                raise ValueError(
+                    f"seats[{seat}].turns: {count}, but with seat {player} to move and seat "
+                    f"{first} at {given[first]} turns it has taken {turns[seat]} (the seats "
+                    "before the one to move have had one turn more)"
+                )
+        if base < 0:
+            raise ValueError(f"seats[{first}].turns: seat {player} to move has taken a turn")
+        if turn is not None and turn != sum(turns):
+            raise ValueError(f"turn: {turn}, but the seats have taken {sum(turns)} turns")
+        rounds = self.get("rounds", None)
+        if rounds is not None and _int(rounds, "rounds") != min(turns):
+            raise ValueError(f"rounds: {rounds}, but every seat has taken {min(turns)} turns")
+        state.current_player = player
+        state._turns = turns
+
+    def _coins(self, state: State) -> None:
+        supply = _typed(self.get("coins", {}), dict, "coins")
+        for pile in supply:
+            if pile not in COIN_IDS:
+                raise ValueError(f"coins.{pile}: no such coin pile")
+        held = [sum(coins[pile] for coins in state._coins) for pile in range(len(COINS))]
+        counts = []
         for pile, coin in enumerate(COINS):
-            supply = data.get("coins", {}).get(coin.id, {})
-            count = coin.per_player * state.players - held[pile]
-            state._coin_count[pile] = int(supply.get("count", count))
-            state._coin_position[pile] = int(supply.get("position", coin.position))
-        state._discarding = data.get("phase", "action") == "discard"
+            info = _typed(supply.get(coin.id, {}), dict, f"coins.{coin.id}")
+            if set(info) - {"count", "position"}:
+                raise ValueError(f"coins.{coin.id}: expected count and position")
+            left = coin.per_player * self.players - held[pile]
+            if "count" in info:
+                counts.append(_int(info["count"], f"coins.{coin.id}.count"))
+            elif left < 0:
+                raise ValueError(f"coins.{coin.id}: the seats hold more than the pile had")
+            else:
+                counts.append(left)
+        positions = _coin_positions(counts)
+        for pile, coin in enumerate(COINS):
+            info = supply.get(coin.id, {})
+            if "position" in info:
+                at = _int(info["position"], f"coins.{coin.id}.position", 0, POINT_ROW)
+                if COIN_RUNOUT == "shift" and (at == 0) != (counts[pile] == 0):
+                    raise ValueError(
+                        f"coins.{coin.id}.position: {at}, but a pile lies in the row (1 or "
+                        "more) exactly while it has coins, when empty piles run out"
+                    )
+                positions[pile] = at
+        lying = [at for at, count in zip(positions, counts, strict=True) if at and count]
+        if len(set(lying)) != len(lying):
+            raise ValueError("coins: two piles with coins lie at one position")
+        state._coin_count = counts
+        state._coin_position = positions
+
+    def _phase(self, state: State) -> None:
+        phase = self.get("phase", "action")
+        if phase not in ("action", "discard"):
+            raise ValueError(f"phase: {phase!r} is not 'action' or 'discard'")
+        state._discarding = phase == "discard"
         for seat, node in enumerate(state._caravans):
             pending = state._discarding and seat == state.current_player
             if pending != (node.size > CARAVAN_LIMIT):
-                raise ValueError(f"seat {seat}: caravan {node.text!r} does not fit the phase")
+                raise ValueError(
+                    f"seats[{seat}].caravan: {node.text!r} ({node.size} cubes) does not fit "
+                    f"the phase: over the limit of {CARAVAN_LIMIT} exactly while the seat to "
+                    "move discards"
+                )
             node.discard_moves()
-        state._final = bool(data.get("final_round", False)) or any(
-            len(points) >= state._threshold for points in state._points
-        )
+
+    def _end(self, state: State) -> None:
+        final = _typed(self.get("final_round", False), bool, "final_round")
+        reached = [s for s, points in enumerate(state._points) if len(points) >= state._threshold]
+        if reached and not final and "final_round" in self.data:
+            raise ValueError(
+                f"final_round: false, but seat {reached[0]} holds {len(state._points[reached[0]])} "
+                f"point cards, the end threshold is {state._threshold}"
+            )
+        state._final = final or bool(reached)
+        trigger = self.get("end_trigger", None)
+        if trigger is not None:
+            trigger = _int(trigger, "end_trigger", 0, self.players - 1)
+            if not state._final:
+                raise ValueError("end_trigger: the end is not triggered (final_round is false)")
+        elif len(reached) == 1:
+            trigger = reached[0]
+        state._trigger = trigger
         turns = state._turns
         state._over = (
             state._final
             and not state._discarding
             and (not FINISH_ROUND or min(turns) == max(turns))
         )
-        state._seed = data.get("seed")
-        state._start = data.get("start")
-        if "moves" not in data or (state._seed is None and state._start is None):
-            state._start = state._position()  # a new start: records replay from here
-            return state
-        state._history = [str(move) for move in data["moves"]]
-        state._history_len = len(state._history)
-        return state
+        over = self.get("over", None)
+        if over is not None and _typed(over, bool, "over") != state._over:
+            raise ValueError(f"over: {over}, but the position says the game is {state._over}")
 
-    def _load_seat(self, seat: int, info: dict[str, Any]) -> None:
-        self._caravans[seat] = caravan(cubes_vector(info.get("caravan", self._caravans[seat].text)))
-        self._hands[seat] = tuple(_cards(info.get("hand", self._hands[seat])))
-        self._kinds[seat] = _kinds(self._hands[seat])
-        self._played[seat] = tuple(_cards(info.get("played", ())))
-        self._points[seat] = tuple(_point_cards(info.get("point_cards", ())))
-        self._acquired[seat] = tuple(_cards(info.get("merchant_cards", ())))
-        coins = info.get("coins", {})
-        self._coins[seat] = tuple(int(coins.get(coin.id, 0)) for coin in COINS)
-        self._turns[seat] = int(info.get("turns", 0))
+    def moves(self) -> list[str]:
+        moves = _typed(self.data.get("moves", []), list, "moves")
+        for i, move in enumerate(moves):
+            _typed(move, str, f"moves[{i}]")
+        return list(moves)
 
-    def _load_rows(self, data: dict[str, Any]) -> None:
-        for entry in data.get("merchant_row", ()):
-            if isinstance(entry, str):
-                entry = {"card": entry}
-            self._mrow.extend(_cards([entry["card"]]))
-            self._mcubes.append(caravan(cubes_vector(entry.get("cubes", ""))))
-        self._mdeck = tuple(_cards(data.get("merchant_deck", ())))
-        self._prow = _point_cards(data.get("point_row", ()))
-        self._prow_mask = _mask(self._prow)
-        if len(self._mrow) > MERCHANT_ROW or len(self._prow) > POINT_ROW:
-            raise ValueError(f"rows hold at most {MERCHANT_ROW} and {POINT_ROW} cards")
-        self._pdeck = tuple(_point_cards(data.get("point_deck", ())))
-
-
-def _cards(ids: Any) -> list[int]:
-    """Card indexes from card ids (indexes pass through)."""
-    found = []
-    for card in ids:
-        if isinstance(card, int):
-            found.append(card)
-        elif card in CARD_INDEX:
-            found.append(CARD_INDEX[card])
+    def check_moves(self, state: State) -> None:
+        """The moves, played from the seeded or given start, lead to `state`'s position."""
+        if state._start is not None:
+            origin = State.from_dict(state._start)
+            origin._start = state._start
+        elif state._seed is not None:
+            origin = new_game(state.players, state._seed)
         else:
-            raise ValueError(f"unknown merchant card {card!r}")
-    return found
-
-
-def _point_cards(ids: Any) -> list[int]:
-    found = []
-    for card in ids:
-        if card not in POINT_INDEX:
-            raise ValueError(f"unknown point card {card!r}")
-        found.append(POINT_INDEX[card])
-    return found
+            raise ValueError("moves: a record replays from its seed or its start")
+        for number, move in enumerate(state._history):
+            try:
+                origin.play(move)
+            except IllegalMove as err:
+                raise ValueError(f"moves[{number}]: {err}") from None
+        if origin._position() != state._position():
+            raise ValueError("moves: played from the start they do not give this position")
 
 
 # -- what the players see ------------------------------------------------------------------
@@ -1253,18 +1518,39 @@ def new_game(players: int, seed: int | str = 0) -> State:
 
 
 def replay(record: dict[str, Any]) -> State:
-    """Play a game record back; raise ValueError on another game or an illegal move."""
+    """Play a game record back; raise ValueError naming the field for a record of another
+    game or rules data, a record that is not one (tampered, truncated) or an illegal move."""
+    if not isinstance(record, dict):
+        raise ValueError(f"a record is a mapping, not {_kind(record)}")
     if record.get("rules") != GAME_ID:
-        raise ValueError(f"the record is for {record.get('rules')!r}, not {GAME_ID!r}")
+        raise ValueError(f"rules: the record is for {record.get('rules')!r}, not {GAME_ID!r}")
     if record.get("source_hash") not in (None, SOURCE_HASH):
-        raise ValueError("the record was made with other rules data (source hash differs)")
+        raise ValueError(
+            "source_hash: the record was made with other rules data (source hash differs)"
+        )
+    unknown = sorted(str(key) for key in record if key not in _RECORD_FIELDS)
+    if unknown:
+        raise ValueError(f"{unknown[0]}: not a field of a record")
+    moves = _typed(record.get("moves", []), list, "moves")
+    for i, move in enumerate(moves):
+        _typed(move, str, f"moves[{i}]")
     if record.get("start") is not None:
-        state = State.from_dict(record["start"])
+        try:
+            state = State.from_dict(_typed(record["start"], dict, "start"))
+        except ValueError as err:
+            raise ValueError(f"start.{err}" if str(err)[:6] != "start:" else str(err)) from None
     else:
-        state = new_game(int(record["players"]), record["seed"])
-    for number, move in enumerate(record.get("moves", ()), start=1):
+        players = _int(record.get("players"), "players", PLAYERS_MIN, PLAYERS_MAX)
+        seed = record.get("seed")
+        if isinstance(seed, bool) or not isinstance(seed, int | str):
+            raise ValueError(f"seed: expected a whole number or text, not {_kind(seed)}")
+        state = new_game(players, seed)
+    for number, move in enumerate(moves, start=1):
         try:
             state.play(move)
         except IllegalMove as error:
             raise IllegalMove(f"move {number}: {error}") from None
     return state
+
+
+_RECORD_FIELDS = frozenset({"rules", "source_hash", "players", "seed", "moves", "start"})

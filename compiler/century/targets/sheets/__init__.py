@@ -1,7 +1,9 @@
 """Rule sheets: one PDF per language and paper, drawn from the model by ``rules.typ``.
 
 The sentences are the game's prose rendered by `century.prose`; this module adds the drawing
-data (ladder, seats, coins, end table, card examples) and hands both to Typst as JSON.
+data (ladder, seats, coins, end table, one card face per kind drawn like the printed cards,
+the worked examples to show) and hands both to Typst as JSON. Letter colours on cubes and
+coins are chosen here for contrast (`century.targets.typst.colours`).
 """
 
 from __future__ import annotations
@@ -9,13 +11,21 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from century.model.ruleset import MerchantCard, Ruleset
-from century.prose import PROSE_KEYS, TextError, prose_context, render_prose
+from century.model.ruleset import Ruleset
+from century.model.text import TextError
+from century.prose import PROSE_KEYS, example_cards, prose_context, render_prose
 from century.targets import BuildOptions, Target
+from century.targets.cards.faces import card_kinds, merchant_face, point_face, term
+from century.targets.typst.colours import ink_on
 
 TEMPLATE = "sheets/rules.typ"
 PAPERS = {"a4": "a4", "letter": "us-letter"}
 """Paper names on the command line -> Typst paper names."""
+
+EXAMPLES = ("ex_acquire", "ex_upgrade", "ex_trade", "ex_end", "ex_coins")
+"""The worked examples, in the order the sheet shows them (empty ones are left out)."""
+_LEADS = {"ex_acquire": "acquire", "ex_upgrade": "upgrade_card", "ex_trade": "trade_card"}
+"""The term that heads each example (the others are headed by a heading of the sheet)."""
 
 SheetError = TextError
 """The ruleset cannot be typeset as a rule sheet (e.g. a missing translation)."""
@@ -24,24 +34,27 @@ SheetError = TextError
 # -- the sheet -----------------------------------------------------------------------------
 
 
-def _example(ruleset: Ruleset, kind: str) -> MerchantCard | None:
-    """The first card of `kind`, from the starting hand first, then the deck."""
-    for card in (*ruleset.starting_cards, *ruleset.merchant_deck):
-        if card.kind == kind:
-            return card
-    return None
+def _card_faces(ruleset: Ruleset, lang: str) -> list[dict[str, Any]]:
+    """One face per card kind the game has, drawn like the printed card (kinds from data)."""
+    cards = example_cards(ruleset)
+    faces: list[dict[str, Any]] = []
+    for kind in card_kinds(ruleset):
+        if kind == "point":
+            card = max(ruleset.point_deck, key=lambda p: (sum(1 for n in p.cost if n), -p.points))
+            faces.append(point_face(ruleset, card, lang))
+        else:
+            deck = "starting" if cards[kind] in ruleset.starting_cards else "merchant"
+            faces.append(merchant_face(ruleset, cards[kind], lang, deck))
+    return faces
 
 
-def _examples(ruleset: Ruleset) -> dict[str, Any]:
-    found: dict[str, Any] = {}
-    for kind in ("gain", "upgrade", "trade"):
-        card = _example(ruleset, kind)
-        if card is not None:
-            found[kind] = {"get": list(card.get), "pay": list(card.pay), "steps": card.steps}
-    if ruleset.point_deck:
-        card = max(ruleset.point_deck, key=lambda p: (sum(1 for n in p.cost if n), -p.points))
-        found["point"] = {"cost": list(card.cost), "points": card.points}
-    return found
+def _lead(ruleset: Ruleset, text: dict[str, str], key: str, lang: str) -> str:
+    """The few words in bold that open a worked example."""
+    if key in _LEADS:
+        return term(ruleset, _LEADS[key], lang)
+    if key == "ex_end":
+        return text["h_end"]
+    return term(ruleset, "coins", lang)
 
 
 def sheet_data(ruleset: Ruleset, lang: str, paper: str) -> dict[str, Any]:
@@ -60,11 +73,13 @@ def sheet_data(ruleset: Ruleset, lang: str, paper: str) -> dict[str, Any]:
         "title": context["game"],
         "players": counts,
         "resources": [
-            {k: r[k] for k in ("code", "colour", "name", "points")} for r in context["resources"]
+            {**{k: r[k] for k in ("code", "colour", "name", "points")}, "ink": ink_on(r["colour"])}
+            for r in context["resources"]
         ],
         "coins": [
             {
                 **c,
+                "ink": ink_on(c["colour"]),
                 "counts": [c["per_player"] * n for n in counts],  # per player count
                 "in_box": c["per_player"] * ruleset.players_max,
             }
@@ -78,7 +93,10 @@ def sheet_data(ruleset: Ruleset, lang: str, paper: str) -> dict[str, Any]:
         "finish_round": ruleset.finish_round,
         "tie_break": ruleset.tie_break,
         "coin_runout": ruleset.coin_runout,
-        "examples": _examples(ruleset),
+        "cards": _card_faces(ruleset, lang),
+        "examples": [
+            {"key": key, "lead": _lead(ruleset, text, key, lang)} for key in EXAMPLES if text[key]
+        ],
         "text": text,
     }
 

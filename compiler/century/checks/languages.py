@@ -1,0 +1,87 @@
+"""Checks that every text exists in every language of the game."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from century.checks.context import Context
+from century.diagnostics import Diagnostic
+from century.frontend.loader import Node, Path_
+
+
+def _texts(node: Node, path: Path_ = ()) -> Iterator[tuple[Path_, Node]]:
+    """Every translated text in the tree (a mapping whose keys are language codes)."""
+    if isinstance(node.value, dict):
+        if (path and path[-1] == "name") or (len(path) == 2 and path[0] == "terms"):
+            yield path, node
+            return
+        for key, child in node.value.items():
+            if path == () and key == "prose":
+                continue
+            yield from _texts(child, (*path, key))
+    elif isinstance(node.value, list):
+        for i, child in enumerate(node.value):
+            yield from _texts(child, (*path, i))
+
+
+def translations(ctx: Context) -> Iterator[Diagnostic]:
+    """Every text in every language of the game: one diagnostic per language and file."""
+    languages = ctx.data["languages"]
+    missing: dict[tuple[str, str], list[Path_]] = {}
+    for path, node in _texts(ctx.tree):
+        for lang in languages:
+            if lang not in node.value:
+                missing.setdefault((lang, node.mark.file), []).append(path)
+        for lang in node.value:
+            if lang not in languages:
+                yield ctx.diag(
+                    (*path, lang),
+                    f"translation {lang!r} is not a language of the game",
+                    f"languages: {', '.join(languages)}",
+                    severity="warning",
+                    key=True,
+                )
+    for (lang, _file), paths in missing.items():
+        more = f" (and {len(paths) - 1} more texts in this file)" if len(paths) > 1 else ""
+        yield ctx.diag(
+            paths[0],
+            f"missing {lang!r} translation{more}",
+            f"add `{lang}: ...`; every text needs every language of the game",
+        )
+
+
+def prose_languages(ctx: Context) -> Iterator[Diagnostic]:
+    languages = ctx.data["languages"]
+    prose = ctx.data["prose"]
+    for lang in languages:
+        if lang not in prose:
+            yield ctx.diag(("prose",), f"no rule-sheet text for language {lang!r}")
+    for lang, doc in prose.items():
+        if doc["lang"] != lang:
+            yield ctx.diag(
+                ("prose", lang, "lang"), f"the {lang!r} rule-sheet text says it is {doc['lang']!r}"
+            )
+    if not languages or languages[0] not in prose:
+        return
+    reference = languages[0]
+    keys = set(prose[reference]["text"])
+    for lang in languages[1:]:
+        if lang not in prose:
+            continue
+        other = set(prose[lang]["text"])
+        missing = sorted(keys - other)
+        if missing:
+            shown = ", ".join(missing[:8]) + (
+                f" and {len(missing) - 8} more" if len(missing) > 8 else ""
+            )
+            yield ctx.diag(
+                ("prose", lang, "text"),
+                f"rule-sheet text has no {lang!r} translation for: {shown}",
+                f"every key of the {reference!r} text must be translated",
+            )
+        for key in sorted(other - keys):
+            yield ctx.diag(
+                ("prose", lang, "text", key),
+                f"rule-sheet text {key!r} is not in the {reference!r} text",
+                key=True,
+            )

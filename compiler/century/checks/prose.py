@@ -1,0 +1,47 @@
+"""Checks that need the built model: every rule-sheet sentence renders."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from century.diagnostics import Diagnostic
+from century.frontend.loader import Node, Path_, format_path
+from century.model.ruleset import Ruleset
+
+
+def check_prose(ruleset: Ruleset, tree: Node) -> Iterator[Diagnostic]:
+    """Every rule-sheet sentence renders: its placeholders exist in the ruleset."""
+    from century.model.text import TextError
+    from century.prose import PROSE_KEYS, ProseError, render_prose
+
+    for lang in ruleset.languages:
+        missing = sorted(PROSE_KEYS - set(ruleset.prose.get(lang, {})))
+        if missing and lang in ruleset.prose:
+            shown = ", ".join(missing[:8]) + (
+                f" and {len(missing) - 8} more" if len(missing) > 8 else ""
+            )
+            yield Diagnostic.at(
+                tree.locate(("prose", lang, "text")),
+                "C401",
+                f"rule-sheet text ({lang}) lacks keys the sheet needs: {shown}",
+                path=f"prose.{lang}.text",
+            )
+            continue
+        try:
+            render_prose(ruleset, lang)
+        except ProseError as err:
+            path: Path_ = ("prose", err.lang, "text", err.key)
+            verb = {"C403": "goes past a limit", "C404": "prints an object"}.get(
+                err.code, "does not render"
+            )
+            yield Diagnostic.at(
+                tree.locate(path),
+                err.code,
+                f"rule-sheet text {err.key!r} ({err.lang}) {verb}: {str(err).split(': ', 1)[-1]}",
+                path=format_path(path),
+                hint="the placeholders are listed in the README (rule sheets)"
+                if err.code == "C402"
+                else "prose is plain sentences; the sandbox's limits are in the README (Limits)",
+            )
+        except TextError as err:
+            yield Diagnostic.at(tree.locate(("prose",)), "C402", str(err), path="prose")

@@ -1,0 +1,339 @@
+"""`century watch`: rebuild the games a change touches, until stopped.
+
+Each round compiles every game in PATHS as `century validate` does, prints the diagnostics of
+the games the change touched, and builds those that compiled as `century build` does (into
+OUT/<game>/, each folder whole, under OUT's lock). A game is touched by a change to any file
+it is made of or names: its own file, the files of the games it `extends`, its decks and
+prose. The watching is `watchfiles`' (an optional extra), which also groups a burst of writes
+into one change.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from century import diagnostics as diag
+from century.cli.common import (
+    BUILD,
+    Command,
+    OutOpt,
+    Paper,
+    PapersOpt,
+    TargetsOpt,
+    check_out,
+    fail,
+    local_rules,
+    report,
+)
+from century.cli.core import build_games, pick_targets, summary
+
+if TYPE_CHECKING:
+    from century.model.ruleset import Ruleset
+    from century.pipeline import Compiled
+    from century.targets import BuildOptions, Target
+
+EXTRA = "century watch needs the watch extra: pip install 'century-compiler[watch]'"
+"""What `century watch` says when `watchfiles` is not installed."""
+READY_MS = 200
+"""How often (ms) the watcher hands back control when nothing changes."""
+SUFFIXES = (".yaml", ".yml")
+
+Stamp = tuple[int, int, int] | None
+"""A file's modification time, size and inode; None when it does not exist."""
+
+WatchedArg = Annotated[
+    list[Path] | None,
+    typer.Argument(
+        metavar="PATH",
+        help="Rules files or folders to watch (default: ./rules and ./cards).",
+        show_default=False,
+    ),
+]
+
+
+def watch(
+    paths: WatchedArg = None,
+    out: OutOpt = BUILD,
+    paper: PapersOpt = None,
+    target: TargetsOpt = None,
+) -> None:
+    """Build, then rebuild the games a change to their files touches, until stopped.
+
+    Watches PATHS (default: ./rules and ./cards) and every file a game there names (decks,
+    rule-sheet texts, the games it extends). After each change it prints the diagnostics of
+    the games the change touched, as `century validate` does, and builds those without errors
+    into OUT/<game>/ as `century build` does; a game with errors keeps its last build. Ctrl-C
+    (or SIGTERM) stops it. Needs the watch extra (`pip install 'century-compiler[watch]'`).
+    """
+    try:
+        import watchfiles
+    except ImportError:
+        fail(EXTRA)
+    given = list(paths or local_rules())
+    if not given:
+        fail(
+            "nothing to watch: this folder has no rules/ or cards/ folder; "
+            "name the rules files or folders to watch",
+            2,
+        )
+    missing = [path for path in given if not os.path.lexists(path)]
+    if missing:
+        fail(f"no such file or folder: {missing[0]}", 2)
+    check_out(out)
+    chosen = pick_targets(target)
+    from century.targets import BuildOptions
+
+    options = BuildOptions(papers=tuple(p.value for p in paper or [Paper.a4]))
+    watcher = _Watcher(given, out, chosen, options)
+    with _signals_stop():
+        try:
+            watcher.run(watchfiles)
+        except KeyboardInterrupt:
+            typer.echo("stopped watching", err=True)
+
+
+class _Watcher:
+    """What one `century watch` knows between rounds: the games and the files each uses."""
+
+    def __init__(
+        self, paths: list[Path], out: Path, chosen: list[Target], options: BuildOptions
+    ) -> None:
+        self.paths = paths
+        self.folders = [_real(path) for path in paths if path.is_dir()]
+        self.named = {_real(path) for path in paths if not path.is_dir()}
+        self.out = _real(out)
+        self.chosen, self.options = chosen, options
+        self.uses: dict[str, set[Path]] = {}
+        """Per game checked in the last round: the files it is made of or names."""
+        self.stamps: dict[Path, Stamp] = {}
+        """The files that matter, as they were before the last round read them."""
+
+    # -- watching --------------------------------------------------------------------------
+
+    def run(self, watchfiles: ModuleType) -> None:
+        """Build everything, then rebuild on every change until interrupted."""
+        self.round(None)
+        while True:
+            roots = self.roots()
+            shown = ", ".join(_folder(root) for root in roots)
+            count = len(self.files())
+            typer.echo(f"watching {shown} ({count} file{'s' * (count != 1)}); Ctrl-C stops")
+            started = False
+            for changes in watchfiles.watch(
+                *roots,
+                watch_filter=self.relevant,
+                step=50,
+                rust_timeout=READY_MS,
+                yield_on_timeout=True,
+            ):
+                changed = {_real(Path(path)) for _, path in changes}
+                if not started:  # the watcher is up: catch what changed while it started
+                    started = True
+                    changed |= self.changed_since_read()
+                if changed:
+                    self.round(changed)
+                    if self.roots() != roots:
+                        break  # a game names a file in a folder not watched yet
+
+    def files(self) -> set[Path]:
+        """Every file that matters: the rules files found in PATHS and every file a game
+        uses (symlinks followed)."""
+        from century.frontend.sources import discover
+
+        found, _ = discover(self.paths)
+        return {_real(path) for path in found} | set().union(*self.uses.values())
+
+    def roots(self) -> list[Path]:
+        """The folders to watch (recursively): the folders of PATHS and those holding the
+        files named or used, none inside another."""
+        wanted = set(self.folders)
+        for path in self.named | set().union(*self.uses.values()):
+            folder = path.parent
+            while not folder.is_dir() and folder != folder.parent:
+                folder = folder.parent  # a missing deck's folder may appear later
+            wanted.add(folder)
+        roots: list[Path] = []
+        for folder in sorted(wanted, key=lambda p: len(p.parts)):
+            if not any(folder.is_relative_to(root) for root in roots):
+                roots.append(folder)
+        return sorted(roots)
+
+    def relevant(self, change: Any, path: str) -> bool:
+        """Whether a change to `path` can matter: a file a game uses or a path named, or a
+        rules file a folder search of PATHS would find (never the build output)."""
+        where = Path(path)
+        target = _real(where)
+        if target in self.named or any(target in files for files in self.uses.values()):
+            return True
+        if where.is_relative_to(self.out) or not where.name.endswith(SUFFIXES):
+            return False
+        from century.frontend.sources import SKIP_FOLDERS
+
+        for folder in self.folders:
+            if where.is_relative_to(folder):
+                parts = where.relative_to(folder).parts[:-1]
+                return not any(p.startswith(".") or p in SKIP_FOLDERS for p in parts)
+        return False
+
+    def changed_since_read(self) -> set[Path]:
+        """The files that changed since the last round read them (or appeared since)."""
+        now = _stamps(set(self.stamps) | self.files())
+        return {path for path, stamp in now.items() if self.stamps.get(path) != stamp}
+
+    # -- one round -------------------------------------------------------------------------
+
+    def round(self, changed: set[Path] | None) -> None:
+        """Compile, report and build what `changed` touches (None: everything); an internal
+        error is reported in one line and the watch goes on."""
+        try:
+            self._round(changed)
+        except Exception as err:  # a bug, not a data error: say so and keep watching
+            if os.environ.get("CENTURY_DEBUG"):
+                raise
+            typer.echo(
+                f"century: internal error: {type(err).__name__}: {err}\n"
+                "  this is a bug in century; set CENTURY_DEBUG=1 to see the traceback",
+                err=True,
+            )
+
+    def _round(self, changed: set[Path] | None) -> None:
+        from century.pipeline import compile_paths
+
+        self.stamps = _stamps(set(self.stamps) | self.files())
+        compiled = compile_paths(self.paths)
+        before, self.uses = self.uses, {g: set(compiled.uses.get(g, ())) for g in compiled.games}
+        if changed is None:
+            touched = set(compiled.games)
+            found = compiled.diagnostics
+            files = compiled.files
+        else:
+            touched = {
+                game
+                for uses in (before, self.uses)
+                for game, used in uses.items()
+                if used & changed
+            } | (set(self.uses) - set(before))
+            typer.echo(f"changed {_few(sorted(map(_name, changed)))}: " + _plan(touched))
+            found = self._diagnostics(compiled, touched, changed, before)
+            used = {p for game in touched for p in self.uses.get(game, ())}
+            files = sorted({_name(p) for p in used | changed if p.exists()})
+        report(found)
+        errors = sum(d.severity == "error" for d in found)
+        checked = sorted(touched & set(self.uses))
+        typer.echo(summary(checked, files, errors, len(found) - errors), err=True)
+        for game in sorted(touched - set(compiled.rulesets)):
+            why = "has errors" if game in self.uses else "is no longer defined"
+            typer.echo(f"not built: {game} {why}; {self.out_name(game)} is left as it was")
+        ready = {g: compiled.rulesets[g] for g in touched if g in compiled.rulesets}
+        if ready:
+            self._build(ready)
+
+    def _diagnostics(
+        self,
+        compiled: Compiled,
+        touched: set[str],
+        changed: set[Path],
+        before: dict[str, set[Path]],
+    ) -> list[diag.Diagnostic]:
+        """The diagnostics of the files changed and of the files the touched games use, and
+        those of no file (a folder that holds no rules files, say)."""
+        shown = {_name(p) for p in changed}
+        for uses in (before, self.uses):
+            shown |= {_name(p) for game in touched for p in uses.get(game, ())}
+        files = set(compiled.files) | {_name(p) for used in self.uses.values() for p in used}
+        return [d for d in compiled.diagnostics if d.file in shown or d.file not in files]
+
+    def _build(self, rulesets: dict[str, Ruleset]) -> None:
+        from century.output import OutputError
+
+        def built(game: str, files: list[str], seconds: float) -> None:
+            typer.echo(f"built {self.out_name(game)} in {seconds:.2f} s: {', '.join(files)}")
+
+        try:
+            build_games(rulesets, self.out_path, self.chosen, self.options, built)
+        except OutputError as err:
+            typer.echo(f"error: {diag.printable(str(err))}", err=True)
+        except OSError as err:
+            message = f"cannot write into {self.out_path}: {err.strerror or err}"
+            typer.echo(f"error: {diag.printable(message)}", err=True)
+
+    @property
+    def out_path(self) -> Path:
+        """OUT as shown: relative to the working folder where possible."""
+        return Path(_name(self.out))
+
+    def out_name(self, game: str) -> str:
+        return str(self.out_path / game)
+
+
+def _plan(touched: set[str]) -> str:
+    if not touched:
+        return "no game to rebuild"
+    return f"rebuilding {', '.join(sorted(touched))}"
+
+
+def _stamps(paths: Iterable[Path]) -> dict[Path, Stamp]:
+    stamps: dict[Path, Stamp] = {}
+    for path in paths:
+        try:
+            info = path.stat()
+        except OSError:
+            stamps[path] = None
+        else:
+            stamps[path] = (info.st_mtime_ns, info.st_size, info.st_ino)
+    return stamps
+
+
+def _real(path: Path) -> Path:
+    """`path` made absolute with symlinks followed, as far as they lead (never raises)."""
+    return Path(os.path.realpath(path))
+
+
+def _name(path: Path) -> str:
+    from century.frontend.sources import display_name
+
+    return diag.printable(display_name(path))
+
+
+def _folder(path: Path) -> str:
+    return os.path.join(_name(path), "")
+
+
+def _few(names: list[str], shown: int = 3) -> str:
+    more = f" and {len(names) - shown} more" if len(names) > shown else ""
+    return ", ".join(names[:shown]) + more
+
+
+@contextmanager
+def _signals_stop() -> Iterator[None]:
+    """Turn SIGTERM and SIGHUP into KeyboardInterrupt, as Ctrl-C is (main thread only)."""
+
+    def stop(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    previous: dict[int, Any] = {}
+    for name in ("SIGTERM", "SIGHUP"):
+        number = getattr(signal, name, None)
+        if number is None:
+            continue
+        try:
+            previous[number] = signal.signal(number, stop)
+        except ValueError:  # not the main thread: leave signals alone
+            break
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+def register(app: typer.Typer) -> None:
+    app.command(cls=Command)(watch)

@@ -1,0 +1,183 @@
+"""What each printed card shows, as JSON-ready data for ``faces.typ``.
+
+A face is a dict with a ``kind`` (``gain``, ``upgrade``, ``trade``, ``point`` or
+``reference``; the template refuses any other), the deck colour, a title and the numbers to
+draw. The rule sheet draws its card examples from the same faces, so cards and rules
+always look alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from century.model.cards import KINDS
+from century.model.ruleset import MerchantCard, PointCard, Ruleset
+from century.model.text import capital, shown
+from century.targets.typst.colours import ink_on, lighten
+
+DECK_COLOURS: dict[str, str] = {"merchant": "#2F4858", "point": "#9A6B1E", "starting": "#5E7F5A"}
+"""Frame and back colour per deck (a property of the print layout, not of a game)."""
+BACK_LIGHTEN = 0.5
+"""Backs are the deck colour mixed with this much white (less ink than the full colour)."""
+
+MERCHANT_KINDS: tuple[str, ...] = tuple(KINDS)
+"""The kinds of playable cards, in the registry's order."""
+
+
+def term(ruleset: Ruleset, key: str, lang: str) -> str:
+    """A term of the game, capitalised, in `lang`."""
+    return capital(shown(ruleset.terms.get(key, {}), lang, key.replace("_", " ")))
+
+
+def deck_colour(deck: str) -> dict[str, str]:
+    """A deck's colour, its light tint (title bands) and its back tint, each with the ink
+    (black or white) that reads on it."""
+    colour = DECK_COLOURS[deck]
+    tint, back = lighten(colour, 0.82), lighten(colour, BACK_LIGHTEN)
+    return {
+        "colour": colour,
+        "ink": ink_on(colour),
+        "tint": tint,
+        "tint_ink": ink_on(tint),
+        "back": back,
+        "back_ink": ink_on(back),
+    }
+
+
+def card_kinds(ruleset: Ruleset) -> list[str]:
+    """The card kinds this game has, playable kinds first (in the model's order), then point."""
+    present = {c.kind for c in (*ruleset.starting_cards, *ruleset.merchant_deck)}
+    kinds = [k for k in MERCHANT_KINDS if k in present]
+    return kinds + (["point"] if ruleset.point_deck else [])
+
+
+def merchant_face(ruleset: Ruleset, card: MerchantCard, lang: str, deck: str) -> dict[str, Any]:
+    """The data a gain, upgrade or trade card front is drawn from."""
+    title = shown(card.name, lang) or term(ruleset, f"{card.kind}_card", lang)
+    return {
+        "kind": card.kind,
+        "id": card.id,
+        "title": title,
+        "get": list(card.get),
+        "pay": list(card.pay),
+        "steps": card.steps,
+        **deck_colour(deck),
+    }
+
+
+def point_face(ruleset: Ruleset, card: PointCard, lang: str) -> dict[str, Any]:
+    """The data a point card front is drawn from."""
+    return {
+        "kind": "point",
+        "id": card.id,
+        "title": term(ruleset, "point_card", lang),
+        "cost": list(card.cost),
+        "points": card.points,
+        **deck_colour("point"),
+    }
+
+
+REFERENCE_KEYS = (
+    "ref_title",
+    "ref_turn",
+    "ref_play",
+    "ref_acquire",
+    "ref_claim",
+    "ref_rest",
+    "ref_limit",
+    "ref_end",
+    "ref_score",
+    "lbl_players",
+    "lbl_end_cards",
+)
+"""The prose a reference card shows."""
+
+
+def reference_face(ruleset: Ruleset, text: Mapping[str, str], lang: str) -> dict[str, Any]:
+    """The player aid: the four actions and the caravan limit in words, the end of the game
+    per player count, and what scores."""
+    counts = list(ruleset.player_counts)
+    return {
+        "kind": "reference",
+        "id": "",
+        "title": text["ref_title"],
+        "text": {key: text[key] for key in REFERENCE_KEYS},
+        "actions": [
+            {"name": term(ruleset, action, lang), "text": text[f"ref_{action}"]}
+            for action in ("play", "acquire", "claim", "rest")
+        ],
+        "players": counts,
+        "thresholds": [ruleset.end_threshold.get(n) for n in counts],
+        "resource_points": list(ruleset.resource_points),
+        "coin_values": [c.value for c in sorted(ruleset.coins, key=lambda c: c.position)],
+        **deck_colour("starting"),
+    }
+
+
+@dataclass(frozen=True)
+class Deck:
+    """One deck as printed: its kind, the title on its backs and every card front."""
+
+    kind: str
+    back_title: str
+    faces: tuple[dict[str, Any], ...]
+
+
+def back_face(deck: Deck) -> dict[str, Any]:
+    """What every back of `deck` shows: its title, in its colours (``kind`` is ``back``)."""
+    return {"kind": "back", "title": deck.back_title, **deck_colour(deck.kind)}
+
+
+def _expanded(faces: Iterable[tuple[dict[str, Any], int]]) -> tuple[dict[str, Any], ...]:
+    return tuple(face for face, copies in faces for _ in range(copies))
+
+
+def decks(
+    ruleset: Ruleset, text: Mapping[str, str], lang: str, players: int | None = None
+) -> list[Deck]:
+    """The decks to print, copies expanded; empty decks are left out.
+
+    Starting cards are printed ``copies × players`` times (the box amount without
+    `players`), with one reference card per player on the same back.
+    """
+    seats = players if players is not None else ruleset.players_max
+    merchant = _expanded(
+        (merchant_face(ruleset, c, lang, "merchant"), c.copies) for c in ruleset.merchant_deck
+    )
+    point = _expanded((point_face(ruleset, c, lang), c.copies) for c in ruleset.point_deck)
+    starting = _expanded(
+        (merchant_face(ruleset, c, lang, "starting"), c.copies * seats)
+        for c in ruleset.starting_cards
+    )
+    starting += (reference_face(ruleset, text, lang),) * seats
+    found = [
+        Deck("merchant", term(ruleset, "merchant_cards", lang), merchant),
+        Deck("point", term(ruleset, "point_cards", lang), point),
+        Deck("starting", term(ruleset, "starting_cards", lang), starting),
+    ]
+    return [deck for deck in found if deck.faces]
+
+
+def resources(ruleset: Ruleset) -> list[dict[str, str]]:
+    """The ladder as the cards draw it: code, colour and the ink for its letter. No names:
+    the drawings are the same in every language (and Typst reuses them)."""
+    return [
+        {"code": r.code, "colour": r.colour, "ink": ink_on(r.colour)} for r in ruleset.resources
+    ]
+
+
+def coins(ruleset: Ruleset, players: int) -> list[dict[str, Any]]:
+    """Coin piles by position, with the ink for their value and the count for `players`."""
+    return [
+        {
+            "id": c.id,
+            "colour": c.colour,
+            "ink": ink_on(c.colour),
+            "value": c.value,
+            "position": c.position,
+            "count": c.count(players),
+        }
+        for c in sorted(ruleset.coins, key=lambda c: (c.position, c.id))
+    ]

@@ -1,0 +1,367 @@
+# The PettingZoo and Gymnasium adapter of every generated game. `century.targets.pettingzoo`
+# copies this module after a header, with the block between the constants markers naming the
+# game's action module; here that block is empty, so this file is read as text, never imported.
+"""PettingZoo and Gymnasium environments for one Century game, on its generated engine.
+
+Needs ``pettingzoo``, ``gymnasium`` and ``numpy`` (the ``rl`` extra of the Century rules
+compiler); the game's engine and action module lie beside this one.
+
+PettingZoo (AEC)
+----------------
+``env(players=PLAYERS_MIN, reward="win", max_rounds=None, render_mode=None)`` (the class
+is ``CenturyEnv``, also ``raw_env``): agents ``player_0``, ``player_1``, ... in seat order;
+``player_0`` starts; ``players`` defaults to the fewest the game allows.
+
+- Actions: ``Discrete(actions.NUM_ACTIONS)``, numbered as ``actions.ACTIONS`` (plays,
+  acquires, claims, rest, cubes; see the action module). An acquire's payment and a discard
+  are spelled cube by cube by the same agent, so ``agent_selection`` stays with it until the
+  move is complete. An illegal action raises ``IllegalAction`` and changes nothing.
+- Observation: a dict of ``observation``, the public state from the agent's side as a flat
+  float32 vector (fields: ``actions.observation_layout(players)``), and ``action_mask``
+  (int8; 1 for the legal actions of the agent to move, all 0 for the others).
+  ``public_state()`` gives the same as JSON-ready data.
+- Rewards come at the end: ``"win"`` (zero-sum: each winner ``players / winners - 1``, the
+  others -1) or ``"score"`` (the final scores). ``max_rounds`` truncates a game after that
+  many rounds, without rewards.
+- ``reset(seed=s)`` plays the engine's ``new_game(players, s)``; a reset without a seed takes
+  the next seed from a generator seeded by the last seed given. ``game`` is the engine state
+  (``game.record()`` replays with ``century replay``).
+- ``render()`` returns (``"ansi"``) or prints (``"human"``) the position as text.
+
+Gymnasium (one learner)
+-----------------------
+``SingleAgentEnv(players=PLAYERS_MIN, seat=0, opponent=None, reward="win", max_rounds=None,
+illegal_reward=None, render_mode=None)``: the learner plays ``seat``; each other seat is
+played by ``opponent(seed)``, made anew every episode (seeded from the game's seed): any
+object with ``choose(state) -> move`` on the engine state, such as the Century rules
+compiler's bots (``lambda seed: make_bot("greedy", ruleset, seed)``); by default uniformly
+random legal moves. Observations are the flat vector; the mask is ``info["action_mask"]``
+and ``action_masks()``. With ``illegal_reward`` set, an illegal action ends the episode with
+that reward instead of raising. Seeding and rewards as above.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from types import ModuleType
+from typing import Any, ClassVar
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+
+def _sibling(name: str) -> ModuleType:
+    """A generated module beside this one: in the same package, or top level on sys.path."""
+    return importlib.import_module(f"{__package__}.{name}" if __package__ else name)
+
+
+# <rl constants>
+ACTIONS_MODULE = ""
+# </rl constants>
+
+actions = _sibling(ACTIONS_MODULE)
+engine = actions.engine
+IllegalAction = actions.IllegalAction
+NUM_ACTIONS: int = actions.NUM_ACTIONS
+HIGH = float(np.finfo(np.float32).max)
+"""The bound of every observation entry: counts have no rule-given maximum."""
+
+
+def _check(players: int, reward: str, render_mode: str | None, modes: list[str]) -> None:
+    engine.State(players)  # raises ValueError outside the game's player counts
+    if reward not in ("win", "score"):
+        raise ValueError(f"unknown reward {reward!r} (win or score)")
+    if render_mode is not None and render_mode not in modes:
+        raise ValueError(f"unknown render mode {render_mode!r} (one of {modes})")
+
+
+def _box(players: int) -> spaces.Box:
+    size = sum(size for _, size in actions.observation_layout(players))
+    return spaces.Box(0.0, HIGH, (size,), np.float32)
+
+
+def _mask(turn: Any) -> np.ndarray:
+    mask = np.zeros(NUM_ACTIONS, np.int8)
+    mask[turn.legal()] = 1
+    return mask
+
+
+class _Observations:
+    """Observation vectors of one environment: a position's parts are built once, then
+    serve every seat and every action of a move (`version` changes with the position)."""
+
+    def __init__(self) -> None:
+        self.version = 0
+        self._built = -1
+        self._parts: tuple[dict[str, Any], np.ndarray, np.ndarray] = ({}, np.zeros(0), np.zeros(0))
+
+    def vector(self, game: Any, seat: int, turn: Any) -> np.ndarray:
+        if self._built != self.version:
+            data = game.to_dict(moves=False)
+            shared, seats = actions.position_parts(data)
+            self._parts = data, np.array(shared, np.float32), np.array(seats, np.float32)
+            self._built = self.version
+        data, shared, seats = self._parts
+        order = [(seat + offset) % len(seats) for offset in range(len(seats))]
+        decision = np.array(actions.decision_part(data, seat, turn.prefix), np.float32)
+        return np.concatenate((decision, shared, seats[order].ravel()))
+
+
+class _Seeds:
+    """Game seeds: the one given to ``reset``, then the next from a generator seeded by it."""
+
+    def __init__(self) -> None:
+        self._rng = random.Random()
+
+    def next(self, seed: int | None) -> int:
+        if seed is None:
+            return self._rng.getrandbits(63)
+        self._rng = random.Random(seed)
+        return seed
+
+
+class CenturyEnv(AECEnv):
+    """The game as a PettingZoo AEC environment (see the module doc)."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["human", "ansi"],
+        "name": f"{engine.GAME_ID}_v0",
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        players: int = engine.PLAYERS_MIN,
+        reward: str = "win",
+        max_rounds: int | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        _check(players, reward, render_mode, self.metadata["render_modes"])
+        self.players = players
+        self.reward = reward
+        self.max_rounds = max_rounds
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{seat}" for seat in range(players)]
+        self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        self.observation_spaces = {
+            agent: spaces.Dict(
+                {
+                    "observation": _box(players),
+                    "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
+                }
+            )
+            for agent in self.possible_agents
+        }
+        self.action_spaces = {agent: spaces.Discrete(NUM_ACTIONS) for agent in self.possible_agents}
+        self._seeds = _Seeds()
+        self._observations = _Observations()
+        self.game: Any = None
+        self.turn: Any = None
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self.game = engine.new_game(self.players, self._seeds.next(seed))
+        self.turn = actions.Turn(self.game.legal_moves())
+        self._observations.version += 1
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self.agent_selection = self.possible_agents[self.game.current_player]
+
+    def step(self, action: int | None) -> None:
+        if self.game is None:
+            raise RuntimeError("call reset() before step()")
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise IllegalAction(f"{agent} is still playing: None is no action")
+        move = self.turn.choose(int(action))
+        self._cumulative_rewards[agent] = 0.0
+        if move is not None:
+            game = self.game
+            game.play(move)
+            self.turn = actions.Turn(game.legal_moves())
+            self._observations.version += 1
+            if game.is_over():
+                for seat, reward in enumerate(actions.rewards(game, self.reward)):
+                    self.rewards[self.possible_agents[seat]] = reward
+                self.terminations = dict.fromkeys(self.agents, True)
+            elif self.max_rounds is not None and game.rounds() >= self.max_rounds:
+                self.truncations = dict.fromkeys(self.agents, True)
+            self.agent_selection = self.possible_agents[game.current_player]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        if self.game is None:
+            raise RuntimeError("call reset() before observe()")
+        seat = self._seat[agent]
+        vector = self._observations.vector(self.game, seat, self.turn)
+        playing = not (self.terminations.get(agent) or self.truncations.get(agent))
+        if playing and seat == self.game.current_player:
+            mask = _mask(self.turn)
+        else:
+            mask = np.zeros(NUM_ACTIONS, np.int8)
+        return {"observation": vector, "action_mask": mask}
+
+    def public_state(self) -> dict[str, Any]:
+        """The public state as JSON-ready data (see ``actions.public_state``)."""
+        return actions.public_state(self.game, self.turn)
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() without a render_mode: pass render_mode='ansi'")
+            return None
+        text = actions.render(self.game, self.turn)
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def close(self) -> None:
+        pass
+
+
+raw_env = CenturyEnv
+
+
+def env(**kwargs: Any) -> CenturyEnv:
+    """A new PettingZoo environment (keyword arguments as ``CenturyEnv``)."""
+    return CenturyEnv(**kwargs)
+
+
+class RandomOpponent:
+    """Uniformly random legal moves."""
+
+    name = "random"
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, state: Any) -> str:
+        return self.rng.choice(state.legal_moves())
+
+
+class SingleAgentEnv(gymnasium.Env):
+    """One seat of the game as a Gymnasium environment, against opponents (see the module doc)."""
+
+    metadata = {"render_modes": ["human", "ansi"]}  # noqa: RUF012 - gymnasium's own attribute
+
+    def __init__(
+        self,
+        players: int = engine.PLAYERS_MIN,
+        seat: int = 0,
+        opponent: Any = None,
+        reward: str = "win",
+        max_rounds: int | None = None,
+        illegal_reward: float | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        _check(players, reward, render_mode, self.metadata["render_modes"])
+        if not 0 <= seat < players:
+            raise ValueError(f"seat must be 0..{players - 1}, not {seat}")
+        self.players, self.seat = players, seat
+        self.opponent = opponent or RandomOpponent
+        self.reward, self.max_rounds = reward, max_rounds
+        self.illegal_reward = illegal_reward
+        self.render_mode = render_mode
+        self.observation_space = _box(players)
+        self.action_space = spaces.Discrete(NUM_ACTIONS)
+        self._seeds = _Seeds()
+        self._observations = _Observations()
+        self.game: Any = None
+        self.turn: Any = None
+        self._opponents: dict[int, Any] = {}
+        self._done = True
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        super().reset(seed=seed)
+        game_seed = self._seeds.next(seed)
+        self.game = engine.new_game(self.players, game_seed)
+        rng = random.Random(game_seed)
+        self._opponents = {
+            seat: self.opponent(rng.getrandbits(63))
+            for seat in range(self.players)
+            if seat != self.seat
+        }
+        self._done = False
+        self._truncated = self._advance()
+        return self._observe(), self._info()
+
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        if self._done:
+            raise RuntimeError("the episode is over: call reset()")
+        try:
+            move = self.turn.choose(int(action))
+        except IllegalAction:
+            if self.illegal_reward is None:
+                raise
+            self._done = True
+            return self._observe(), float(self.illegal_reward), True, False, self._info()
+        truncated = False
+        if move is not None:
+            self.game.play(move)
+            truncated = self._advance()
+        terminated = self.game.is_over()
+        self._done = terminated or truncated
+        reward = actions.rewards(self.game, self.reward)[self.seat] if terminated else 0.0
+        if self.render_mode == "human":
+            self.render()
+        return self._observe(), reward, terminated, truncated, self._info()
+
+    def _advance(self) -> bool:
+        """Let the opponents play up to the learner's next decision; True on truncation."""
+        game = self.game
+        self._observations.version += 1
+        while not game.is_over():
+            if self.max_rounds is not None and game.rounds() >= self.max_rounds:
+                self.turn = actions.Turn([])
+                return True
+            if game.current_player == self.seat:
+                break
+            game.play(self._opponents[game.current_player].choose(game))
+        self.turn = actions.Turn(game.legal_moves())
+        return False
+
+    def _observe(self) -> np.ndarray:
+        return self._observations.vector(self.game, self.seat, self.turn)
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self.action_masks().astype(np.int8)}
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions of the learner as booleans (all False once the episode is over)."""
+        if self._done:
+            return np.zeros(NUM_ACTIONS, bool)
+        return _mask(self.turn).astype(bool)
+
+    def public_state(self) -> dict[str, Any]:
+        """The public state as JSON-ready data (see ``actions.public_state``)."""
+        return actions.public_state(self.game, self.turn)
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() without a render_mode: pass render_mode='ansi'")
+            return None
+        text = actions.render(self.game, self.turn)
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None

@@ -1,0 +1,106 @@
+"""What the learning targets (``pettingzoo``, ``openspiel``) share.
+
+Each writes three modules side by side: the game's engine, ``<game>_actions.py`` (the action
+codec, `actions.py` here: standard library only) and its own adapter. A generated module
+finds the one it needs by name, in its own package or on ``sys.path``; the names are the
+only values in its constants block. `load` imports such a set in memory as one package.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import sys
+import types
+from functools import cache
+from importlib.resources import files
+from pathlib import Path
+
+from century.model.ruleset import Ruleset
+from century.targets.engine import HEADER, context, module_name
+from century.targets.engine import generate as generate_engine
+from century.targets.engine.literals import assign
+
+_BLOCK = re.compile(r"^# <rl constants>\n.*?^# </rl constants>\n", re.S | re.M)
+_LOADED: dict[str, dict[str, types.ModuleType]] = {}
+
+
+@cache
+def runtime(package: str, name: str) -> str:
+    """A runtime module's source from its docstring on (its leading comment is for here)."""
+    text = files(package).joinpath(name).read_text(encoding="utf-8")
+    return text[text.index('"""') :]
+
+
+def render(ruleset: Ruleset, source: str, constants: dict[str, str]) -> str:
+    """`source` headed like the engine, its constants block holding `constants`."""
+    block = "".join(f"{name} = {assign(name, value)}\n" for name, value in constants.items())
+    head = f"{HEADER}# Source hash: {context(ruleset)['source_hash_comment']}\n"
+    return head + _BLOCK.sub(lambda _: f"# <rl constants>\n{block}# </rl constants>\n", source)
+
+
+def codec_sources(ruleset: Ruleset) -> dict[str, str]:
+    """Module name -> source: the engine and the action codec ``<game>_actions``."""
+    engine = module_name(ruleset)
+    return {
+        engine: generate_engine(ruleset),
+        f"{engine}_actions": render(
+            ruleset, runtime(__name__, "actions.py"), {"ENGINE_MODULE": engine}
+        ),
+    }
+
+
+def sources(ruleset: Ruleset, adapter: str, adapter_source: str) -> dict[str, str]:
+    """`codec_sources` and the adapter ``<game>_<adapter>`` (whose constants block names the
+    codec as ``ACTIONS_MODULE``)."""
+    modules = codec_sources(ruleset)
+    codec = list(modules)[-1]
+    adapter_name = f"{module_name(ruleset)}_{adapter}"
+    return {**modules, adapter_name: render(ruleset, adapter_source, {"ACTIONS_MODULE": codec})}
+
+
+def load_actions(ruleset: Ruleset) -> types.ModuleType:
+    """The action codec imported in memory (standard library only)."""
+    modules = codec_sources(ruleset)
+    return load(modules)[list(modules)[-1]]
+
+
+def write(modules: dict[str, str], out: Path) -> list[Path]:
+    """Write each module as ``out/<name>.py``; return the paths."""
+    from century.output import atomic_write_bytes
+
+    paths = []
+    for name, source in modules.items():
+        path = out / f"{name}.py"
+        atomic_write_bytes(path, source.encode("utf-8"))
+        paths.append(path)
+    return paths
+
+
+def load(modules: dict[str, str]) -> dict[str, types.ModuleType]:
+    """Import `modules` (in order) in memory as one package; cached per source text."""
+    digest = hashlib.sha256(repr(sorted(modules.items())).encode("utf-8")).hexdigest()
+    loaded = _LOADED.get(digest)
+    if loaded is not None:
+        return loaded
+    package = types.ModuleType(f"century_rl_{digest[:16]}")
+    package.__path__ = []
+    names = [package.__name__]
+    sys.modules[package.__name__] = package
+    loaded = {}
+    try:
+        for name, source in modules.items():
+            module = types.ModuleType(f"{package.__name__}.{name}")
+            module.__package__ = package.__name__
+            module.__file__ = f"<generated {module.__name__}>"
+            sys.modules[module.__name__] = module
+            names.append(module.__name__)
+            exec(compile(source, module.__file__, "exec"), module.__dict__)
+            setattr(package, name, module)
+            loaded[name] = module
+    except BaseException:
+        for name in names:
+            sys.modules.pop(name, None)
+        raise
+    _LOADED[digest] = loaded
+    return loaded
