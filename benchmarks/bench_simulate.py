@@ -7,6 +7,7 @@ Usage (from the checkout, in the venv):
     python benchmarks/bench_simulate.py --only ladder     # win matrix and rounds per pairing
     python benchmarks/bench_simulate.py --only warm       # the first 100 games of a fresh process
     python benchmarks/bench_simulate.py --only ten-thousand   # wall time of 10,000 games, 2 workers
+    python benchmarks/bench_simulate.py --only ten-thousand --strong-games 1000  # planner: 1,000
     python benchmarks/bench_simulate.py --only memory     # peak memory of 10,000 greedy games
     python benchmarks/bench_simulate.py --quick           # everything, with few games
 
@@ -124,9 +125,11 @@ def warm(games: int) -> None:
         )
 
 
-def ten_thousand(games: int) -> None:
-    """Wall time of `games` two-player games with 2 workers, as `century simulate` runs them."""
-    for bot in ("greedy", "planner"):
+def ten_thousand(games: int, strong_games: int) -> None:
+    """Wall time of `games` two-player greedy games and `strong_games` planner games with 2
+    workers, as `century simulate` runs them (a whole process each); a shorter planner run
+    is extrapolated to `games`."""
+    for bot, count in (("greedy", games), ("planner", strong_games)):
         start = time.perf_counter()
         subprocess.run(
             [
@@ -136,7 +139,7 @@ def ten_thousand(games: int) -> None:
                 "simulate",
                 GAME,
                 "--games",
-                str(games),
+                str(count),
                 "--bots",
                 bot,
                 "--workers",
@@ -152,9 +155,12 @@ def ten_thousand(games: int) -> None:
             capture_output=True,
         )
         wall = time.perf_counter() - start
+        scaled = (
+            f"; {games} games at this rate: {wall * games / count:.0f} s" if count < games else ""
+        )
         print(
-            f"  {games} games, {bot} in both seats, 2 workers: {wall:.0f} s wall "
-            f"({games / wall:.1f} games/s; {load()} at the end)",
+            f"  {count} games, {bot} in both seats, 2 workers: {wall:.0f} s wall "
+            f"({count / wall:.1f} games/s{scaled}; {load()} at the end)",
             flush=True,
         )
 
@@ -198,6 +204,9 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="few games: a smoke run")
     parser.add_argument("--games", type=int, default=10_000, help="games of the long runs")
     parser.add_argument(
+        "--strong-games", type=int, help="planner games of the long run (default: --games)"
+    )
+    parser.add_argument(
         "--only",
         choices=("rates", "ladder", "warm", "ten-thousand", "memory"),
         help="run one measurement only",
@@ -213,7 +222,7 @@ def main() -> None:
     if args.only in (None, "warm"):
         warm(100)
     if args.only in (None, "ten-thousand"):
-        ten_thousand(long_games)
+        ten_thousand(long_games, min(long_games, args.strong_games or long_games))
     if args.only in (None, "memory"):
         memory(long_games)
 

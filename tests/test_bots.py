@@ -325,7 +325,7 @@ def test_greedy_acquires_merchant_cards_early() -> None:
 
 
 def test_planner_beats_greedy_in_two_player_games() -> None:
-    """Seats alternate. 158 of these 200 games (79%): the issue's aim of 80% is not cleared
+    """Seats alternate. 157 of these 200 games (78.5%): the issue's aim of 80% is not cleared
     with 95% confidence; the Wilson lower bound clears 70%."""
     outcomes = match(base_ruleset(), "planner", "greedy", 2, 200, seed=3000)
     wins = sum(won for won, _ in outcomes)
@@ -342,7 +342,7 @@ def test_planner_holds_its_own_against_three_greedy_bots() -> None:
 
 def test_planners_finish_sooner_than_greedy_bots() -> None:
     """Mean rounds of planner-against-planner games below greedy-against-greedy ones,
-    beyond the 95% margin of the difference (43.9 against 46.3 rounds on these seeds: 5%
+    beyond the 95% margin of the difference (43.8 against 46.3 rounds on these seeds: 5%
     fewer, short of the issue's aim of 25%)."""
     planner = self_play_rounds(base_ruleset(), "planner", 120, seed=5000)
     greedy = self_play_rounds(base_ruleset(), "greedy", 120, seed=5000)
@@ -355,12 +355,13 @@ def test_planners_finish_sooner_than_greedy_bots() -> None:
     assert g - p > 1.96 * (p_var + g_var) ** 0.5, (p, g)
 
 
-@pytest.mark.parametrize("game", [16, 57])
-def test_two_planners_do_not_wait_for_each_other(game: int) -> None:
-    """Deals where the player one card short of the end was behind: neither would end the
-    game and both waited. The leader now plays on and ends it."""
+@pytest.mark.parametrize(
+    "seed", [derive_seed(5000, 16), derive_seed(5000, 57), derive_seed(10, 34)]
+)
+def test_two_planners_do_not_wait_for_each_other(seed: int) -> None:
+    """Deals where the player one card short of the end was behind and would not end the
+    game, and the leader waited for that end: the leader now plays on and ends it."""
     ruleset = base_ruleset()
-    seed = derive_seed(5000, game)
     state = load_engine(ruleset).new_game(2, seed)
     bots = [make_bot("planner", ruleset, derive_seed(seed, seat)) for seat in range(2)]
     for _ in range(1000):
@@ -368,3 +369,20 @@ def test_two_planners_do_not_wait_for_each_other(game: int) -> None:
             break
         state.play(bots[state.current_player].choose(state))
     assert state.is_over() and state.rounds() < 100
+
+
+def test_a_planner_out_of_patience_ends_the_game_when_it_can(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from century.play.knowledge import knowledge
+    from century.play.planner import Plan, PlannerBot
+
+    ruleset = base_ruleset()
+    state = load_engine(ruleset).new_game(2, 1)
+    bot = PlannerBot(ruleset, 0)
+    assert Plan(bot, knowledge(state, ruleset), state.view()).patient
+    monkeypatch.setattr(PlannerBot, "PATIENCE", 0)
+    state.play("rest")
+    state.play("rest")
+    plan = Plan(bot, knowledge(state, ruleset), state.view())
+    assert not plan.patient and plan.last_turns == 0

@@ -54,6 +54,7 @@ class PlannerBot:
     CYCLE = 5  # turns searched to measure a hand's pace...
     BEAM = 60  # ...and states kept per turn
     ENDING = 50.0  # worth of ending the game ahead (lost if behind)
+    PATIENCE = 4  # times the rounds a game should take, to wait for a better end (`Plan`)
 
     def __init__(self, ruleset: Ruleset, seed: int, depth: int = DEPTH) -> None:
         self.ruleset = ruleset
@@ -123,7 +124,13 @@ def _children(node: Node, hand: tuple[int, ...]) -> list[tuple[Node, tuple[int, 
 
 
 class Plan:
-    """One decision of a `PlannerBot`."""
+    """One decision of a `PlannerBot`.
+
+    `patient`: whether the game is within `PATIENCE` times the rounds it should take
+    (`TURNS_PER_CLAIM` per point card that ends it). Past that the planner no longer waits
+    for a better end: it plays as if the end were far and ends the game when it can, so no
+    game between bots goes on for ever.
+    """
 
     def __init__(self, bot: PlannerBot, know: Knowledge, view: Any) -> None:
         self.bot, self.know, self.view = bot, know, view
@@ -140,7 +147,8 @@ class Plan:
         self.rate, per_play = bot.rate(know, self.owned)
         self.per_play = max(per_play, 1.0)
         self.turns_left = self._turns_left()
-        self.last_turns = self._last_turns()
+        self.patient = view.rounds() <= bot.PATIENCE * view.end_threshold * bot.TURNS_PER_CLAIM
+        self.last_turns = self._last_turns() if self.patient else 0
         self._kept: dict[Node, Node] = {}
 
     def _turns_left(self) -> int:
@@ -156,7 +164,7 @@ class Plan:
         that puts them ahead of us (2 if they move before our next turn would come). An
         opponent who would end the game behind us is no hurry: counting them would let two
         planners wait for each other for ever."""
-        view, me, know = self.view, self.me, self.know
+        view, me = self.view, self.me
         if view.final_round:
             return 1
         mine = view.score(me)
@@ -165,15 +173,24 @@ class Plan:
             for p in range(view.players)
             if p != me
             and len(view.point_cards(p)) == view.end_threshold - 1
-            and any(
-                know.deficits(view.caravan(p))[card] == 0
-                and view.score(p) + know.claim_value(view, slot, card) > mine
-                for slot, card in enumerate(self.row)
-            )
+            and self._claims_ahead(p, mine)
         ]
         if not short:
             return 0
         return 2 if min(short) < me else 1
+
+    def _claims_ahead(self, seat: int, score: int) -> bool:
+        """Whether `seat` can pay a point card in the row now that leaves it with more than
+        `score` points (the cubes it pays no longer score), as `ending` reckons."""
+        view, know = self.view, self.know
+        node = view.caravan(seat)
+        paid = node.claims()
+        base = view.score(seat) - node.points
+        return any(
+            paid[card] is not None
+            and base + paid[card].points + know.claim_value(view, slot, card) > score
+            for slot, card in enumerate(self.row)
+        )
 
     def best(self) -> str:
         """The move of the highest worth (the first of equal ones)."""
@@ -278,7 +295,8 @@ class Plan:
         return candidate.reward + (best if later else 0.0) + candidate.state[0].points
 
     def ending(self, candidate: Candidate) -> float:
-        """For a claim that ends the game: a bonus if it leaves us ahead, else a penalty."""
+        """For a claim that ends the game: a bonus if it leaves us ahead, else a penalty
+        while the planner is `patient`."""
         view, me = self.view, self.me
         if candidate.claimed < 0 or len(view.point_cards(me)) + 1 < view.end_threshold:
             return 0.0
@@ -286,7 +304,9 @@ class Plan:
         mine = view.score(me) + self.know.claim_value(view, candidate.claimed, card)
         mine += candidate.state[0].points - view.caravan(me).points
         theirs = max(view.score(p) for p in range(view.players) if p != me)
-        return self.bot.ENDING if mine > theirs else -self.bot.ENDING
+        if mine > theirs:
+            return self.bot.ENDING
+        return -self.bot.ENDING if self.patient else 0.0
 
     def turns(self, candidates: list[Candidate]) -> list[list[float]]:
         """Per candidate and point-row slot: the turns until the card can be paid, the
