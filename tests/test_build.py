@@ -10,7 +10,7 @@ import pytest
 
 from century.output import atomic_dir, read_manifest
 
-from conftest import ROOT
+from helpers import ROOT
 
 
 def test_build_writes_every_game_byte_identically(run, tmp_path):

@@ -24,76 +24,14 @@ from century.targets.cards.kit import COIN_SIZE, CUBE_SIZE
 from century.targets.cards.layout import BACK_BLEED, MARK_MIN, MARK_MIN_GAP, PRINT_MARGIN, layout
 from century.targets.typst.colours import BLACK, WHITE, contrast, ink_on
 
+from helpers import VALID, bundled_rulesets, edited, five_ranks, hostile, spice_road
+
 PT = 25.4 / 72  # mm per PDF point
 PAPER_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 CARD = (63.0, 88.0)
-HOSTILE = '#import "evil.typ": * ] $x$ #set page(width: 1cm) \\ `raw` <lbl> @ref'
-CASES = Path(__file__).parent / "cases" / "valid"
 
 
 # -- rulesets ----------------------------------------------------------------------------------
-
-
-@functools.cache
-def bundled() -> dict[str, Ruleset]:
-    return compile_paths().rulesets
-
-
-def base() -> Ruleset:
-    return bundled()["spice-road"]
-
-
-def variant(ruleset: Ruleset, edit) -> Ruleset:
-    """A ruleset changed through its JSON form (`edit` mutates the dict)."""
-    data = ruleset.to_json()
-    edit(data)
-    return Ruleset.from_json(data)
-
-
-def five_ranks(data: dict[str, Any]) -> None:
-    """Add a fifth rank V, a card and a point card that use it, caravan 12, three coin piles."""
-    data["resources"].append(
-        {"id": "vanilla", "code": "V", "colour": "#7B1FA2", "name": {"en": "vanilla"}}
-    )
-    for deck in ("merchant_deck", "starting_cards"):
-        for card in data[deck]:
-            card["get"].append(0)
-            card["pay"].append(0)
-    for card in data["point_deck"]:
-        card["cost"].append(0)
-    data["merchant_deck"].append(
-        {
-            "id": "b-v",
-            "kind": "trade",
-            "copies": 2,
-            "get": [0, 0, 0, 0, 1],
-            "pay": [0, 0, 0, 1, 0],
-            "steps": 0,
-            "name": {},
-        }
-    )
-    data["point_deck"].append({"id": "vvvv", "cost": [0, 0, 0, 0, 4], "points": 23, "copies": 1})
-    data["seats"] = [[*s, 0] for s in data["seats"]]
-    data["resource_points"].append(2)
-    data["value_weights"].append(5)
-    data["caravan_limit"] = 12
-    data["coins"].append(
-        {
-            "id": "bronze",
-            "value": 7,
-            "per_player": 1,
-            "position": 3,
-            "colour": "#8D6E63",
-            "name": {"en": "bronze coin", "de": "Bronzemünze"},
-        }
-    )
-
-
-def hostile(data: dict[str, Any]) -> None:
-    data["name"] = {lang: f"Game {HOSTILE}" for lang in data["name"]}
-    data["starting_cards"][0]["name"] = {"en": f"Card {HOSTILE}", "de": "Karte"}
-    data["merchant_deck"][0]["id"] = "#id[$]"
-    data["terms"]["point_cards"] = {"en": f"Deck {HOSTILE}", "de": "Stapel"}
 
 
 def retheme(data: dict[str, Any]) -> None:
@@ -271,7 +209,7 @@ def card_counts(r: Ruleset, players: int | None = None) -> dict[str, int]:
 
 
 def test_kit_pages_cover_cards_tokens_and_mats_with_their_counts() -> None:
-    r = base()
+    r = spice_road()
     data = pdf(r)
     rd = reader(data)
     counts = card_counts(r)
@@ -303,15 +241,15 @@ def test_kit_pages_cover_cards_tokens_and_mats_with_their_counts() -> None:
 def test_page_sizes_portrait_and_landscape_for_folding() -> None:
     for paper in ("a4", "letter"):
         w, h = PAPER_MM[paper]
-        for page in reader(pdf(base(), CardOptions(paper=paper))).pages:
+        for page in reader(pdf(spice_road(), CardOptions(paper=paper))).pages:
             size = (
                 round(float(page.mediabox.width) * PT, 1),
                 round(float(page.mediabox.height) * PT, 1),
             )
             assert size == (w, h)
     folded = CardOptions(fold=True)
-    rd = reader(pdf(base(), folded))
-    halves = set(pages_of(base(), folded, "cards") + pages_of(base(), folded, "tokens"))
+    rd = reader(pdf(spice_road(), folded))
+    halves = set(pages_of(spice_road(), folded, "cards") + pages_of(spice_road(), folded, "tokens"))
     for i, page in enumerate(rd.pages):
         size = (
             round(float(page.mediabox.width) * PT, 1),
@@ -322,7 +260,7 @@ def test_page_sizes_portrait_and_landscape_for_folding() -> None:
 
 def test_viewer_preferences_print_at_100_percent_and_flip_on_the_long_edge() -> None:
     def prefs(options: CardOptions) -> dict[str, str]:
-        raw = reader(pdf(base(), options)).trailer["/Root"]["/ViewerPreferences"]
+        raw = reader(pdf(spice_road(), options)).trailer["/Root"]["/ViewerPreferences"]
         return {k: str(v) for k, v in raw.items()}
 
     duplex = prefs(DEFAULT)
@@ -335,13 +273,13 @@ def test_viewer_preferences_print_at_100_percent_and_flip_on_the_long_edge() -> 
 
 def test_bleed_files_have_trim_and_bleed_boxes_on_card_pages() -> None:
     options = CardOptions(bleed=1.0)
-    data = pdf(base(), options)
+    data = pdf(spice_road(), options)
     rd = reader(data)
     geo = layout("a4", 3.0, 1.0)
     x, y, w, h = geo.trim_box()
     height = 297.0
     expected_trim = [x, height - y - h, x + w, height - y]
-    cards = pages_of(base(), options, "cards")
+    cards = pages_of(spice_road(), options, "cards")
     for i, page in enumerate(rd.pages):
         if i not in cards:
             assert "/TrimBox" not in page
@@ -356,7 +294,7 @@ def test_bleed_files_have_trim_and_bleed_boxes_on_card_pages() -> None:
             expected_trim[3] + 1,
         ]
         assert all(near(a, b, 0.01) for a, b in zip(bleed, grown, strict=True))
-    assert "/TrimBox" not in reader(pdf(base())).pages[2]
+    assert "/TrimBox" not in reader(pdf(spice_road())).pages[2]
 
 
 def test_a_pdf_without_an_xref_table_is_refused_not_damaged() -> None:
@@ -378,7 +316,7 @@ def frames(d: Drawing, geo, colour: str) -> list[tuple[float, float]]:
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_cards_stand_apart_with_marks_across_every_gap(paper: str) -> None:
     options = CardOptions(paper=paper)
-    data = pdf(base(), options)
+    data = pdf(spice_road(), options)
     geo = layout(paper)
     d = drawing(data, 2)  # the first page of merchant fronts
     cw, ch = geo.card
@@ -428,8 +366,8 @@ def test_outer_cut_marks_are_long_enough_inside_the_printer_margin(options: Card
     geo = layout(options.paper, options.gap, options.bleed, options.fold)
     assert geo.mark_min == (MARK_MIN_GAP if options.gap else MARK_MIN)
     w, h = geo.page
-    data = pdf(base(), options)
-    d = drawing(data, pages_of(base(), options, "cards")[0])
+    data = pdf(spice_road(), options)
+    d = drawing(data, pages_of(spice_road(), options, "cards")[0])
     (x0, y0), (bw, bh) = geo.origin, geo.block
     marks = [s for s in d.segments if s[4] == BLACK and not s[5]]
     b = geo.bleed + 0.01
@@ -460,7 +398,7 @@ def test_without_a_gap_cards_touch_and_thin_lines_run_through_the_frames() -> No
     options = CardOptions(gap=0, bleed=1)
     geo = layout("a4", 0, 1)
     assert geo.scale == 1  # full-size cards on A4
-    d = drawing(pdf(base(), options), 2)
+    d = drawing(pdf(spice_road(), options), 2)
     found = frames(d, geo, DECK_COLOURS["merchant"])
     xs, ys = sorted({x for x, _ in found}), sorted({y for _, y in found})
     assert all(near(b - a, CARD[0]) for a, b in itertools.pairwise(xs))
@@ -476,7 +414,7 @@ def test_without_a_gap_cards_touch_and_thin_lines_run_through_the_frames() -> No
 
 def test_bleed_with_a_gap_draws_each_cut_line_through_the_frame() -> None:
     geo = layout("a4", 3.0, 1.0)
-    d = drawing(pdf(base(), CardOptions(bleed=1.0)), 2)
+    d = drawing(pdf(spice_road(), CardOptions(bleed=1.0)), 2)
     ink = deck_colour("merchant")["ink"]
     lines = [s for s in d.segments if s[4] == ink]
     cw, ch = geo.card
@@ -492,7 +430,7 @@ def test_letter_shrinks_the_block_to_fit_3mm_of_bleed_and_says_so() -> None:
     options = CardOptions(paper="letter", gap=0, bleed=3)
     geo = layout("letter", 0, 3)
     assert 0.9 < geo.scale < 1
-    data = pdf(base(), options)
+    data = pdf(spice_road(), options)
     d = drawing(data, 2)
     assert len(frames(d, geo, DECK_COLOURS["merchant"])) == 9
     percent = f"{geo.scale * 100:.1f} %"
@@ -512,7 +450,7 @@ def backs_of(d: Drawing, geo, deck: str) -> list[tuple[float, float]]:
 
 
 def test_backs_are_mirrored_for_long_edge_duplex_and_shifted_by_the_offset() -> None:
-    r = variant(base(), short_merchant_deck)
+    r = edited(spice_road(), short_merchant_deck)
     dx, dy = 1.5, -0.5
     data = pdf(r, CardOptions(back_offset=(dx, dy)))
     geo = layout("a4")
@@ -534,7 +472,7 @@ def test_backs_are_mirrored_for_long_edge_duplex_and_shifted_by_the_offset() -> 
 
 
 def test_registration_marks_coincide_without_offset() -> None:
-    data = pdf(base())
+    data = pdf(spice_road())
     w = PAPER_MM["a4"][0]
 
     def centres(d: Drawing) -> set[tuple[float, float]]:
@@ -547,7 +485,7 @@ def test_registration_marks_coincide_without_offset() -> None:
 
 
 def test_backs_are_borderless_and_forgive_a_2mm_shift() -> None:
-    data = pdf(base())
+    data = pdf(spice_road())
     geo = layout("a4")
     d = drawing(data, 3)
     assert geo.back_reach >= BACK_BLEED
@@ -568,18 +506,18 @@ def ink(d: Drawing) -> float:
 
 
 def test_low_ink_backs_leave_the_paper_white() -> None:
-    tinted = drawing(pdf(base()), 3)
-    low = drawing(pdf(base(), CardOptions(low_ink=True)), 3)
+    tinted = drawing(pdf(spice_road()), 3)
+    low = drawing(pdf(spice_road(), CardOptions(low_ink=True)), 3)
     assert backs_of(low, layout("a4"), "merchant") == []
     assert ink(low) < ink(tinted) / 20
 
 
 def test_fold_mode_puts_fronts_and_mirrored_backs_side_by_side() -> None:
     options = CardOptions(fold=True)
-    data = pdf(base(), options)
+    data = pdf(spice_road(), options)
     geo = layout("a4", fold=True)
     w = geo.page[0]
-    page = pages_of(base(), options, "cards")[0]
+    page = pages_of(spice_road(), options, "cards")[0]
     d = drawing(data, page)
     fronts = frames(d, geo, DECK_COLOURS["merchant"])
     assert len(fronts) == 4 and all(x + geo.card[0] < w / 2 for x, _ in fronts)
@@ -605,7 +543,7 @@ def test_fold_mode_puts_fronts_and_mirrored_backs_side_by_side() -> None:
 
 
 def test_index_corner_shows_each_cards_effect_in_miniature() -> None:
-    r = base()
+    r = spice_road()
     data = pdf(r)
     geo = layout("a4")
     d = drawing(data, 2)
@@ -628,7 +566,7 @@ def test_index_corner_shows_each_cards_effect_in_miniature() -> None:
 
 
 def test_reference_card_names_the_four_actions_and_the_end_in_words() -> None:
-    r = base()
+    r = spice_road()
     options = CardOptions(players=2, kit=False, backs=False)
     data = pdf(r, options)
     page = text(data)
@@ -644,7 +582,7 @@ def test_reference_card_names_the_four_actions_and_the_end_in_words() -> None:
 
 
 def test_german_kit_speaks_german_on_every_page() -> None:
-    data = pdf(base(), CardOptions(lang="de"))
+    data = pdf(spice_road(), CardOptions(lang="de"))
     page = text(data)
     for word in (
         "Tatsächliche Größe", "Wenden an der langen Kante", "Händlerkarten", "Gewürzkarte",
@@ -656,8 +594,8 @@ def test_german_kit_speaks_german_on_every_page() -> None:
 
 
 def test_cube_letters_reach_4_5_to_1_in_every_ladder() -> None:
-    rulesets = {**bundled(), **compile_paths([CASES]).rulesets}
-    rulesets["five-ranks"] = variant(base(), five_ranks)
+    rulesets = {**bundled_rulesets(), **compile_paths([VALID]).rulesets}
+    rulesets["five-ranks"] = five_ranks()
     checked = 0
     for name, r in rulesets.items():
         doc = document(r, CardOptions(kit=False, backs=False))
@@ -668,7 +606,7 @@ def test_cube_letters_reach_4_5_to_1_in_every_ladder() -> None:
             assert item["ink"] == ink_on(item["colour"])
             assert contrast(item["colour"], item["ink"]) == best >= 4.5, (name, item)
             checked += 1
-    golem = {r.code: ink_on(r.colour) for r in bundled()["golem"].resources}
+    golem = {r.code: ink_on(r.colour) for r in bundled_rulesets()["golem"].resources}
     assert golem["G"] == golem["B"] == golem["P"] == BLACK  # white gave 3.0–4.1 : 1
     for deck in DECK_COLOURS:
         colours = deck_colour(deck)
@@ -693,7 +631,7 @@ def test_an_unknown_card_kind_is_an_error_not_another_kind(monkeypatch) -> None:
 
     monkeypatch.setattr(cards, "document", odd)
     with pytest.raises(RenderError, match="unknown card kind: mystery"):
-        cards.render(base(), CardOptions(kit=False, backs=False))
+        cards.render(spice_road(), CardOptions(kit=False, backs=False))
 
 
 # -- tokens and mats -------------------------------------------------------------------------
@@ -701,7 +639,7 @@ def test_an_unknown_card_kind_is_an_error_not_another_kind(monkeypatch) -> None:
 
 @pytest.mark.parametrize("players", [None, 3])
 def test_tokens_and_mats_are_counted_from_the_data(players: int | None) -> None:
-    r = base()
+    r = spice_road()
     options = CardOptions(players=players)
     seats = players or r.players_max
     data = pdf(r, options)
@@ -728,44 +666,49 @@ def test_tokens_and_mats_are_counted_from_the_data(players: int | None) -> None:
 
 def test_no_kit_gives_card_pages_only() -> None:
     options = CardOptions(kit=False)
-    doc = document(base(), options)
+    doc = document(spice_road(), options)
     assert {p["type"] for p in doc["pages"]} == {"cards"}
-    assert len(reader(pdf(base(), options)).pages) == len(doc["pages"])
+    assert len(reader(pdf(spice_road(), options)).pages) == len(doc["pages"])
 
 
 # -- other rulesets, determinism, hostile names --------------------------------------------------
 
 
 def test_five_ranks_caravan_12_and_three_coin_piles_render() -> None:
-    r = variant(base(), five_ranks)
+    r = five_ranks()
+    base = spice_road()
     data = pdf(r, CardOptions(backs=False))
     t = text(data)
-    assert "b-v" in t and "vvvv" in t and "23" in t
+    added = [c for c in r.merchant_deck if c.id not in {b.id for b in base.merchant_deck}]
+    points = [p for p in r.point_deck if p.id not in {b.id for b in base.point_deck}]
+    assert added and points and r.caravan_limit == 12 and len(r.coins) == 3
+    assert all(card.id in t for card in added)
+    assert all(f"{card.id} {card.points}" in t for card in points)  # id and points on the face
     assert "at most 12 spices" in t  # the reference card and the mats
-    assert "up to 60 of each" in t  # cube tokens: caravan 12 × 5 players
+    assert f"up to {12 * r.players_max} of each" in t  # cube tokens: caravan 12 × 5 players
 
 
 def test_retheme_names_the_decks_in_its_own_terms() -> None:
-    golem = variant(base(), retheme)
+    golem = edited(spice_road(), retheme)
     t = text(pdf(golem))
     assert "Golem cards" in t and "Point cards" not in t
 
 
 def test_same_input_gives_byte_identical_pdfs() -> None:
-    r = base()
+    r = spice_road()
     options = CardOptions(paper="letter", bleed=1)
     assert render(r, options) == render(r, options)
 
 
 def test_hostile_names_render_as_text() -> None:
-    r = variant(base(), hostile)
+    r = hostile(spice_road())
     data = pdf(r, CardOptions(kit=False))
     rd = reader(data)
     for page in rd.pages:
         assert round(float(page.mediabox.width) * PT, 1) == 210.0
     flat = text(data)
     assert "#import" in flat and "$x$" in flat and "#set page(width: 1cm)" in flat
-    assert "#id[$]" in flat
+    assert r.merchant_deck[0].id.replace("\n", " ") in flat  # the id, a line break a space
 
 
 # -- CLI and build ---------------------------------------------------------------------------------
@@ -793,7 +736,7 @@ def test_cli_writes_a_kit_per_language(runner: CliRunner, tmp_path: Path) -> Non
         "cards-en-letter.pdf",
     ]
     assert (tmp_path / "cards-en-letter.pdf").read_bytes() == pdf(
-        base(), CardOptions(paper="letter", players=3, lang="en")
+        spice_road(), CardOptions(paper="letter", players=3, lang="en")
     )
     assert "Händlerkarten" in text((tmp_path / "cards-de-letter.pdf").read_bytes())
 
@@ -806,11 +749,11 @@ def test_cli_options_reach_the_kit(runner: CliRunner, tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     data = (tmp_path / "cards-en-a4.pdf").read_bytes()
     options = CardOptions(gap=0, bleed=1.0, back_offset=(-1.0, 0.5), low_ink=True, lang="en")
-    assert data == pdf(base(), options)
+    assert data == pdf(spice_road(), options)
     result = invoke(runner, "spice-road", "-l", "de", "--fold", "--no-kit", "--out", str(tmp_path))
     assert result.exit_code == 0, result.output
     assert (tmp_path / "cards-de-a4.pdf").read_bytes() == render(
-        base(), CardOptions(fold=True, kit=False, lang="de")
+        spice_road(), CardOptions(fold=True, kit=False, lang="de")
     )
 
 
@@ -852,7 +795,7 @@ def test_cli_rejects_bad_options_clearly(
 def test_build_target_writes_a_kit_per_language_and_paper(tmp_path: Path) -> None:
     from century.targets import BuildOptions, targets
 
-    r = base()
+    r = spice_road()
     written = targets()["cards"].write(r, tmp_path, BuildOptions(papers=("a4", "letter")))
     names = sorted(p.name for p in written)
     assert names == sorted(

@@ -14,9 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import as_in_checkout
+from helpers import CASES, as_in_checkout
 
-CASES = Path(__file__).parent / "cases"
 INVALID = sorted((CASES / "invalid").glob("*.yaml"))
 VALID = sorted((CASES / "valid").glob("*.yaml"))
 EXPECT = re.compile(

@@ -6,54 +6,29 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
-from test_engine_support import bundled_rulesets, changed, five_ranks, position, spice_road
 
-from century.model.ruleset import Ruleset
 from century.targets import BuildOptions, targets
 from century.targets.engine import generate, load_engine, module_name, write
 from century.targets.engine.literals import py_string
 
-ROOT = Path(__file__).resolve().parent.parent
-GOLDEN = ROOT / "tests" / "golden" / "spice_road.py"
-HOSTILE = "x\"'\n#{{ }}]$\\ import os; os.system('echo pwned') #"
+from helpers import (
+    GOLDEN,
+    HOSTILE,
+    ROOT,
+    bundled_rulesets,
+    changed,
+    five_ranks,
+    hostile,
+    lint,
+    position,
+    spice_road,
+)
 
-
-def ruff() -> str:
-    found = shutil.which("ruff") or shutil.which("ruff", path=str(Path(sys.executable).parent))
-    if found is None:
-        pytest.skip("ruff is not installed")
-    return found
-
-
-def lint(path: Path) -> None:
-    """`ruff check` and `ruff format --check` with the project's settings."""
-    config = str(ROOT / "pyproject.toml")
-    for args in (["check", "--no-cache"], ["format", "--check", "--no-cache"]):
-        done = subprocess.run(
-            [ruff(), *args, "--config", config, str(path)], capture_output=True, text=True
-        )
-        assert done.returncode == 0, done.stdout + done.stderr
-
-
-def hostile(ruleset: Ruleset) -> Ruleset:
-    """Quotes, newlines, code and template markup in ids and names."""
-    data = ruleset.to_json()
-    data["id"] = "evil-" + HOSTILE
-    data["source_hash"] = HOSTILE
-    data["name"] = {"en": HOSTILE}
-    data["resources"][0]["id"] = HOSTILE
-    data["resources"][0]["name"] = {"en": HOSTILE, "de": '"""'}
-    data["coins"][0]["id"] = HOSTILE
-    data["merchant_deck"][0]["id"] = HOSTILE + "-card"
-    data["merchant_deck"][0]["name"] = {"en": HOSTILE}
-    data["point_deck"][0]["id"] = "'''" + HOSTILE
-    return Ruleset.from_json(data)
+ENGINE_GOLDEN = GOLDEN / "spice_road.py"
 
 
 # -- generated source -------------------------------------------------------------------------
@@ -130,9 +105,9 @@ def test_golden_engine_for_spice_road(refresh_goldens):
     """Refresh with: python -m pytest --refresh-goldens"""
     refresh = "python -m pytest --refresh-goldens"
     if refresh_goldens:
-        GOLDEN.write_text(generate(spice_road()), encoding="utf-8")
-    assert GOLDEN.exists(), f"run: {refresh}"
-    golden = without_hash(GOLDEN.read_text(encoding="utf-8"))
+        ENGINE_GOLDEN.write_text(generate(spice_road()), encoding="utf-8")
+    assert ENGINE_GOLDEN.exists(), f"run: {refresh}"
+    golden = without_hash(ENGINE_GOLDEN.read_text(encoding="utf-8"))
     assert without_hash(generate(spice_road())) == golden, f"engine changed; review, run {refresh}"
 
 

@@ -13,9 +13,10 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_engine_support import changed, five_ranks, position, spice_road
 
 from century.targets.engine import load_engine
+
+from helpers import changed, five_ranks, position, spice_road
 
 BASE = spice_road()
 ENGINES = {"spice-road": load_engine(BASE), "five-ranks": load_engine(five_ranks(BASE))}

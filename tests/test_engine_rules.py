@@ -6,14 +6,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from test_engine_support import changed, five_ranks, position, spice_road
 
 from century.targets.engine import load_engine
 
-
-@pytest.fixture(scope="module")
-def base():
-    return spice_road()
+from helpers import changed, five_ranks, position
 
 
 @pytest.fixture(scope="module")

@@ -15,14 +15,15 @@ import random
 from collections import Counter
 
 import pytest
-from test_engine_support import test_rulesets
 
 from century.model.ruleset import Ruleset
 from century.targets.engine import load_engine
 
+from helpers import with_test_variants
+
 GAMES = 250  # per ruleset and player count: 1000 per ruleset
 MAX_DECISIONS = 20_000
-RULESETS = test_rulesets()
+RULESETS = with_test_variants()
 CASES = [(game, players) for game, r in RULESETS.items() for players in r.player_counts]
 
 

@@ -12,7 +12,7 @@ from typing import Any
 import yaml
 from pypdf import PdfReader
 
-from conftest import ROOT
+from helpers import ROOT
 
 NEW_TARGET = '''"""A word list: every merchant card id of the game, one per line."""
 

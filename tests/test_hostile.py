@@ -47,9 +47,10 @@ from typer.testing import CliRunner
 
 from century import cli
 
-from conftest import ROOT
+from helpers import CASES as CORPUS
+from helpers import ROOT, spice_road
 
-CASES = sorted((Path(__file__).parent / "cases" / "hostile").glob("*.yaml"))
+CASES = sorted((CORPUS / "hostile").glob("*.yaml"))
 
 
 def load_case(path: Path) -> dict[str, Any]:
@@ -131,10 +132,9 @@ def gen_many_cards(folder: Path, spec: dict[str, Any]) -> None:
 
 @functools.cache
 def valid_record() -> dict[str, Any]:
-    from century.pipeline import compile_paths
     from century.targets.engine import load_engine
 
-    engine = load_engine(compile_paths().rulesets["spice-road"])
+    engine = load_engine(spice_road())
     rng = random.Random(3)
     state = engine.new_game(2, 3)
     for _ in range(20):
@@ -158,11 +158,10 @@ def gen_record(folder: Path, spec: dict[str, Any]) -> None:
 
 @functools.cache
 def valid_report() -> dict[str, Any]:
-    from century.pipeline import compile_paths
     from century.play.report import build_report
     from century.play.simulate import SimConfig, simulate
 
-    ruleset = compile_paths().rulesets["spice-road"]
+    ruleset = spice_road()
     config = SimConfig(games=2, players=2, bots=("random", "random"), seed=1)
     return json.loads(json.dumps(build_report(simulate(ruleset, config, 1, None, None))))
 

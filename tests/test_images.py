@@ -18,13 +18,12 @@ import pytest
 
 from century.model.ruleset import Ruleset
 from century.output import MANIFEST, read_manifest
-from century.pipeline import compile_paths
 from century.prose import render_prose
 from century.targets.cards.faces import DECK_COLOURS, decks
 from century.targets.images import ImageOptions, image_size, render
 from century.targets.images.names import MAX_STEM, file_stem, unique_stems
 
-from conftest import ROOT
+from helpers import ROOT, bundled_rulesets, edited, spice_road
 
 HOSTILE_IDS = ["../../escape", "a/b\\c", "CON", "con", "Con", "nul", "..", ".hidden", "-rf"]
 HOSTILE_IDS += ["x" * 300, "x" * 299 + "y", "é", "e\u0301", "<b>&'\"", "tab\there", "_2e"]
@@ -79,17 +78,6 @@ def first_pixel(png: bytes) -> str:
 # -- rulesets ----------------------------------------------------------------------------------
 
 
-@functools.cache
-def bundled() -> dict[str, Ruleset]:
-    return compile_paths().rulesets
-
-
-def variant(edit) -> Ruleset:
-    data = bundled()["spice-road"].to_json()
-    edit(data)
-    return Ruleset.from_json(data)
-
-
 def hostile(data: dict[str, Any]) -> None:
     """Card ids no schema would let through, and markup in every name the page shows."""
     for card, card_id in zip(data["merchant_deck"], HOSTILE_IDS, strict=False):
@@ -112,7 +100,7 @@ def expected_decks(ruleset: Ruleset, lang: str) -> dict[str, Counter[str]]:
 
 @functools.cache
 def rendered(game: str = "spice-road", dpi: float = 50, bleed: float = 0.0) -> dict[str, bytes]:
-    return render(bundled()[game], ImageOptions(dpi=dpi, bleed=bleed))
+    return render(bundled_rulesets()[game], ImageOptions(dpi=dpi, bleed=bleed))
 
 
 # -- names -------------------------------------------------------------------------------------
@@ -136,7 +124,7 @@ def test_file_stems_are_safe_stable_and_distinct():
 
 
 def test_one_image_per_distinct_card_and_back_in_every_language():
-    ruleset = bundled()["spice-road"]
+    ruleset = spice_road()
     files = rendered()
     assert ruleset.languages == ("en", "de")
     pngs = [name for name in files if name.endswith(".png")]
@@ -172,7 +160,7 @@ def test_default_is_300_dpi_poker_size_and_bleed_adds_frame_colour(run, tmp_path
 
 
 def test_contact_sheet_shows_every_card_with_relative_links():
-    ruleset = bundled()["spice-road"]
+    ruleset = spice_road()
     files = rendered()
     page = files["index.html"].decode("utf-8")
     sources = re.findall(r'<img src="([^"]+)"', page)
@@ -189,7 +177,7 @@ def test_contact_sheet_shows_every_card_with_relative_links():
 
 
 def test_hostile_ids_and_names_stay_inside_and_stay_text(tmp_path):
-    ruleset = variant(hostile)
+    ruleset = edited(spice_road(), hostile)
     files = render(ruleset, ImageOptions(dpi=50, languages=("en",)))
     merchant = [n for n in files if n.startswith("en/merchant/")]
     assert len(merchant) == len(ruleset.merchant_deck)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from helpers import ROOT
 
 pytestmark = pytest.mark.skipif(
     os.environ.get("CENTURY_SKIP_INSTALL_TEST") == "1",

@@ -9,13 +9,12 @@ import re
 import time
 
 import pytest
-from test_engine_support import bundled_rulesets, changed, five_ranks, position, spice_road
 
 from century import limits
 from century.model.size import move_bound
 from century.targets.engine import load_engine
 
-from conftest import ROOT
+from helpers import ROOT, bundled_rulesets, changed, five_ranks, position, spice_road
 
 
 def test_every_limit_is_in_the_readme_with_its_value():

@@ -10,11 +10,12 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from century import cli
-from century.pipeline import compile_paths
 from century.targets.engine import load_engine
 
+from helpers import bundled_rulesets, spice_road
+
 runner = CliRunner()
-ENGINE = load_engine(compile_paths().rulesets["spice-road"])
+ENGINE = load_engine(spice_road())
 
 
 def play(args: list[str], lines: list[str]):
@@ -121,7 +122,7 @@ def test_play_in_a_subprocess(tmp_path: Path) -> None:
     assert "seat 1 (you): rest" in proc.stdout
     data = json.loads(record.read_text(encoding="utf-8"))
     assert data["rules"] == "golem" and data["moves"][0] == "rest"
-    golem = load_engine(compile_paths().rulesets["golem"])
+    golem = load_engine(bundled_rulesets()["golem"])
     assert golem.replay(data).record()["moves"] == data["moves"]
 
 

@@ -12,10 +12,9 @@ import pytest
 from century.pipeline import compile_paths
 from century.targets.engine import load_engine
 
-from conftest import ROOT
+from helpers import GOLDEN, VALID
 
-GOLDENS = ROOT / "tests" / "golden" / "playthroughs"
-VALID = ROOT / "tests" / "cases" / "valid"
+GOLDENS = GOLDEN / "playthroughs"
 GAMES = [
     ("spice-road", 2, 7, 0),  # a whole game: the final round and the scoring
     ("spice-road", 4, 11, 120),

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import csv
 from collections import Counter
-from pathlib import Path
 
-DATA = Path(__file__).parent / "data"
+from helpers import REFERENCE
 
 
 def rows(name: str) -> list[dict[str, str]]:
-    with (DATA / name).open(encoding="utf-8") as fh:
+    with (REFERENCE / name).open(encoding="utf-8") as fh:
         return list(csv.DictReader(fh))
 
 

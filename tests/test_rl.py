@@ -17,14 +17,12 @@ from collections import Counter
 from math import comb
 
 import pytest
-from test_engine import HOSTILE, hostile, lint
-from test_engine_support import bundled_rulesets, changed, five_ranks, spice_road
 
 from century.model.ruleset import Ruleset
 from century.targets import BuildOptions, targets
 from century.targets.rl import load_actions
 
-from conftest import ROOT
+from helpers import HOSTILE, ROOT, bundled_rulesets, changed, five_ranks, hostile, lint, spice_road
 
 RL_EXTRA = "(pip install -e '.[rl]')"
 

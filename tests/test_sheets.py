@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import io
 import os
 import re
@@ -16,8 +15,9 @@ import pytest
 from pypdf import PdfReader
 
 from century import prose
-from century.model.ruleset import Ruleset
 from century.targets import BuildOptions, sheets, targets
+
+from helpers import HOSTILE, ROOT, VALID, edited, five_ranks, hostile
 
 MM_PER_PT = 25.4 / 72
 SPICE_WORDS = (
@@ -27,18 +27,6 @@ SPICE_WORDS = (
 
 
 # -- helpers -------------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def base(bundled) -> Ruleset:
-    return bundled.rulesets["spice-road"]
-
-
-def edited(ruleset: Ruleset, edit) -> Ruleset:
-    """A copy of `ruleset` with `edit(data)` applied to its JSON form."""
-    data = copy.deepcopy(ruleset.to_json())
-    edit(data)
-    return Ruleset.from_json(data)
 
 
 def retheme(data: dict[str, Any]) -> None:
@@ -55,23 +43,6 @@ def retheme(data: dict[str, Any]) -> None:
         point_card={"en": "golem card", "de": "Golemkarte"},
         point_cards={"en": "golem cards", "de": "Golemkarten"},
     )
-
-
-def add_rank(data: dict[str, Any]) -> None:
-    """A fifth (or n+1-th) rung on top of the ladder; every vector grows by a zero."""
-    data["resources"].append(
-        {"id": "quince", "code": "Q", "colour": "#7B1FA2", "name": {"en": "quince", "de": "Quitte"}}
-    )
-    for key in ("resource_points", "value_weights"):
-        data[key].append(data[key][-1] + 1)
-    data["seats"] = [[*seat, 0] for seat in data["seats"]]
-    for deck in ("starting_cards", "merchant_deck"):
-        for card in data[deck]:
-            card["get"].append(0)
-            card["pay"].append(0)
-    for card in data["point_deck"]:
-        card["cost"].append(0)
-    data["point_deck"][0]["cost"][-1] = 2
 
 
 def pdf_text(pdf: bytes) -> str:
@@ -120,7 +91,7 @@ def test_same_input_gives_byte_identical_pdfs(base, rendered):
 
 
 def test_separate_processes_give_byte_identical_pdfs(rendered, tmp_path):
-    root = Path(__file__).resolve().parent.parent
+    root = ROOT
     outputs = []
     for seed in ("1", "2"):
         out = tmp_path / seed
@@ -216,12 +187,13 @@ def test_house_rule_thresholds_appear(base):
 
 
 def test_five_ranks_draw_five(base):
-    five = edited(base, add_rank)
+    five = five_ranks(base)
     assert len(five.resources) == len(base.resources) + 1
     text = pdf_text(sheets.render_sheet(five, "de"))
     ladder_names = " ".join(r.name["de"] for r in five.resources)
     assert ladder_names in text
-    assert "höchsterRang:QQuitte" in squash(text)  # the top rank is the new one
+    top = five.resources[-1]
+    assert f"höchsterRang:{top.code}{top.name['de']}" in squash(text)  # the new top rank
 
 
 def test_three_coin_piles_and_tie_break_from_data(base):
@@ -238,22 +210,14 @@ def test_three_coin_piles_and_tie_break_from_data(base):
     assert "they share the victory" in text
 
 
-HOSTILE = '"; #import "evil.typ": * ] $x$ <b> [[cube:Y]] {{ 1 }}'
-
-
 def test_hostile_names_stay_text(base):
-    def edit(data):
-        data["resources"][0]["name"] = {"en": HOSTILE, "de": HOSTILE}
-        data["starting_cards"][0]["name"] = {"en": "#pagebreak()", "de": "#pagebreak()"}
-        data["terms"]["caravan"] = {"en": "cart\n#set page(width: 1cm)", "de": "Karren"}
-
-    hostile = edited(base, edit)
-    pdf = sheets.render_sheet(hostile, "en")
+    pdf = sheets.render_sheet(hostile(base), "en")
     text = pdf_text(pdf)
     assert HOSTILE in text
     assert "#pagebreak()" in text
     assert "#set page(width: 1cm)" in text
-    assert page_mm(pdf) == page_mm(sheets.render_sheet(base, "en"))
+    # the long names take more pages than the base game's, each of the same size
+    assert set(page_mm(pdf)) == set(page_mm(sheets.render_sheet(base, "en")))
 
 
 # -- prose ------------------------------------------------------------------------------------
@@ -379,7 +343,7 @@ def test_missing_translation_is_an_error_not_a_fallback(base):
 def test_every_bundled_game_and_valid_case_renders(bundled):
     from century.pipeline import compile_paths
 
-    cases = compile_paths([Path(__file__).parent / "cases" / "valid"])
+    cases = compile_paths([VALID])
     rulesets = {**bundled.rulesets, **cases.rulesets}
     for ruleset in rulesets.values():
         for lang in ruleset.languages:
@@ -389,7 +353,7 @@ def test_every_bundled_game_and_valid_case_renders(bundled):
 
 
 def test_cli_renders_a_variant_from_other_rules(run, tmp_path):
-    cases = Path(__file__).parent / "cases" / "valid"
+    cases = VALID
     result = run(
         "sheets", "five-spices", "--rules", str(cases), "--lang", "en", "--out", str(tmp_path)
     )
@@ -400,7 +364,7 @@ def test_cli_renders_a_variant_from_other_rules(run, tmp_path):
 
 
 def test_cli_reports_a_bad_placeholder_without_traceback(run, tmp_path):
-    root = Path(__file__).resolve().parent.parent
+    root = ROOT
     shutil.copytree(root / "rules" / "prose", tmp_path / "rules" / "prose")
     shutil.copytree(root / "cards", tmp_path / "cards")
     game = (root / "rules" / "spice-road.yaml").read_text(encoding="utf-8")

@@ -20,7 +20,6 @@ import pytest
 
 from century.model.ruleset import Ruleset
 from century.output import MANIFEST, read_manifest
-from century.pipeline import compile_paths
 from century.prose import render_prose
 from century.targets import BuildOptions, Target, targets
 from century.targets.cards.faces import decks
@@ -28,7 +27,7 @@ from century.targets.images import ImageOptions, deck_images
 from century.targets.images import render as render_images
 from century.targets.tts import MAX_COLS, MAX_ROWS, PER_SHEET, TtsOptions, render, write
 
-from conftest import ROOT
+from helpers import ROOT, bundled_rulesets, edited, spice_road
 
 DPI = 50
 CARD_PX = (124, 173)  # 63 × 88 mm at 50 dpi
@@ -92,20 +91,9 @@ def difference(sheet: list[bytes], x: int, y: int, image: list[bytes]) -> float:
 
 
 @functools.cache
-def bundled() -> dict[str, Ruleset]:
-    return compile_paths().rulesets
-
-
-def variant(edit) -> Ruleset:
-    data = bundled()["spice-road"].to_json()
-    edit(data)
-    return Ruleset.from_json(data)
-
-
-@functools.cache
 def kit(game: str = "spice-road") -> dict[str, bytes]:
     """The kit as `century tts` writes it into build/GAME/tts (in memory)."""
-    return render(bundled()[game], TtsOptions(dpi=DPI), BASE)
+    return render(bundled_rulesets()[game], TtsOptions(dpi=DPI), BASE)
 
 
 def objects(files: dict[str, bytes], name: str) -> list[dict[str, Any]]:
@@ -169,7 +157,7 @@ def check_decks(ruleset: Ruleset, lang: str, files: dict[str, bytes], base: str 
 
 
 def test_saved_object_matches_the_decks_field_by_field():
-    ruleset = bundled()["spice-road"]
+    ruleset = spice_road()
     files = kit()
     assert sorted(n for n in files if n.endswith(".json")) == [
         "spice-road-de.json",
@@ -196,7 +184,7 @@ def test_saved_object_matches_the_decks_field_by_field():
 
 
 def test_tokens_mats_and_cubes():
-    ruleset = bundled()["spice-road"]
+    ruleset = spice_road()
     states = objects(kit(), "spice-road-de.json")
     tiles = [o for o in states if o["Name"] == "Custom_Tile"]
     coins = Counter(o["Nickname"] for o in tiles if o["CustomImage"]["CustomTile"]["Type"] == 2)
@@ -246,7 +234,7 @@ def many_cards(data: dict[str, Any]) -> None:
 
 
 def test_a_deck_of_more_than_69_cards_takes_several_sheets():
-    ruleset = variant(many_cards)
+    ruleset = edited(spice_road(), many_cards)
     files = render(ruleset, TtsOptions(dpi=DPI, languages=("en",)), BASE)
     check_decks(ruleset, "en", files)
     merchant, point, _ = (o for o in objects(files, "spice-road-en.json") if o["Name"] == "Deck")
@@ -270,7 +258,7 @@ def few_cards(data: dict[str, Any]) -> None:
 def test_deck_ids_name_the_cells_that_show_those_cards():
     """Every cell a card's DeckID names shows that card, and the hidden cell the back: each
     cell of each sheet, read from the PNG, against the card images of `century images`."""
-    ruleset = variant(few_cards)
+    ruleset = edited(spice_road(), few_cards)
     files = render(ruleset, TtsOptions(dpi=DPI, languages=("en",)), BASE)
     check_decks(ruleset, "en", files)
     images = render_images(ruleset, ImageOptions(dpi=DPI, languages=("en",)))
@@ -306,7 +294,7 @@ def hostile(data: dict[str, Any]) -> None:
 
 
 def test_hostile_ids_stay_text_and_inside_the_folder(tmp_path):
-    ruleset = variant(hostile)
+    ruleset = edited(spice_road(), hostile)
     base = tmp_path.resolve().as_uri()
     files = render(ruleset, TtsOptions(dpi=DPI, languages=("en",)), base)
     for name in files:
@@ -343,12 +331,12 @@ def test_build_tells_targets_where_the_folder_ends_up(run, tmp_path, monkeypatch
     monkeypatch.setattr("century.targets.targets", lambda: known)
     result = run("build", "rules", "cards", "--target", "probe", "--out", str(tmp_path))
     assert result.exit_code == 0, result.output
-    assert sorted(seen) == sorted(tmp_path / game for game in bundled())
+    assert sorted(seen) == sorted(tmp_path / game for game in bundled_rulesets())
     # and the kit written into a temporary folder names the files where they end up
     scratch, final = tmp_path / "scratch", tmp_path / "final"
     scratch.mkdir()
     options = BuildOptions(languages=("en",), dest=final)
-    paths = write(variant(few_cards), scratch, options)
+    paths = write(edited(spice_road(), few_cards), scratch, options)
     assert all(p.is_relative_to(scratch / "tts") for p in paths)
     save = json.loads((scratch / "tts" / "spice-road-en.json").read_bytes())
     assert {u.rsplit("/tts/", 1)[0] for u in urls(save)} == {final.resolve().as_uri()}

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from century import cli
 from century.diagnostics import CODES
 
-from conftest import ROOT
+from helpers import ROOT
 
 MERCHANT = (ROOT / "cards" / "spice-road" / "merchant.yaml").read_text(encoding="utf-8")
 

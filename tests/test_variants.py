@@ -4,16 +4,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
-from pathlib import Path
 
 import yaml
 
 from century.model.ruleset import Ruleset
 from century.pipeline import compile_paths
 
-from conftest import as_in_checkout
-
-VALID = Path(__file__).parent / "cases" / "valid"
+from helpers import VALID, as_in_checkout
 
 
 def theme_blind(ruleset: Ruleset) -> dict:

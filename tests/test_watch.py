@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from helpers import ROOT
 
 needs_watchfiles = pytest.mark.skipif(
     importlib.util.find_spec("watchfiles") is None,

@@ -1,24 +1,32 @@
-"""Helpers for the engine tests: test rulesets built from the bundled one, hand-made states.
-
-No tests here; `tests/test_engine*.py` import it.
-"""
+"""The rulesets the tests share: the bundled games (compiled once), the one base ruleset
+(Spice Road), copies with some fields changed, and the five-rank variant."""
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import functools
+from collections.abc import Callable
 from typing import Any
 
 from century.model.ruleset import Ruleset
+from century.pipeline import Compiled, compile_paths
+
+
+@functools.cache
+def compiled() -> Compiled:
+    """The bundled rules, compiled once: rulesets and resolved trees (treat as read-only)."""
+    return compile_paths()
 
 
 def bundled_rulesets() -> dict[str, Ruleset]:
-    from century.pipeline import compile_paths
-
-    return compile_paths().rulesets
+    """Every bundled game and variant by id (a new dict; the rulesets are frozen)."""
+    return dict(compiled().rulesets)
 
 
 def spice_road() -> Ruleset:
-    return bundled_rulesets()["spice-road"]
+    """The base ruleset of the tests: the bundled Spice Road."""
+    return compiled().rulesets["spice-road"]
 
 
 def changed(ruleset: Ruleset, **changes: Any) -> Ruleset:
@@ -27,18 +35,27 @@ def changed(ruleset: Ruleset, **changes: Any) -> Ruleset:
     return dataclasses.replace(ruleset, id=game_id, **changes)
 
 
-def five_ranks(ruleset: Ruleset) -> Ruleset:
-    """Five resources, a caravan of 12 and three coin piles, built from `ruleset`.
+def edited(ruleset: Ruleset, edit: Callable[[dict[str, Any]], object]) -> Ruleset:
+    """A copy changed through its JSON form: `edit` mutates the dict."""
+    data = copy.deepcopy(ruleset.to_json())
+    edit(data)
+    return Ruleset.from_json(data)
+
+
+def five_ranks(ruleset: Ruleset | None = None) -> Ruleset:
+    """Five resources, a caravan of 12 and three coin piles, built from `ruleset` (default:
+    Spice Road).
 
     A fifth rank (code V) is added above the top one, every vector gets a zero for it, and
     a few cards use it: a trade ``bb-v``, a gain ``+v`` and point cards ``vv`` and ``yrgbv``.
     """
-    data = ruleset.to_json()
+    data = copy.deepcopy((ruleset or spice_road()).to_json())
     widen = lambda vector: [*vector, 0]  # noqa: E731
     data["id"] = "five-ranks"
     data["resources"].append(
-        {"id": "violet", "code": "V", "colour": "#7B1FA2", "name": {"en": "violet"}}
-    )
+        {"id": "violet", "code": "V", "colour": "#7B1FA2",
+         "name": {"en": "violet", "de": "Violett"}}
+    )  # fmt: skip
     data["caravan_limit"] = 12
     data["seats"] = [widen(s) for s in data["seats"]]
     for card in (*data["starting_cards"], *data["merchant_deck"]):
@@ -59,14 +76,14 @@ def five_ranks(ruleset: Ruleset) -> Ruleset:
     data["value_weights"] = [*data["value_weights"], 5]
     data["coins"].append(
         {"id": "copper", "value": 2, "per_player": 1, "position": 3, "colour": "#B87333",
-         "name": {"en": "copper coin"}}
+         "name": {"en": "copper coin", "de": "Kupfermünze"}}
     )  # fmt: skip
     return Ruleset.from_json(data)
 
 
-def test_rulesets() -> dict[str, Ruleset]:
+def with_test_variants() -> dict[str, Ruleset]:
     """Every bundled game and variant plus the built-in test variants."""
-    games = dict(bundled_rulesets())
+    games = bundled_rulesets()
     base = games["spice-road"]
     extra = [
         five_ranks(base),
@@ -81,17 +98,3 @@ def test_rulesets() -> dict[str, Ruleset]:
     ]
     games.update({r.id: r for r in extra})
     return games
-
-
-test_rulesets.__test__ = False  # type: ignore[attr-defined]
-
-
-def position(engine: Any, players: int = 2, seats: list[dict] | None = None, **fields: Any):
-    """A hand-made state: empty merchant row, decks and hands unless given; the point row
-    holds one card nobody can pay (an empty point row would end the game)."""
-    fields.setdefault("point_row", ["bbbbb"])
-    if seats is None:
-        seats = [{} for _ in range(players)]
-    seats = [{"caravan": "", "hand": [], **seat} for seat in seats]
-    data = {"players": players, "seats": seats, **fields}
-    return engine.State.from_dict(data)
