@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import CASES, as_in_checkout
+from helpers import CASES, ROOT, as_in_checkout
 
 INVALID = sorted((CASES / "invalid").glob("*.yaml"))
 VALID = sorted((CASES / "valid").glob("*.yaml"))
@@ -38,7 +38,7 @@ def test_corpus_is_large_enough():
 @pytest.mark.parametrize("case", INVALID, ids=lambda p: p.stem)
 def test_invalid_case(case: Path, run):
     expected, strict = expectations(case)
-    rel = case.relative_to(CASES.parent.parent).as_posix()
+    rel = case.relative_to(ROOT).as_posix()
     args = ["validate", "--format", "json", rel] + (["--strict"] if strict else [])
     result = run(*args)
     assert result.exit_code == 1, result.output
@@ -63,7 +63,7 @@ def test_invalid_case(case: Path, run):
 
 @pytest.mark.parametrize("case", VALID, ids=lambda p: p.stem)
 def test_valid_case(case: Path, run):
-    rel = case.relative_to(CASES.parent.parent).as_posix()
+    rel = case.relative_to(ROOT).as_posix()
     result = run("validate", "--strict", rel)
     assert result.exit_code == 0, result.output
 

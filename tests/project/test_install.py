@@ -108,8 +108,9 @@ def test_sdist_holds_the_tests_and_the_data_as_plain_files(dist: Path):
             for where in (name, f"compiler/century/data/{name}"):
                 member = archive.extractfile(members[where])
                 assert member is not None and member.read() == content, where
-    for needed in ("tests/conftest.py", "tests/test_install.py", "LICENSE", "pyproject.toml"):
-        assert needed in members
+    needed = ["tests/conftest.py", "tests/helpers/__init__.py", "tests/project/test_install.py"]
+    for name in [*needed, "tests/README.md", "LICENSE", "pyproject.toml"]:
+        assert name in members, name
     assert any(n.startswith("tests/cases/invalid/") for n in members)
     assert any(n.startswith("tests/golden/") for n in members)
 
