@@ -39,6 +39,8 @@ from century.targets.engine import load_engine
 def forget(node) -> None:
     """Wipe a caravan's memoised move tables (they are rebuilt on the next look-up)."""
     node._plays, node._play_moves, node._acquire_moves = [], [], {}
+    if hasattr(node, "_acquire_choices"):
+        node._acquire_choices = {}
     node._claims, node._minus, node.affordable = (), {}, -1
     node._discards, node._discard_moves = {}, ()
 

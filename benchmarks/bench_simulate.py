@@ -1,16 +1,26 @@
-"""Benchmark `century simulate`: games per second per bot, worker speed-up, peak memory.
+"""Benchmark `century simulate` and the bots: speed per bot, the bot ladder, warm starts,
+10,000-game runs and peak memory.
 
 Usage (from the checkout, in the venv):
 
-    python benchmarks/bench_simulate.py            # the full run (a few minutes on 2 cores)
-    python benchmarks/bench_simulate.py --quick    # a smoke run with few games
-    python benchmarks/bench_simulate.py --only speedup   # one measurement: rates, speedup, memory
+    python benchmarks/bench_simulate.py --only rates      # games/s per bot, players, workers
+    python benchmarks/bench_simulate.py --only ladder     # win matrix and rounds per pairing
+    python benchmarks/bench_simulate.py --only warm       # the first 100 games of a fresh process
+    python benchmarks/bench_simulate.py --only ten-thousand   # wall time of 10,000 games, 2 workers
+    python benchmarks/bench_simulate.py --only memory     # peak memory of 10,000 greedy games
+    python benchmarks/bench_simulate.py --quick           # everything, with few games
 
 Figures printed:
-- games/s for each bot type playing every seat, 2 and 4 players, one process;
-- the speed-up of 2 worker processes over 1 (greedy bots, 2 players);
-- peak memory (max RSS of the main process and of the largest worker) of one simulation
-  of --memory-games games (10,000 by default) with 2 workers.
+- games/s for each bot playing every seat, 2 and 4 players, with 1 and 2 worker processes:
+  wall clock, and for one worker also per CPU second (the machine is shared: the load
+  average is printed with each figure);
+- the bot ladder (`century bots`): every bot against every other, win rates with 95%
+  intervals and mean rounds per pairing, 2 players and one-against-three with 4;
+- warm start: the first 100 greedy games of a fresh process without and with the tables
+  built up front (and what building them costs);
+- the wall time of 10,000 two-player games with 2 workers, the planner and greedy;
+- peak memory (max RSS of the main process and of the largest worker) of 10,000 greedy games
+  with 2 workers.
 """
 
 from __future__ import annotations
@@ -26,16 +36,25 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from century.pipeline import compile_paths
-from century.play.simulate import SimConfig, simulate
+from century.play.simulate import SimConfig, prime, simulate
 
 GAME = "spice-road"
+BOTS = ("random", "greedy", "search", "planner")
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def load() -> str:
+    return f"load average {os.getloadavg()[0]:.1f}"
 
 
 def timed(bot: str, players: int, games: int, workers: int = 1, seed: int = 1) -> tuple:
-    """(wall seconds, CPU seconds of this process and its workers) of one simulation."""
+    """(wall seconds, CPU seconds of this process and its workers) of one simulation, with
+    the tables built beforehand."""
+    from century.targets.engine import load_engine
+
     ruleset = compile_paths().rulesets[GAME]
     config = SimConfig(games=games, players=players, bots=(bot,) * players, seed=seed)
-    simulate(ruleset, SimConfig(1, players, (bot,) * players, seed + 1))  # warm the engine
+    prime(load_engine(ruleset), ruleset, players)
     before, start = os.times(), time.perf_counter()
     simulate(ruleset, config, workers=workers)
     wall, after = time.perf_counter() - start, os.times()
@@ -45,16 +64,106 @@ def timed(bot: str, players: int, games: int, workers: int = 1, seed: int = 1) -
     return wall, cpu
 
 
-def rate(bot: str, players: int, games: int) -> float:
-    """Games per second of `games` games with `bot` in every seat, one process."""
-    return games / timed(bot, players, games)[0]
+def rates(scale: float) -> None:
+    games = {"random": 200, "greedy": 400, "search": 40, "planner": 40}
+    print("games/s, the same bot in every seat (tables built first):")
+    for players in (2, 4):
+        for bot in BOTS:
+            n = max(4, int(games[bot] * scale))
+            wall1, cpu1 = timed(bot, players, n, workers=1)
+            wall2, _ = timed(bot, players, 2 * n, workers=2)
+            print(
+                f"  {players} players  {bot:<8} 1 worker {n / wall1:8.2f}/s wall, "
+                f"{n / cpu1:8.2f}/s per CPU second;  2 workers {2 * n / wall2:8.2f}/s wall "
+                f"({n} and {2 * n} games; {load()})",
+                flush=True,
+            )
+
+
+def ladder(scale: float) -> None:
+    from century.play.ladder import format_ladder, run_ladder
+
+    ruleset = compile_paths().rulesets[GAME]
+    for players, games in ((2, 200), (4, 100)):
+        n = max(4, int(games * scale))
+        start = time.perf_counter()
+        found = run_ladder(ruleset, BOTS, players, n, seed=1, workers=2)
+        print(format_ladder(found))
+        print(f"({time.perf_counter() - start:.0f} s with 2 workers; {load()})\n", flush=True)
+
+
+def warm(games: int) -> None:
+    """The first `games` greedy games of fresh processes, cold and with the tables built."""
+    code = (
+        "import json, sys, time\n"
+        f"sys.path.insert(0, {str(ROOT)!r})\n"
+        "from century.pipeline import compile_paths\n"
+        "from century.play.simulate import SimConfig, play_game, prime\n"
+        "from century.targets.engine import load_engine\n"
+        f"rs = compile_paths().rulesets[{GAME!r}]\n"
+        "engine = load_engine(rs)\n"
+        "start = time.perf_counter()\n"
+        "if sys.argv[1] == 'warm':\n"
+        "    prime(engine, rs, 2)\n"
+        "built = time.perf_counter() - start\n"
+        f"config = SimConfig({games}, 2, ('greedy', 'greedy'), 3)\n"
+        "start = time.perf_counter()\n"
+        f"for i in range({games}):\n"
+        "    play_game(engine, rs, config, i)\n"
+        "print(json.dumps([built, time.perf_counter() - start]))\n"
+    )
+    for mode in ("cold", "warm", "cold", "warm"):
+        out = subprocess.run(
+            [sys.executable, "-c", code, mode], capture_output=True, text=True, check=True
+        ).stdout
+        built, played = json.loads(out)
+        print(
+            f"  fresh process, {mode}: tables built in {built:.2f} s, first {games} greedy games "
+            f"in {played:.2f} s ({games / played:.0f} games/s; {load()})",
+            flush=True,
+        )
+
+
+def ten_thousand(games: int) -> None:
+    """Wall time of `games` two-player games with 2 workers, as `century simulate` runs them."""
+    for bot in ("greedy", "planner"):
+        start = time.perf_counter()
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "century",
+                "simulate",
+                GAME,
+                "--games",
+                str(games),
+                "--bots",
+                bot,
+                "--workers",
+                "2",
+                "--seed",
+                "10",
+                "-q",
+                "--out",
+                str(ROOT / "build" / "bench" / bot),
+            ],
+            cwd=ROOT,
+            check=True,
+            capture_output=True,
+        )
+        wall = time.perf_counter() - start
+        print(
+            f"  {games} games, {bot} in both seats, 2 workers: {wall:.0f} s wall "
+            f"({games / wall:.1f} games/s; {load()} at the end)",
+            flush=True,
+        )
 
 
 def peak_memory(games: int, workers: int) -> dict[str, float]:
     """Run one simulation in a fresh process; its max RSS (MiB) and its workers'."""
     code = (
         "import json, resource, sys\n"
-        f"sys.path.insert(0, {str(Path(__file__).resolve().parent.parent)!r})\n"
+        f"sys.path.insert(0, {str(ROOT)!r})\n"
         "from century.pipeline import compile_paths\n"
         "from century.play.report import build_report\n"
         "from century.play.simulate import SimConfig, simulate\n"
@@ -75,77 +184,38 @@ def peak_memory(games: int, workers: int) -> dict[str, float]:
     return figures
 
 
-def rates(scale: float) -> None:
-    games = {"random": 200, "greedy": 200, "search": 10}
-    print("games/s, one process, the same bot in every seat:")
-    for players in (2, 4):
-        for bot, n in games.items():
-            n = max(2, int(n * scale))
-            print(
-                f"  {players} players  {bot:<7} {rate(bot, players, n):8.2f} games/s  ({n} games)"
-            )
-
-
-def speedup(scale: float) -> None:
-    n = max(40, int(400 * scale))
-    one = min(timed("greedy", 2, n, workers=1) for _ in range(3))
-    two = min(timed("greedy", 2, n, workers=2) for _ in range(3))
-    print(
-        f"workers ({n} greedy games, best of 3): 1 -> {n / one[0]:.2f} games/s, "
-        f"2 -> {n / two[0]:.2f} games/s, speed-up {one[0] / two[0]:.2f}x "
-        f"(CPU seconds {one[1]:.1f} vs {two[1]:.1f}; load average {os.getloadavg()[0]:.1f})"
-    )
-    print(f"  machine ceiling: two independent processes together run {ceiling(n // 2):.2f}x")
-
-
-def ceiling(games: int) -> float:
-    """How much faster two independent single-process runs finish together than in turn."""
-    code = (
-        f"import sys; sys.path.insert(0, {str(Path(__file__).resolve().parent)!r})\n"
-        "from bench_simulate import timed\n"
-        f"print(timed('greedy', 2, {games})[0])\n"
-    )
-
-    def run(copies: int) -> float:
-        start = time.perf_counter()
-        procs = [
-            subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE)
-            for _ in range(copies)
-        ]
-        for proc in procs:
-            proc.communicate()
-        return time.perf_counter() - start
-
-    alone = min(run(1) for _ in range(2))
-    together = min(run(2) for _ in range(2))
-    return 2 * alone / together
-
-
 def memory(games: int) -> None:
     figures = peak_memory(games, workers=2)
     print(
         f"peak memory, {games} greedy games with 2 workers: main process "
         f"{figures['main_mib']} MiB, largest worker {figures['worker_mib']} MiB "
-        f"({figures['seconds']} s)"
+        f"({figures['seconds']} s; {load()})"
     )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="few games: a smoke run")
-    parser.add_argument("--memory-games", type=int, default=10_000)
+    parser.add_argument("--games", type=int, default=10_000, help="games of the long runs")
     parser.add_argument(
-        "--only", choices=("rates", "speedup", "memory"), help="run one measurement only"
+        "--only",
+        choices=("rates", "ladder", "warm", "ten-thousand", "memory"),
+        help="run one measurement only",
     )
     args = parser.parse_args()
     scale = 0.1 if args.quick else 1.0
-    print(f"game {GAME}; python {sys.version.split()[0]}; {os.cpu_count()} CPUs")
+    long_games = max(100, int(args.games * scale))
+    print(f"game {GAME}; python {sys.version.split()[0]}; {os.cpu_count()} CPUs; {load()}")
     if args.only in (None, "rates"):
         rates(scale)
-    if args.only in (None, "speedup"):
-        speedup(scale)
+    if args.only in (None, "ladder"):
+        ladder(scale)
+    if args.only in (None, "warm"):
+        warm(100)
+    if args.only in (None, "ten-thousand"):
+        ten_thousand(long_games)
     if args.only in (None, "memory"):
-        memory(max(100, int(args.memory_games * scale)))
+        memory(long_games)
 
 
 if __name__ == "__main__":

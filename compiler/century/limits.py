@@ -24,7 +24,8 @@ MAX_DEPTH = 100
 MAX_SCHEMA_ERRORS = 100
 """Schema problems reported per file (the first ones)."""
 MAX_REPORT_BYTES = 10_000_000
-"""The largest simulation report `simulate --compare` reads."""
+"""The largest simulation report `simulate --compare` reads, and the largest bot ladder
+(`ladder.json`) a report reads."""
 MAX_RECORD_BYTES = 10_000_000
 """The largest game record `replay` reads."""
 MAX_INPUT_LINE = 1000

@@ -27,6 +27,13 @@ API
   ``current_player``, phase ``action``). Every field is checked: what is not a position of
   this game raises ValueError naming the field.
 - ``State.clone()``: a fast independent copy (for search bots).
+- ``State.view() -> View``: what the players see, read live at no cost, for bots: caravans,
+  rows, hands, played and claimed cards, coins, and each legal move with the caravan it
+  leaves, from the memo tables; the decks' contents but not their order
+  (``View.sample(rng)`` deals a copy with the unseen cards in a drawn order). See ``View``.
+- ``warm_up()``: builds the move tables of every caravan within the limit up front (a
+  simulation's worker then plays at warm speed from its first game). ``caravan(vector)``:
+  the interned caravan of a vector. At most ``MEMO_LIMIT`` caravans are interned at once.
 - ``State.record()``: ``{"rules", "source_hash", "players", "seed", "moves"}``, plus
   ``"start"`` (the position) for a game that began from ``from_dict``. ``State.moves()``:
   the moves so far; ``State.rounds()``: rounds completed; ``State.cubes(seat)``: a caravan.
@@ -69,6 +76,7 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_left
+from math import comb
 from operator import mul
 from typing import Any, NamedTuple
 
@@ -255,6 +263,7 @@ class Caravan:
     """
 
     __slots__ = (
+        "_acquire_choices",
         "_acquire_moves",
         "_claims",
         "_discard_moves",
@@ -279,6 +288,7 @@ class Caravan:
         self._plays: list[dict[str, Caravan]] = []
         self._play_moves: list[tuple[str, ...]] = []
         self._acquire_moves: dict[int, tuple[str, ...]] = {}
+        self._acquire_choices: dict[int, tuple[tuple[str, int, Caravan, Caravan], ...]] = {}
         self._claims: tuple[Caravan | None, ...] = ()
         self._minus: dict[Caravan, Caravan | None] = {}
         self._plus: dict[Caravan, Caravan] = {}
@@ -309,6 +319,24 @@ class Caravan:
         if moves is None:
             moves = self._acquire_moves[row] = _acquire_moves(self.vector, row)
         return moves
+
+    def acquire_choices(self, row: int) -> tuple[tuple[str, int, Caravan, Caravan], ...]:
+        """The acquire moves for a row of `row` cards, one per slot and multiset of cubes
+        paid (the first spelling; the others leave the same caravan): each as (move, slot
+        0-based, the cubes paid, this caravan without them)."""
+        choices = self._acquire_choices.get(row)
+        if choices is None:
+            seen: set[tuple[int, tuple[int, ...]]] = set()
+            found = []
+            for move in self.acquire_moves(row):
+                slot, _, paid = _ACQUIRE[move]
+                if (slot, paid.vector) not in seen:
+                    seen.add((slot, paid.vector))
+                    rest = _minus(self.vector, paid.vector)
+                    assert rest is not None  # the move is legal: the caravan holds the cubes
+                    found.append((move, slot, paid, rest))
+            choices = self._acquire_choices[row] = tuple(found)
+        return choices
 
     def minus(self, cubes: Caravan) -> Caravan | None:
         """This caravan without the cubes of `cubes`, or None if it lacks some."""
@@ -352,6 +380,9 @@ class Caravan:
 
 
 _CARAVANS: dict[tuple[int, ...], Caravan] = {}
+MEMO_LIMIT = 50_000
+"""The most caravans interned at once: past it the intern table starts afresh (caravans in
+use stay valid, with their tables), so a long run cannot grow without limit."""
 # Every move string generated so far (one object per spelling, shared by all tables), and
 # what it means wherever it is legal.
 _MOVES: dict[str, str] = {}
@@ -368,8 +399,37 @@ def caravan(vector: tuple[int, ...]) -> Caravan:
     """The interned caravan of a vector (counts per rank)."""
     node = _CARAVANS.get(vector)
     if node is None:
+        if len(_CARAVANS) >= MEMO_LIMIT:
+            _CARAVANS.clear()
         node = _CARAVANS[vector] = Caravan(vector)
     return node
+
+
+WARM_LIMIT = 10_000
+"""The most caravans `warm_up` builds tables for: a game with more (many ranks, a large
+caravan limit) builds them as play meets them."""
+
+
+def warm_up() -> int:
+    """Build the move tables of every caravan within the caravan limit now rather than
+    when play first meets them, so that a fresh process plays at warm speed at once.
+    Returns the number of caravans (0 when there are more than `WARM_LIMIT`)."""
+    if comb(CARAVAN_LIMIT + RANKS, RANKS) > WARM_LIMIT:
+        return 0
+    vectors = _vectors(RANKS, CARAVAN_LIMIT)
+    for vector in vectors:
+        node = caravan(vector)
+        node.plays()
+        node.claims()
+        node.acquire_moves(MERCHANT_ROW)
+    return len(vectors)
+
+
+def _vectors(ranks: int, most: int) -> list[tuple[int, ...]]:
+    """Every vector of `ranks` counts summing to at most `most`."""
+    if ranks == 0:
+        return [()]
+    return [(n, *rest) for n in range(most + 1) for rest in _vectors(ranks - 1, most - n)]
 
 
 def cubes_vector(cubes: str) -> tuple[int, ...]:
@@ -675,6 +735,10 @@ class State:
     def rounds(self) -> int:
         """Completed rounds: turns taken by every seat."""
         return min(self._turns)
+
+    def view(self) -> View:
+        """What the players see of this position, read live (see `View`)."""
+        return View(self)
 
     # -- moves ---------------------------------------------------------------------------
 
@@ -1317,6 +1381,213 @@ class _Position:
                 raise ValueError(f"moves[{number}]: {err}") from None
         if origin._position() != state._position():
             raise ValueError("moves: played from the start they do not give this position")
+
+
+# -- what the players see ------------------------------------------------------------------
+
+
+class View:
+    """What every player can see of a position, read live from its state (nothing is copied
+    or converted): for bots. Seats and slots are 0-based, merchant cards are indexes into
+    `CARDS`, point cards indexes into `POINT_CARDS`, caravans interned `Caravan` nodes
+    (``vector``, ``size``, ``text``; the same node for the same cubes, so they can key
+    memo tables). The decks' order is hidden: the view gives their contents in card order,
+    and `sample` deals a copy of the position with the unseen cards in a drawn order.
+
+    Each legal move of the player to move comes with the caravan it leaves (before any
+    discard it calls for), from the memo tables: `plays`, `acquires`, `claims` and `rest`
+    (or `discards`, while a discard is pending) list them; `outcomes` pairs every move of
+    `State.legal_moves` with its caravan.
+    """
+
+    __slots__ = ("_state",)
+
+    def __init__(self, state: State) -> None:
+        self._state = state
+
+    # -- the position --------------------------------------------------------------------
+
+    @property
+    def players(self) -> int:
+        return self._state.players
+
+    @property
+    def current_player(self) -> int:
+        return self._state.current_player
+
+    @property
+    def discarding(self) -> bool:
+        """Whether the player to move must discard down to the caravan limit."""
+        return self._state._discarding
+
+    @property
+    def final_round(self) -> bool:
+        """Whether the end is triggered (the round is being finished)."""
+        return self._state._final
+
+    @property
+    def over(self) -> bool:
+        return self._state._over
+
+    @property
+    def end_threshold(self) -> int:
+        """Point cards that trigger the end with this many players."""
+        return self._state._threshold
+
+    def caravan(self, seat: int) -> Caravan:
+        return self._state._caravans[seat]
+
+    def hand(self, seat: int) -> tuple[int, ...]:
+        """The cards in the hand, one entry per copy, in the order taken."""
+        return self._state._hands[seat]
+
+    def hand_kinds(self, seat: int) -> tuple[int, ...]:
+        """The distinct cards in the hand (those that can be played), in card order."""
+        return self._state._kinds[seat]
+
+    def played(self, seat: int) -> tuple[int, ...]:
+        """The cards played since the last rest, in the order played."""
+        return self._state._played[seat]
+
+    def point_cards(self, seat: int) -> tuple[int, ...]:
+        return self._state._points[seat]
+
+    def merchant_cards(self, seat: int) -> tuple[int, ...]:
+        """The merchant cards acquired, in the order taken."""
+        return self._state._acquired[seat]
+
+    def coins(self, seat: int) -> tuple[int, ...]:
+        """Coins held per pile (in `COINS` order)."""
+        return self._state._coins[seat]
+
+    def turns(self, seat: int) -> int:
+        return self._state._turns[seat]
+
+    def score(self, seat: int) -> int:
+        return self._state._score(seat)
+
+    def rounds(self) -> int:
+        return min(self._state._turns)
+
+    @property
+    def merchant_row(self) -> tuple[int, ...]:
+        return tuple(self._state._mrow)
+
+    @property
+    def merchant_cubes(self) -> tuple[Caravan, ...]:
+        """The cubes lying on each card of the merchant row."""
+        return tuple(self._state._mcubes)
+
+    @property
+    def point_row(self) -> tuple[int, ...]:
+        return tuple(self._state._prow)
+
+    def coin_count(self, pile: int) -> int:
+        """Coins left in a pile."""
+        return self._state._coin_count[pile]
+
+    def coin_pile(self, slot: int) -> int:
+        """The pile a claim at point-row `slot` takes a coin from, or -1 for none."""
+        return self._state._pile(slot + 1)
+
+    def merchant_deck(self) -> tuple[int, ...]:
+        """The unseen merchant cards (the deck) in card order: the order is hidden."""
+        state = self._state
+        return tuple(sorted(state._mdeck[state._mnext :]))
+
+    def point_deck(self) -> tuple[int, ...]:
+        """The unseen point cards (the deck) in card order: the order is hidden."""
+        state = self._state
+        return tuple(sorted(state._pdeck[state._pnext :]))
+
+    def sample(self, rng: random.Random) -> State:
+        """A copy of the position whose decks hold the unseen cards in an order drawn with
+        `rng` (from card order: the real order is not read), for search over what players
+        cannot know. Its record does not replay: its decks are not the seed's."""
+        copy = self._state.clone()
+        merchant, points = list(self.merchant_deck()), list(self.point_deck())
+        rng.shuffle(merchant)
+        rng.shuffle(points)
+        copy._mdeck, copy._mnext = tuple(merchant), 0
+        copy._pdeck, copy._pnext = tuple(points), 0
+        return copy
+
+    # -- the legal moves and what they leave ---------------------------------------------
+
+    def _node(self) -> Caravan | None:
+        """The caravan of the player to move while an action is to be chosen, else None."""
+        state = self._state
+        if state._over or state._discarding:
+            return None
+        return state._caravans[state.current_player]
+
+    def plays(self) -> list[tuple[str, int, Caravan]]:
+        """Every legal play: (move, card, the caravan after it)."""
+        node = self._node()
+        if node is None:
+            return []
+        plays = node._plays or node.plays()
+        return [
+            (move, card, result)
+            for card in self._state._kinds[self._state.current_player]
+            for move, result in plays[card].items()
+        ]
+
+    def acquires(self) -> list[tuple[str, int, Caravan, Caravan]]:
+        """The legal acquisitions, one per slot and multiset of cubes paid (other spellings
+        leave the same caravan): (move, slot, the cubes paid, the caravan after it, with
+        the cubes that lay on the card)."""
+        node = self._node()
+        if node is None:
+            return []
+        found = self._state._mcubes
+        return [
+            (move, slot, paid, rest.plus(found[slot]) if found[slot].size else rest)
+            for move, slot, paid, rest in node.acquire_choices(len(found))
+        ]
+
+    def claims(self) -> list[tuple[str, int, Caravan]]:
+        """Every legal claim: (move, slot, the caravan after paying)."""
+        node = self._node()
+        state = self._state
+        if node is None or not node.affordable & state._prow_mask:
+            return []
+        paid = node.claims()
+        return [
+            (CLAIM_MOVES[slot], slot, paid[card])  # type: ignore[misc]
+            for slot, card in enumerate(state._prow)
+            if paid[card] is not None and not state._same_claim(slot)
+        ]
+
+    def rest(self) -> list[tuple[str, Caravan]]:
+        """The rest move and its caravan (unchanged), or nothing while it is not legal."""
+        node = self._node()
+        return [] if node is None else [(REST, node)]
+
+    def discards(self) -> list[tuple[str, Caravan]]:
+        """While a discard is pending: every discard move and the caravan it leaves."""
+        state = self._state
+        if state._over or not state._discarding:
+            return []
+        node = state._caravans[state.current_player]
+        return [(move, node.discard(move)) for move in node.discard_moves()]  # type: ignore[misc]
+
+    def outcomes(self) -> list[tuple[str, Caravan]]:
+        """Every move of `State.legal_moves`, in its order, with the caravan it leaves."""
+        state = self._state
+        if state._over or state._discarding:
+            return self.discards()
+        node = state._caravans[state.current_player]
+        found = state._mcubes
+        acquired = []
+        for move in node.acquire_moves(len(found)):
+            slot, _, paid = _ACQUIRE[move]
+            rest = node.minus(paid)
+            assert rest is not None  # a legal move: the caravan holds the cubes
+            acquired.append((move, rest.plus(found[slot]) if found[slot].size else rest))
+        plays = [(move, result) for move, _, result in self.plays()]
+        claims = [(move, result) for move, _, result in self.claims()]
+        return plays + acquired + claims + self.rest()
 
 
 # -- games ---------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""The code base is `ruff` clean: lint and formatting, as configured in pyproject.toml."""
+"""The code base is `ruff` clean (lint and formatting) and `mypy` clean, as configured in
+pyproject.toml."""
 
 from __future__ import annotations
 
@@ -23,5 +24,16 @@ def test_ruff_check():
 def test_ruff_format():
     result = subprocess.run(
         [*ruff(), "format", "--check", "."], cwd=ROOT, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_mypy():
+    """The package type-checks (`[tool.mypy]`: every module of compiler/century)."""
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy", "--no-incremental"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
     )
     assert result.returncode == 0, result.stdout + result.stderr

@@ -14,6 +14,7 @@ import typer.core
 
 from century import __version__
 from century.cli import (
+    bots,
     cards,
     core,
     engine,
@@ -90,7 +91,19 @@ def _root(
     """Compile Century rules data into a game engine, rule sheets and card sheets."""
 
 
-for _module in (core, variants, engine, sheets, cards, playtest, play, simulate, watch, targets):
+for _module in (
+    core,
+    variants,
+    engine,
+    sheets,
+    cards,
+    playtest,
+    play,
+    simulate,
+    bots,
+    watch,
+    targets,
+):
     _module.register(app)
 
 

@@ -12,6 +12,8 @@ import typer
 
 from century.cli.common import BUILD, Command, RulesOpt, check_out, fail, load_game, write_outputs
 
+AUTO = "auto"
+
 
 def simulate(
     game: Annotated[
@@ -23,10 +25,15 @@ def simulate(
         str,
         typer.Option(
             metavar="BOTS",
-            help="One bot for every seat, or one per seat, e.g. greedy,random. "
-            "Bots: random, greedy, search, search:N (N moves tried per turn).",
+            help="One bot for every seat, or one per seat, e.g. greedy,random. Bots: random, "
+            "greedy, search, planner (search:N, planner:N set their budget). auto: the "
+            "strongest bot whose games fit in --time-budget.",
         ),
-    ] = "greedy",
+    ] = AUTO,
+    time_budget: Annotated[
+        float,
+        typer.Option(metavar="SECONDS", help="Seconds the games may take with --bots auto.", min=1),
+    ] = 600,
     seed: Annotated[
         int, typer.Option(metavar="N", help="Base seed; each game's seed derives from it.")
     ] = 0,
@@ -61,15 +68,15 @@ def simulate(
 
     if (game is None) == (compare is None):
         fail("name one GAME, or two with --compare A B", 2)
-    names = list(compare) if compare else [game]
+    names: list[str] = list(compare) if compare else [game] if game else []
     given = {name: _read_report(name) for name in names if _is_report_file(name)}
     stem = "-vs-".join(given[name]["game"] if name in given else _game_id(name) for name in names)
     folder = out or BUILD / "reports" / stem
     files = ["report-a.json", "report-b.json", "compare.html"] if compare else []
     files = files or ["report.json", "report.html"]
     check_out(folder, files)  # before any game is played
-    request = SimRequest(games, players, bots, seed, workers, cluster, quiet, rules)
-    reports = [given.get(name) or _report_for(name, request) for name in names]
+    request = SimRequest(games, players, bots, time_budget, seed, workers, cluster, quiet, rules)
+    reports = [given.get(name) or _report_for(name, request, out) for name in names]
     if compare:
         data = {f"report-{x}.json": to_json_bytes(r) for x, r in zip("ab", reports, strict=True)}
     else:
@@ -96,7 +103,7 @@ def _read_report(name: str) -> dict[str, Any]:
     """A simulation report read from a .json file, checked whole: its game is an id (so the
     report folder stays inside build/reports) and it summarises and renders; else exit 1."""
     from century.limits import MAX_REPORT_BYTES
-    from century.play.report import render_html
+    from century.play.report import REPORT_VERSION, render_html
 
     path = Path(name)
     try:
@@ -107,6 +114,8 @@ def _read_report(name: str) -> dict[str, Any]:
         fail(f"{name}: cannot read the report: {err}")
     if not isinstance(report, dict) or report.get("report_version") is None:
         fail(f"{name} is not a simulation report")
+    if report["report_version"] != REPORT_VERSION:
+        fail(f"{name} was written by another version of century: simulate the game again")
     game_id = report.get("game")
     if not isinstance(game_id, str) or not re.fullmatch(r"[a-z][a-z0-9-]{0,63}", game_id):
         fail(f"{name}: the report's game {game_id!r} is not a game id")
@@ -125,6 +134,7 @@ class SimRequest:
     games: int
     players: int
     bots: str
+    time_budget: float
     seed: int
     workers: int
     cluster: str | None
@@ -132,39 +142,66 @@ class SimRequest:
     rules: list[Path] | None
 
 
-def _report_for(name: str, req: SimRequest) -> dict[str, Any]:
-    """The report made by simulating the game `name`."""
+def _report_for(name: str, req: SimRequest, out: Path | None) -> dict[str, Any]:
+    """The report made by simulating the game `name`, naming the bots' strength from the
+    game's bot ladder where one was saved (in `out`, else the game's report folder)."""
+    from century.play.ladder import read_ladder
     from century.play.report import build_report
     from century.play.simulate import ProgressBar, SimConfig, SimulationError, default_workers
     from century.play.simulate import seat_bots as per_seat
     from century.play.simulate import simulate as run
 
     ruleset = load_game(name, req.rules)
+    workers = req.workers or default_workers()
+    spec = _auto_bot(ruleset, req, workers) if req.bots.strip() == AUTO else req.bots
     try:
-        bots = per_seat(req.bots, req.players)
+        bots = per_seat(spec, req.players)
     except ValueError as err:
         fail(str(err), 2)
     config = SimConfig(games=req.games, players=req.players, bots=bots, seed=req.seed)
     bar = None if req.quiet else ProgressBar(req.games, f"{name} ")
     try:
-        total = run(ruleset, config, req.workers or default_workers(), req.cluster, bar)
+        total = run(ruleset, config, workers, req.cluster, bar)
     except (SimulationError, ValueError) as err:
         fail(str(err), 2)
     finally:
         if bar:
             bar.close()
-    return build_report(total)
+    ladder = read_ladder(out or BUILD / "reports" / ruleset.id, ruleset, req.players)
+    return build_report(total, ladder)
+
+
+def _auto_bot(ruleset: Any, req: SimRequest, workers: int) -> str:
+    """The strongest bot that fits the time budget, said on stderr."""
+    from century.play.simulate import duration, pick_bot
+
+    if not ruleset.players_min <= req.players <= ruleset.players_max:
+        fail(f"{ruleset.id} is for {ruleset.players_min} to {ruleset.players_max} players", 2)
+    if req.cluster:
+        return "greedy"  # the cluster's speed cannot be measured here
+    spec, estimate = pick_bot(ruleset, req.players, req.games, workers, req.time_budget)
+    fits = "fits" if estimate <= req.time_budget else "is the fastest; it does not fit"
+    typer.echo(
+        f"bots: {spec} in every seat ({duration(estimate)} estimated, {fits} the "
+        f"{duration(req.time_budget)} budget; --bots chooses others)",
+        err=True,
+    )
+    return spec
 
 
 def _summary(report: dict[str, Any]) -> str:
+    from century.play.report import seat_advantages
+
     seats = ", ".join(
         f"seat {s['seat']} {s['bot']} {100 * s['win_rate']:.1f}% "
         f"[{100 * s['ci95'][0]:.1f}-{100 * s['ci95'][1]:.1f}]"
         for s in report["seats"]
     )
-    rounds = report["rounds"]["mean"]
+    rounds = report["rounds"]
+    lo, hi = rounds["mean_ci95"]
     return (
-        f"{report['game']}: {report['config']['games']} games, {rounds} rounds on average; {seats}"
+        f"{report['game']}: {report['config']['games']} games, {rounds['mean']} rounds on average"
+        f" ({lo}-{hi}); {seats}\n  " + "; ".join(seat_advantages(report))
     )
 
 

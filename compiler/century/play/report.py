@@ -17,10 +17,14 @@ from typing import Any
 from markupsafe import Markup
 
 from century.model.ruleset import Ruleset
+from century.model.text import shown
 from century.play.simulate import Aggregate, CardTally
 
+REPORT_LANGUAGE = "en"
+"""The language of the report (its headings are English); names fall back per `shown`."""
+
 Z95 = 1.959963984540054
-REPORT_VERSION = 1
+REPORT_VERSION = 2
 
 
 def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
@@ -86,31 +90,29 @@ def _card_rows(table: Mapping[str, CardTally], games: int, names: Mapping[str, s
     return rows
 
 
-def display_name(text: Mapping[str, str], fallback: str, language: str = "en") -> str:
-    """A translated name in `language`, else in any language, else `fallback` (an id)."""
-    if not text:
-        return fallback
-    return text.get(language) or next(iter(text.values()))
-
-
-def build_report(total: Aggregate) -> dict[str, Any]:
-    """The JSON-ready report of a simulation."""
+def build_report(total: Aggregate, ladder: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The JSON-ready report of a simulation; `ladder` (see `century.play.ladder`) gives
+    the bots' measured strength."""
     rs, cfg, games = total.ruleset, total.config, total.games
+    fair = 1 / cfg.players
     seats = []
     for seat in range(cfg.players):
         lo, hi = wilson(total.wins[seat], games)
+        rate = total.wins[seat] / games if games else 0.0
         seats.append(
             {
                 "seat": seat + 1,
-                "bot": cfg.bots[seat],
+                "bot": "rotating" if cfg.rotate else cfg.bots[seat],
                 "wins": total.wins[seat],
-                "win_rate": _r(total.wins[seat] / games) if games else 0.0,
+                "win_rate": _r(rate),
                 "ci95": [_r(lo), _r(hi)],
+                "advantage": _r(rate - fair),
+                "advantage_ci95": [_r(lo - fair), _r(hi - fair)],
                 "score": _dist(total.score_hist[seat]),
             }
         )
     merchant_names = {
-        c.id: display_name(c.name, c.id) for c in (*rs.starting_cards, *rs.merchant_deck)
+        c.id: shown(c.name, REPORT_LANGUAGE, c.id) for c in (*rs.starting_cards, *rs.merchant_deck)
     }
     coins = []
     for coin in rs.coins:
@@ -119,7 +121,7 @@ def build_report(total: Aggregate) -> dict[str, Any]:
         coins.append(
             {
                 "id": coin.id,
-                "name": display_name(coin.name, coin.id),
+                "name": shown(coin.name, REPORT_LANGUAGE, coin.id),
                 "value": coin.value,
                 "supply": coin.count(cfg.players),
                 "taken_per_game": _r(taken / games) if games else 0.0,
@@ -131,23 +133,71 @@ def build_report(total: Aggregate) -> dict[str, Any]:
     return {
         "report_version": REPORT_VERSION,
         "game": rs.id,
-        "name": display_name(rs.name, rs.id),
+        "name": shown(rs.name, REPORT_LANGUAGE, rs.id),
         "source_hash": rs.source_hash,
         "config": {
             "games": cfg.games,
             "players": cfg.players,
             "bots": list(cfg.bots),
             "seed": cfg.seed,
+            "rotate": cfg.rotate,
         },
         "results_digest": total.digest.hexdigest(),
         "seats": seats,
+        "bots": bot_rows(total, ladder),
         "winner_score": _dist(total.winner_scores),
         "margin": _dist(total.margins),
-        "rounds": _dist(total.rounds),
+        "rounds": {**_dist(total.rounds), "mean_ci95": _mean_interval(total.rounds)},
         "point_cards": _card_rows(total.points, games, {}),
         "merchant_cards": _card_rows(total.merchants, games, merchant_names),
         "coins": coins,
     }
+
+
+def _mean_interval(hist: Counter) -> list[float]:
+    """The 95% interval of the mean of integer observations (normal approximation)."""
+    n = sum(hist.values())
+    if n < 2:
+        return [0.0, 0.0]
+    mean = sum(v * c for v, c in hist.items()) / n
+    sd = math.sqrt(sum(c * (v - mean) ** 2 for v, c in hist.items()) / (n - 1))
+    half = Z95 * sd / math.sqrt(n)
+    return [_r(mean - half), _r(mean + half)]
+
+
+def bot_rows(total: Aggregate, ladder: Mapping[str, Any] | None) -> list[dict[str, Any]]:
+    """The bots of a simulation: what each does, its wins here, and its strength measured
+    by the bot ladder (None when no ladder of this game was found)."""
+    from century.play.bots import BOTS
+    from century.play.ladder import strength
+
+    rows = []
+    for spec in dict.fromkeys(total.config.bots):
+        seated = total.bot_seats[spec]
+        rows.append(
+            {
+                "spec": spec,
+                "summary": BOTS[spec.partition(":")[0]].summary,
+                "seats": seated,
+                "wins": total.bot_wins[spec],
+                "win_rate_per_seat": _r(total.bot_wins[spec] / seated) if seated else 0.0,
+                "strength": strength(dict(ladder), spec) if ladder else None,
+            }
+        )
+    return rows
+
+
+def seat_advantages(report: Mapping[str, Any]) -> list[str]:
+    """Per seat, how far its win rate is from a fair share, with the 95% margin the sample
+    leaves, e.g. ``seat 1 advantage: +3.1% ± 1.9%``."""
+    lines = []
+    for seat in report["seats"]:
+        lo, hi = seat["advantage_ci95"]
+        lines.append(
+            f"seat {seat['seat']} advantage: {100 * seat['advantage']:+.1f}% "
+            f"± {100 * (hi - lo) / 2:.1f}%"
+        )
+    return lines
 
 
 def to_json_bytes(report: Mapping[str, Any]) -> bytes:
@@ -286,7 +336,7 @@ def coin_chart(coins: Sequence[Mapping[str, Any]], title: str = "Coin use") -> M
 # -- HTML -----------------------------------------------------------------------------------
 
 
-def _charts(report: Mapping[str, Any]) -> dict[str, Markup]:
+def _charts(report: Mapping[str, Any]) -> dict[str, Markup | list[Markup]]:
     return {
         "seats": win_rate_chart(report["seats"]),
         "rounds": histogram_chart(report["rounds"].get("histogram", {}), "Game length in rounds"),
@@ -329,4 +379,4 @@ def render_html(reports: Sequence[Mapping[str, Any]]) -> str:
 
 def ruleset_label(ruleset: Ruleset) -> str:
     """A readable name for a ruleset in reports."""
-    return display_name(ruleset.name, ruleset.id)
+    return shown(ruleset.name, REPORT_LANGUAGE, ruleset.id)

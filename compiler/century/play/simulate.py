@@ -3,7 +3,9 @@
 Every game gets its own seed, derived from the base seed and the game's index, and every
 bot its own seed derived from the game seed and its seat. Results are aggregated in game
 order, so a simulation gives the same figures whatever the number of workers (processes
-of the standard library, or a Dask cluster from the optional ``cluster`` extra).
+of the standard library, or a Dask cluster from the optional ``cluster`` extra). A long
+simulation builds the engine's move tables and the bots' knowledge before its first game
+(before the worker processes fork, where they can), so every worker plays at warm speed.
 """
 
 from __future__ import annotations
@@ -27,15 +29,28 @@ ProgressFn = Callable[[int], None]
 MAX_PLIES = 100_000
 """A game still running after this many moves is reported instead of looping forever."""
 
+WARM_GAMES = 200
+"""Simulations of at least this many games build the move tables before the first game."""
+
 
 @dataclass(frozen=True)
 class SimConfig:
-    """What to simulate: `games` games of `players` with one bot spec per seat."""
+    """What to simulate: `games` games of `players` with one bot spec per seat; with
+    `rotate`, the bots move one seat on from game to game (game i puts ``bots[0]`` in seat
+    ``i % players``)."""
 
     games: int
     players: int
     bots: tuple[str, ...]
     seed: int = 0
+    rotate: bool = False
+
+    def seating(self, index: int) -> tuple[str, ...]:
+        """The bot spec of each seat in game `index`."""
+        if not self.rotate:
+            return self.bots
+        shift = index % self.players
+        return self.bots[-shift:] + self.bots[:-shift] if shift else self.bots
 
 
 def derive_seed(*parts: object) -> int:
@@ -63,27 +78,36 @@ def play_game(engine: Any, ruleset: Ruleset, config: SimConfig, index: int) -> G
 
     seed = derive_seed(config.seed, index)
     state = engine.new_game(config.players, seed)
-    bots = [
-        make_bot(spec, ruleset, derive_seed(seed, seat)) for seat, spec in enumerate(config.bots)
-    ]
+    seating = config.seating(index)
+    bots = [make_bot(spec, ruleset, derive_seed(seed, seat)) for seat, spec in enumerate(seating)]
     for _ in range(MAX_PLIES):
         if state.is_over():
-            return summarise(state, index, seed)
+            return {**summarise(state, index, seed), "bots": list(seating)}
         state.play(bots[state.current_player].choose(state))
     raise SimulationError(f"game {index} (seed {seed}) did not end within {MAX_PLIES} moves")
 
 
 def summarise(state: Any, index: int, seed: int) -> GameResult:
-    """The figures of a finished game that the report needs, read from ``to_dict()``."""
-    from century.play.bots import game_facts
+    """The figures of a finished game that the report needs: scores, winner, length, the
+    cards and coins each seat took (ids)."""
+    from century.play.knowledge import engine_of
 
-    facts = game_facts(state.to_dict())
+    view = state.view()
+    engine = engine_of(state)
+    cards, points, piles = engine.CARDS, engine.POINT_CARDS, engine.COINS
+    seats = range(view.players)
     return {
         "index": index,
         "seed": seed,
         "scores": list(state.scores()),
         "winner": state.winner(),
-        **facts,
+        "rounds": view.rounds(),
+        "turns": [view.turns(seat) for seat in seats],
+        "point_cards": [[points[c].id for c in view.point_cards(seat)] for seat in seats],
+        "merchant_cards": [[cards[c].id for c in view.merchant_cards(seat)] for seat in seats],
+        "coins": [
+            {pile.id: n for pile, n in zip(piles, view.coins(seat), strict=True)} for seat in seats
+        ],
     }
 
 
@@ -91,6 +115,8 @@ def run_chunk(ruleset_json: dict[str, Any], config: SimConfig, indices: Sequence
     """Play the games `indices` (used by worker processes and Dask workers)."""
     ruleset = Ruleset.from_json(ruleset_json)
     engine = _engine(ruleset)
+    if len(indices) >= WARM_GAMES // 4:
+        prime(engine, ruleset, config.players)
     return [play_game(engine, ruleset, config, i) for i in indices]
 
 
@@ -99,6 +125,59 @@ def _engine(ruleset: Ruleset) -> Any:
     from century.targets.engine import load_engine
 
     return load_engine(ruleset)
+
+
+_PRIMED: set[tuple[str, tuple[int, ...]]] = set()
+
+
+def prime(engine: Any, ruleset: Ruleset, players: int) -> None:
+    """Build the engine's move tables and the bots' knowledge of the game now (once per
+    process), so that the games after run at warm speed from the first."""
+    from century.play.knowledge import knowledge
+
+    key = (engine.__name__, tuple(ruleset.value_weights))
+    if key not in _PRIMED:
+        engine.warm_up()
+        knowledge(engine.new_game(players, 0), ruleset)
+        _PRIMED.add(key)
+
+
+# -- choosing the bots ----------------------------------------------------------------------
+
+CALIBRATION_GAMES = 2
+"""Games a bot plays to measure its speed before `pick_bot` trusts it with a budget."""
+
+
+def seconds_per_game(ruleset: Ruleset, spec: str, players: int) -> float:
+    """How long a game with `spec` in every seat takes here, measured on a few seeded games
+    (after the tables are built)."""
+    engine = _engine(ruleset)
+    prime(engine, ruleset, players)
+    config = SimConfig(CALIBRATION_GAMES, players, (spec,) * players, derive_seed("calibrate"))
+    start = time.perf_counter()
+    for index in range(CALIBRATION_GAMES):
+        play_game(engine, ruleset, config, index)
+    return (time.perf_counter() - start) / CALIBRATION_GAMES
+
+
+def pick_bot(
+    ruleset: Ruleset, players: int, games: int, workers: int, budget: float
+) -> tuple[str, float]:
+    """The strongest bot whose `games` games (every seat) fit in `budget` seconds on
+    `workers` processes, with the estimated time; the weakest searched if none fits."""
+    from century.play.bots import STRONGEST_FIRST
+
+    spec, estimate = "", 0.0
+    for spec in STRONGEST_FIRST[:-1]:  # random tells a designer nothing
+        estimate = games * seconds_per_game(ruleset, spec, players) / parallel(workers)
+        if estimate <= budget:
+            break
+    return spec, estimate
+
+
+def parallel(workers: int) -> float:
+    """The speed-up to expect from `workers` processes (they share the machine's CPUs)."""
+    return max(1.0, 0.9 * min(workers, default_workers()))
 
 
 # -- many games ---------------------------------------------------------------------------
@@ -126,6 +205,8 @@ def iter_results(
         yield from _run_dask(ruleset, config, cluster, progress)
     elif workers <= 1:
         engine = _engine(ruleset)
+        if config.games >= WARM_GAMES:
+            prime(engine, ruleset, config.players)
         for i in range(config.games):
             yield play_game(engine, ruleset, config, i)
             if progress:
@@ -155,7 +236,10 @@ _WORKER: dict[str, Any] = {}
 
 def _worker_init(ruleset_json: dict[str, Any], config: SimConfig) -> None:
     ruleset = Ruleset.from_json(ruleset_json)
-    _WORKER.update(ruleset=ruleset, config=config, engine=_engine(ruleset))
+    engine = _engine(ruleset)
+    if config.games >= WARM_GAMES:
+        prime(engine, ruleset, config.players)  # at once after a fork: done in the parent
+    _WORKER.update(ruleset=ruleset, config=config, engine=engine)
 
 
 def _worker_chunk(indices: range) -> list[GameResult]:
@@ -172,7 +256,9 @@ def _run_pool(
     parts = chunks(config.games, chunk_size(config.games, workers))
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     if method == "fork":
-        _engine(ruleset)  # generated once here, inherited by every worker
+        engine = _engine(ruleset)  # generated once here, inherited by every worker
+        if config.games >= WARM_GAMES:
+            prime(engine, ruleset, config.players)
     pool = cf.ProcessPoolExecutor(
         max_workers=workers,
         mp_context=multiprocessing.get_context(method),
@@ -257,6 +343,8 @@ class Aggregate:
     config: SimConfig
     games: int = 0
     wins: Counter = field(default_factory=Counter)
+    bot_seats: Counter = field(default_factory=Counter)  # seats each bot spec played
+    bot_wins: Counter = field(default_factory=Counter)
     score_sum: Counter = field(default_factory=Counter)
     score_sq: Counter = field(default_factory=Counter)
     score_hist: list[Counter] = field(default_factory=list)
@@ -283,6 +371,8 @@ class Aggregate:
         self.digest.update(repr(sorted(result.items())).encode())
         scores, winner = result["scores"], result["winner"]
         self.wins[winner] += 1
+        self.bot_seats.update(result["bots"])
+        self.bot_wins[result["bots"][winner]] += 1
         for seat, score in enumerate(scores):
             self.score_sum[seat] += score
             self.score_sq[seat] += score * score
@@ -362,7 +452,8 @@ class ProgressBar:
         filled = width * self.done // max(1, self.total)
         rate = self.done / max(1e-9, time.monotonic() - self.start)
         bar = "#" * filled + "-" * (width - filled)
-        line = f"\r{self.label}[{bar}] {self.done}/{self.total} games {rate:.1f}/s"
+        eta = duration((self.total - self.done) / rate) if rate > 0 else "?"
+        line = f"\r{self.label}[{bar}] {self.done}/{self.total} games {rate:.1f}/s ETA {eta} "
         self.stream.write(line)
         self.stream.flush()
 
@@ -370,6 +461,16 @@ class ProgressBar:
         if self.enabled:
             self.stream.write("\n")
             self.stream.flush()
+
+
+def duration(seconds: float) -> str:
+    """A duration for people: ``45s``, ``3m05s``, ``1h02m``."""
+    seconds = max(0, round(seconds))
+    if seconds < 60:
+        return f"{seconds}s"
+    if seconds < 3600:
+        return f"{seconds // 60}m{seconds % 60:02d}s"
+    return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
 
 
 def default_workers() -> int:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from century.model.text import shown
+
 HELP = """\
 Type a move in the notation below, or the number of a listed move.
   rest                    take your played cards back into your hand
@@ -60,70 +62,70 @@ def _rgb(colour: str) -> tuple[int, int, int] | None:
 
 def render(state: Any, ruleset: Any, you: int, labels: list[str], paint: Painter) -> str:
     """The position as text: rows, coins, every player's caravan and cards, your hand."""
-    from century.play.bots import card_book, read_view
+    from century.play.knowledge import engine_of
 
-    data = state.to_dict()
-    book = card_book(ruleset)
-    view = read_view(data, book)
-    lines = [paint.bold(f"Round {data.get('rounds', 0) + 1}")]
-    piles = _piles(data, ruleset)
+    view = state.view()
+    engine = engine_of(state)
+    merchants = {card.id: card for card in (*ruleset.starting_cards, *ruleset.merchant_deck)}
+
+    def card(index: int) -> str:
+        return card_text(merchants[engine.CARDS[index].id], paint)
+
+    lines = [paint.bold(f"Round {view.rounds() + 1}")]
     row = []
-    for slot, card_id in enumerate(view.point_row, 1):
-        cost, pts = book.points.get(card_id, ((), 0))
-        extra = f" +{piles[slot]}" if slot in piles else ""
-        row.append(f"{slot}: {paint.cubes(ruleset.cubes(cost))} = {pts}{extra}")
+    for slot, index in enumerate(view.point_row):
+        point_card = engine.POINT_CARDS[index]
+        pile = view.coin_pile(slot)
+        extra = f" +{_pile_label(view, ruleset, pile)}" if pile >= 0 else ""
+        cost = paint.cubes(ruleset.cubes(point_card.cost))
+        row.append(f"{slot + 1}: {cost} = {point_card.points}{extra}")
     lines.append("Point cards:    " + ("   ".join(row) or "(none left)"))
     row = []
-    for slot, card_id in enumerate(view.merchant_row, 1):
-        on = ruleset.cubes(view.merchant_cubes[slot - 1])
-        row.append(
-            f"{slot}: {card_text(card_id, book, paint)}" + (f" [{paint.cubes(on)}]" if on else "")
-        )
+    for slot, (index, cubes) in enumerate(zip(view.merchant_row, view.merchant_cubes, strict=True)):
+        on = ruleset.cubes(cubes.vector)
+        row.append(f"{slot + 1}: {card(index)}" + (f" [{paint.cubes(on)}]" if on else ""))
     lines.append("Merchant cards: " + ("   ".join(row) or "(none left)"))
-    scores = state.scores()
-    for seat, p in enumerate(data["seats"]):
-        pv = view.players[seat]
-        mark = "*" if seat == state.current_player else " "
-        coins = ", ".join(f"{n} {pile}" for pile, n in sorted(p["coins"].items()) if n) or "none"
-        cubes = paint.cubes(ruleset.cubes(pv.caravan))
+    for seat in range(view.players):
+        mark = "*" if seat == view.current_player else " "
+        held = zip(ruleset.coins, view.coins(seat), strict=True)
+        coins = ", ".join(f"{n} {coin.id}" for coin, n in sorted(held, key=_by_id) if n) or "none"
+        caravan = view.caravan(seat)
         lines.append(
-            f"{mark} seat {seat + 1} ({labels[seat]}): caravan {cubes}"
-            f" ({sum(pv.caravan)}/{ruleset.caravan_limit}) · point cards {len(p['point_cards'])}"
-            f" · coins {coins} · score {scores[seat]}"
+            f"{mark} seat {seat + 1} ({labels[seat]}): caravan {paint.cubes(caravan.text)}"
+            f" ({caravan.size}/{ruleset.caravan_limit}) · point cards"
+            f" {len(view.point_cards(seat))} · coins {coins} · score {view.score(seat)}"
         )
-    me = view.players[you]
-    lines.append("Your hand:   " + (" ".join(card_text(c, book, paint) for c in me.hand) or "-"))
-    lines.append("Played:      " + (" ".join(card_text(c, book, paint) for c in me.played) or "-"))
+    lines.append("Your hand:   " + (" ".join(card(c) for c in sorted(view.hand(you))) or "-"))
+    lines.append("Played:      " + (" ".join(card(c) for c in sorted(view.played(you))) or "-"))
     return "\n".join(lines)
 
 
-def _piles(data: dict, ruleset: Any) -> dict[int, str]:
-    """Point-row slot -> a label of the coin pile above it: name, value, coins left."""
-    from century.play.report import display_name
-
-    coins = {c.id: c for c in ruleset.coins}
-    shown: dict[int, str] = {}
-    for pile_id, pile in data.get("coins", {}).items():
-        coin = coins.get(pile_id)
-        if coin and pile["count"] > 0 and pile["position"] not in shown:
-            name = display_name(coin.name, coin.id)
-            shown[pile["position"]] = f"{name} ({coin.value}), {pile['count']} left"
-    return shown
+def _by_id(held: tuple[Any, int]) -> str:
+    return held[0].id
 
 
-def card_text(card_id: str, book: Any, paint: Painter) -> str:
+def _pile_label(view: Any, ruleset: Any, pile: int) -> str:
+    """A coin pile as its name, value and the coins left."""
+    coin = ruleset.coins[pile]
+    name = shown(coin.name, "en", coin.id)
+    return f"{name} ({coin.value}), {view.coin_count(pile)} left"
+
+
+def card_text(card: Any, paint: Painter) -> str:
     """A merchant card as its id followed by its effect with coloured cubes."""
-    card = book.merchants.get(card_id)
-    if card is None:
-        return card_id
     codes = paint.codes
-    if card.kind == "gain":
-        effect = "+" + paint.cubes(_cubes(codes, card.get))
-    elif card.kind == "trade":
-        effect = paint.cubes(_cubes(codes, card.pay)) + ">" + paint.cubes(_cubes(codes, card.get))
-    else:
-        effect = f"upgrade {card.steps}"
-    return f"{card_id}({effect})"
+    match card.kind:
+        case "gain":
+            effect = "+" + paint.cubes(_cubes(codes, card.get))
+        case "trade":
+            effect = (
+                paint.cubes(_cubes(codes, card.pay)) + ">" + paint.cubes(_cubes(codes, card.get))
+            )
+        case "upgrade":
+            effect = f"upgrade {card.steps}"
+        case kind:
+            raise ValueError(f"no text for merchant cards of kind {kind!r}")
+    return f"{card.id}({effect})"
 
 
 def _cubes(codes: str, vector: Any) -> str:

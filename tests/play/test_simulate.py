@@ -7,11 +7,12 @@ import json
 import sys
 import xml.etree.ElementTree as ET
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
-from test_bots import HOSTILE, five_ranks
-from typer.testing import CliRunner
+from typer.testing import CliRunner, Result
 
 from century import cli
 from century.pipeline import compile_paths
@@ -25,6 +26,8 @@ from century.play.simulate import (
     simulate,
 )
 from century.targets.engine import load_engine
+
+from helpers import HOSTILE, five_ranks, hostile
 
 runner = CliRunner()
 
@@ -94,10 +97,11 @@ def test_report_figures_match_a_recount_of_the_games() -> None:
 
 
 def test_report_of_a_variant_keeps_hostile_names_as_text() -> None:
-    variant = five_ranks()
+    variant = hostile(five_ranks())
     config = SimConfig(games=3, players=2, bots=("greedy", "greedy"), seed=1)
     report = build_report(simulate(variant, config))
-    assert [c["id"] for c in report["coins"]] == ["gold", "silver", "copper"]
+    assert [c["id"] for c in report["coins"]] == [coin.id for coin in variant.coins]
+    assert len(report["coins"]) == 3
     html = render_html([report])
     assert "<b>" not in html and "&lt;b&gt;" in html
     assert HOSTILE not in html
@@ -127,7 +131,13 @@ def test_cli_writes_the_json_and_html_report(tmp_path: Path) -> None:
     result = _simulate_cli(out, workers=1)
     assert result.exit_code == 0, result.output
     report = json.loads((out / "report.json").read_text(encoding="utf-8"))
-    assert report["config"] == {"games": 8, "players": 2, "bots": ["greedy", "random"], "seed": 3}
+    assert report["config"] == {
+        "games": 8,
+        "players": 2,
+        "bots": ["greedy", "random"],
+        "seed": 3,
+        "rotate": False,
+    }
     assert report["seats"][0]["wins"] == 8  # greedy beats random
     html = (out / "report.html").read_text(encoding="utf-8")
     assert "Win rate per seat" in html and "Game length" in html
@@ -141,7 +151,8 @@ def test_cli_writes_the_json_and_html_report(tmp_path: Path) -> None:
 
 def test_cli_compare_puts_two_games_side_by_side(tmp_path: Path) -> None:
     first = tmp_path / "first"
-    runner.invoke(cli.app, ["simulate", "spice-road", "--games", "4", "-q", "--out", str(first)])
+    args = ["simulate", "spice-road", "--games", "4", "--bots", "greedy", "-q"]
+    runner.invoke(cli.app, [*args, "--out", str(first)])
     result = runner.invoke(
         cli.app,
         [
@@ -200,6 +211,7 @@ def test_progress_bar_draws_on_a_terminal_only() -> None:
         bar(2)
         bar.close()
     assert "[" + "#" * 30 + "] 4/4 games" in tty.getvalue()
+    assert "ETA 0s" in tty.getvalue()
     assert pipe.getvalue() == ""
 
 
@@ -235,3 +247,180 @@ def test_cluster_without_the_extra_is_a_clear_error(
     )
     assert result.exit_code == 2
     assert "optional 'cluster' extra" in result.output
+
+
+def test_search_bots_give_the_same_results_for_one_and_two_workers() -> None:
+    config = SimConfig(games=2, players=2, bots=("planner", "search"), seed=9)
+    one = build_report(simulate(ruleset(), config, workers=1))
+    two = build_report(simulate(ruleset(), config, workers=2))
+    assert one == two
+
+
+def test_rotated_seats_move_the_bots_on_each_game() -> None:
+    config = SimConfig(games=6, players=3, bots=("greedy", "random", "random"), seed=4, rotate=True)
+    assert [config.seating(i).index("greedy") for i in range(4)] == [0, 1, 2, 0]
+    total = simulate(ruleset(), config)
+    assert total.bot_seats == {"greedy": 6, "random": 12}
+    assert total.bot_wins["greedy"] + total.bot_wins["random"] == 6
+    report = build_report(total)
+    assert {s["bot"] for s in report["seats"]} == {"rotating"}
+    assert [b["spec"] for b in report["bots"]] == ["greedy", "random"]
+
+
+def test_the_summary_says_how_much_the_sample_leaves_open(tmp_path: Path) -> None:
+    result = _simulate_cli(tmp_path, workers=1)
+    assert result.exit_code == 0, result.output
+    report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
+    for seat in report["seats"]:
+        lo, hi = seat["advantage_ci95"]
+        assert lo <= seat["advantage"] <= hi
+        assert seat["advantage"] == round(seat["win_rate"] - 1 / 2, 4)
+        half = 100 * (hi - lo) / 2
+        assert f"seat {seat['seat']} advantage: {100 * seat['advantage']:+.1f}% ± {half:.1f}%" in (
+            result.output
+        )
+    lo, hi = report["rounds"]["mean_ci95"]
+    assert lo <= report["rounds"]["mean"] <= hi
+    assert "advantage" in (tmp_path / "report.html").read_text(encoding="utf-8")
+
+
+def test_auto_picks_the_strongest_bot_that_fits_the_budget(tmp_path: Path) -> None:
+    args = ["simulate", "spice-road", "--games", "2", "-q", "--workers", "1"]
+    roomy = runner.invoke(cli.app, [*args, "--time-budget", "3600", "--out", str(tmp_path / "a")])
+    assert roomy.exit_code == 0, roomy.output
+    assert "bots: planner in every seat" in roomy.output
+    report = json.loads((tmp_path / "a" / "report.json").read_text(encoding="utf-8"))
+    assert report["config"]["bots"] == ["planner", "planner"]
+    # 100000 games fit in no budget of a second: the fastest bot it tried is named
+    from century.play.simulate import pick_bot
+
+    spec, estimate = pick_bot(ruleset(), 2, 100000, 1, 1.0)
+    assert spec == "greedy" and estimate > 1.0
+
+
+def test_the_bot_ladder_ranks_the_bots_and_the_report_names_their_strength(
+    tmp_path: Path,
+) -> None:
+    ladder = runner.invoke(
+        cli.app,
+        [
+            "bots",
+            "spice-road",
+            "--games",
+            "6",
+            "--bots",
+            "random,greedy",
+            "-q",
+            "--out",
+            str(tmp_path),
+        ],
+    )
+    assert ladder.exit_code == 0, ladder.output
+    assert "Bot ladder for spice-road: 2 players, 6 games per pairing" in ladder.output
+    assert "Strongest first (mean win rate against the others): greedy (100%), random (0%)" in (
+        ladder.output
+    )
+    data = json.loads((tmp_path / "ladder.json").read_text(encoding="utf-8"))
+    cells = {(p["bot"], p["against"]): p for p in data["pairings"]}
+    assert cells[("greedy", "random")]["wins"] == 6 and cells[("random", "greedy")]["wins"] == 0
+    assert cells[("greedy", "random")]["ci95"][0] > 0.5
+    assert cells[("greedy", "greedy")]["rounds"] > 20
+    assert "100% [61-100]" in ladder.output
+    args = ["simulate", "spice-road", "--games", "2", "--bots", "greedy,random", "-q"]
+    sim = runner.invoke(cli.app, [*args, "--out", str(tmp_path)])
+    assert sim.exit_code == 0, sim.output
+    report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
+    greedy = next(b for b in report["bots"] if b["spec"] == "greedy")
+    assert greedy["strength"]["rank"] == 1 and greedy["strength"]["of"] == 2
+    assert greedy["strength"]["against"]["random"]["win_rate"] == 1.0
+    html = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert "rank 1 of 2" in html and "one-step heuristics" in html
+    _check_page(html)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["bots", "spice-road", "--bots", "greedy"], "two or more different bots"),
+        (["bots", "spice-road", "--bots", "greedy,chess"], "unknown bot"),
+        (["bots", "spice-road", "--players", "9"], "2 to 5 players"),
+        (["bots", "nope"], "unknown game"),
+    ],
+)
+def test_ladder_errors_are_clear(args: list[str], message: str) -> None:
+    result = runner.invoke(cli.app, args)
+    assert result.exit_code != 0
+    assert message in result.output
+    assert "Traceback" not in result.output
+
+
+def test_a_report_of_another_version_is_refused(tmp_path: Path) -> None:
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps({"report_version": 1, "game": "x"}), encoding="utf-8")
+    result = runner.invoke(cli.app, ["simulate", "--compare", str(old), "spice-road"])
+    assert result.exit_code == 1
+    assert "another version of century" in result.output
+
+
+def _ladder_cli(out: Path) -> Result:
+    args = ["bots", "spice-road", "--games", "2", "--bots", "random,greedy", "-q"]
+    return runner.invoke(cli.app, [*args, "--out", str(out)])
+
+
+def test_the_ladder_is_listed_in_the_manifest_and_spares_a_users_file(tmp_path: Path) -> None:
+    from century.output import MANIFEST
+
+    result = _ladder_cli(tmp_path / "ours")
+    assert result.exit_code == 0, result.output
+    listed = json.loads((tmp_path / "ours" / MANIFEST).read_text(encoding="utf-8"))["files"]
+    assert listed == ["ladder.json"]
+    theirs = tmp_path / "theirs"
+    theirs.mkdir()
+    (theirs / "ladder.json").write_text("my notes", encoding="utf-8")
+    refused = _ladder_cli(theirs)
+    assert refused.exit_code == 1
+    assert "files century did not write" in refused.output
+    assert (theirs / "ladder.json").read_text(encoding="utf-8") == "my notes"
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda data: "not json",
+        lambda data: json.dumps([data]),
+        lambda data: json.dumps({**data, "ranking": [{"bot": "greedy"}]}),
+        lambda data: json.dumps({**data, "pairings": [{**data["pairings"][0], "ci95": "wide"}]}),
+        lambda data: json.dumps({**data, "games": "many"}),
+        lambda data: json.dumps({**data, "source_hash": "another game"}),
+    ],
+)
+def test_a_broken_ladder_file_leaves_the_bots_unmeasured(
+    tmp_path: Path, change: Callable[[dict[str, Any]], str]
+) -> None:
+    from century.play.ladder import LADDER_FILE, read_ladder
+
+    assert _ladder_cli(tmp_path).exit_code == 0
+    path = tmp_path / LADDER_FILE
+    assert read_ladder(tmp_path, ruleset(), 2) is not None
+    path.write_text(change(json.loads(path.read_text(encoding="utf-8"))), encoding="utf-8")
+    assert read_ladder(tmp_path, ruleset(), 2) is None
+    args = ["simulate", "spice-road", "--games", "2", "--bots", "greedy,random", "-q"]
+    sim = runner.invoke(cli.app, [*args, "--out", str(tmp_path)])
+    assert sim.exit_code == 0, sim.output
+    report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
+    assert all(bot["strength"] is None for bot in report["bots"])
+    assert "not measured" in (tmp_path / "report.html").read_text(encoding="utf-8")
+
+
+def test_warm_up_and_card_worths_stay_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game with many caravans (many ranks, a large limit) builds its tables as play meets
+    them, and bots average a card's worth over a bounded sample of caravans."""
+    from century.play.knowledge import Knowledge
+
+    engine = load_engine(five_ranks())
+    monkeypatch.setattr(engine, "WARM_LIMIT", 100)
+    assert engine.warm_up() == 0
+    monkeypatch.setattr(Knowledge, "WORTH_SAMPLE", 20)
+    know = Knowledge(engine, five_ranks())
+    assert 10 <= len(know._worth_vectors) <= 20
+    assert len(know.card_worth) == len(engine.CARDS)

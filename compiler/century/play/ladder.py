@@ -1,0 +1,245 @@
+"""The bot ladder: every bot against every other, so that a designer knows which bot to trust.
+
+A pairing plays one bot (the row's) against another (the column's) in seeded games: with
+two players one game each way round, seats alternating; with more, the row's bot takes one
+seat (moving on from game to game) and the column's bot every other. Each bot also plays
+itself, for the length of its games. The ladder is written as JSON beside the balance
+report of the game, which then names each bot's measured strength.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from century.model.ruleset import Ruleset
+from century.play.report import wilson
+from century.play.simulate import ProgressFn, SimConfig, derive_seed, iter_results
+
+LADDER_VERSION = 1
+LADDER_FILE = "ladder.json"
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """The games of one bot (`bot`) against another (`against`; itself on the diagonal)."""
+
+    bot: str
+    against: str
+    games: int
+    wins: int  # games the row's bot won (with itself: the bot in the first seat)
+    rounds: int  # rounds summed over the games
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def mean_rounds(self) -> float:
+        return self.rounds / self.games if self.games else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        lo, hi = wilson(self.wins, self.games)
+        return {
+            "bot": self.bot,
+            "against": self.against,
+            "games": self.games,
+            "wins": self.wins,
+            "win_rate": round(self.win_rate, 4),
+            "ci95": [round(lo, 4), round(hi, 4)],
+            "rounds": round(self.mean_rounds, 2),
+        }
+
+
+def pairings(bots: Sequence[str], players: int) -> list[tuple[str, str]]:
+    """The pairings to play: each bot with itself and, with two players, each pair once
+    (the other way round is its complement); with more, each ordered pair."""
+    found = [(bot, bot) for bot in bots]
+    for i, bot in enumerate(bots):
+        for j, other in enumerate(bots):
+            if i != j and (players > 2 or i < j):
+                found.append((bot, other))
+    return found
+
+
+def run_ladder(
+    ruleset: Ruleset,
+    bots: Sequence[str],
+    players: int,
+    games: int,
+    seed: int = 0,
+    workers: int = 1,
+    progress: ProgressFn | None = None,
+) -> dict[str, Any]:
+    """Play every pairing and return the ladder as JSON-ready data."""
+    played: list[Pairing] = []
+    for bot, other in pairings(bots, players):
+        config = SimConfig(
+            games, players, (bot,) + (other,) * (players - 1), derive_seed(seed, bot, other), True
+        )
+        wins = rounds = 0
+        for result in iter_results(ruleset, config, workers, progress=progress):
+            if bot == other:
+                wins += result["winner"] == 0
+            else:
+                wins += result["bots"][result["winner"]] == bot
+            rounds += result["rounds"]
+        played.append(Pairing(bot, other, games, wins, rounds))
+        if players == 2 and bot != other:
+            played.append(Pairing(other, bot, games, games - wins, rounds))
+    return {
+        "ladder_version": LADDER_VERSION,
+        "game": ruleset.id,
+        "source_hash": ruleset.source_hash,
+        "players": players,
+        "games": games,
+        "seed": seed,
+        "bots": list(bots),
+        "pairings": [p.to_json() for p in played],
+        "ranking": ranking(played, bots, players),
+    }
+
+
+def ranking(played: Sequence[Pairing], bots: Sequence[str], players: int) -> list[dict[str, Any]]:
+    """The bots by their mean win rate against the others, strongest first."""
+    rows: list[dict[str, Any]] = []
+    for bot in bots:
+        rates = [p.win_rate for p in played if p.bot == bot and p.against != bot]
+        mean = sum(rates) / len(rates) if rates else 1 / players
+        rows.append({"bot": bot, "mean_win_rate": round(mean, 4)})
+    rows.sort(key=lambda row: -row["mean_win_rate"])
+    for rank, row in enumerate(rows, 1):
+        row["rank"] = rank
+    return rows
+
+
+def cell(ladder: dict[str, Any], bot: str, against: str) -> dict[str, Any] | None:
+    """The pairing of `bot` against `against` in a ladder, if it was played."""
+    for pairing in ladder["pairings"]:
+        if pairing["bot"] == bot and pairing["against"] == against:
+            return pairing
+    return None
+
+
+def format_ladder(ladder: dict[str, Any]) -> str:
+    """The win matrix as text: the row's bot's win rate against the column's with its 95%
+    interval, and the mean rounds of their games."""
+    bots = ladder["bots"]
+    width = max(16, *(len(b) + 2 for b in bots))
+    seats = "seats alternating" if ladder["players"] == 2 else "the row's bot in one seat, moving"
+    lines = [
+        f"Bot ladder for {ladder['game']}: {ladder['players']} players, {ladder['games']} games "
+        f"per pairing, {seats} (seed {ladder['seed']}).",
+        "Each cell: how often the row's bot wins against the column's, with its 95% interval,",
+        "and the mean rounds of their games (on the diagonal: the bot against itself).",
+        "",
+        " " * width + "".join(f"{b:<{width}}" for b in bots),
+    ]
+    for bot in bots:
+        rates, lengths = [], []
+        for other in bots:
+            found = cell(ladder, bot, other)
+            if found is None:
+                rates.append("")
+                lengths.append("")
+                continue
+            lo, hi = found["ci95"]
+            rate = (
+                "-"
+                if bot == other
+                else f"{100 * found['win_rate']:.0f}% [{100 * lo:.0f}-{100 * hi:.0f}]"
+            )
+            rates.append(rate)
+            lengths.append(f"{found['rounds']:.1f} rounds")
+        lines.append(f"{bot:<{width}}" + "".join(f"{r:<{width}}" for r in rates))
+        lines.append(" " * width + "".join(f"{r:<{width}}" for r in lengths))
+    order = ", ".join(
+        f"{row['bot']} ({100 * row['mean_win_rate']:.0f}%)" for row in ladder["ranking"]
+    )
+    lines += ["", f"Strongest first (mean win rate against the others): {order}"]
+    return "\n".join(lines)
+
+
+def read_ladder(folder: Path, ruleset: Ruleset, players: int) -> dict[str, Any] | None:
+    """The ladder saved in `folder` for this game (same rules data) and player count; None
+    for none, or for a file that is not such a ladder (too large, not JSON, not of this
+    version or shape): the report then says the bots were not measured."""
+    from century.limits import MAX_REPORT_BYTES
+
+    path = folder / LADDER_FILE
+    try:
+        if path.stat().st_size > MAX_REPORT_BYTES:
+            return None
+        ladder = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if (
+        not isinstance(ladder, dict)
+        or ladder.get("ladder_version") != LADDER_VERSION
+        or ladder.get("source_hash") != ruleset.source_hash
+        or ladder.get("players") != players
+        or not _well_formed(ladder)
+    ):
+        return None
+    return ladder
+
+
+def _well_formed(ladder: dict[str, Any]) -> bool:
+    """Whether a ladder read from a file has every field `strength` reads, of its type."""
+
+    def number(value: Any) -> bool:
+        return isinstance(value, int | float) and not isinstance(value, bool)
+
+    def row(entry: Any) -> bool:
+        return (
+            isinstance(entry, dict)
+            and isinstance(entry.get("bot"), str)
+            and isinstance(entry.get("rank"), int)
+            and number(entry.get("mean_win_rate"))
+        )
+
+    def pairing(entry: Any) -> bool:
+        ci95 = entry.get("ci95") if isinstance(entry, dict) else None
+        return (
+            isinstance(entry, dict)
+            and isinstance(entry.get("bot"), str)
+            and isinstance(entry.get("against"), str)
+            and isinstance(entry.get("games"), int)
+            and number(entry.get("win_rate"))
+            and isinstance(ci95, list)
+            and len(ci95) == 2
+            and all(map(number, ci95))
+        )
+
+    ranking, pairings = ladder.get("ranking"), ladder.get("pairings")
+    return (
+        isinstance(ladder.get("games"), int)
+        and isinstance(ranking, list)
+        and all(map(row, ranking))
+        and isinstance(pairings, list)
+        and all(map(pairing, pairings))
+    )
+
+
+def strength(ladder: dict[str, Any] | None, bot: str) -> dict[str, Any] | None:
+    """A bot's measured strength in a ladder: its rank and win rates against the others."""
+    if ladder is None:
+        return None
+    rank = next((row for row in ladder["ranking"] if row["bot"] == bot), None)
+    if rank is None:
+        return None
+    against = {
+        p["against"]: {"win_rate": p["win_rate"], "ci95": p["ci95"], "games": p["games"]}
+        for p in ladder["pairings"]
+        if p["bot"] == bot and p["against"] != bot
+    }
+    return {
+        "rank": rank["rank"],
+        "of": len(ladder["ranking"]),
+        "mean_win_rate": rank["mean_win_rate"],
+        "against": against,
+        "games_per_pairing": ladder["games"],
+    }

@@ -1,0 +1,340 @@
+"""The planner: a bot that plans its own next turns toward the point cards in the row and
+builds its hand into an engine, as people do.
+
+For each move it can make now (every play and claim, rest, and an acquisition of each of
+the few merchant cards that improve its engine most, paying the cheapest cubes), it
+searches its own next turns (plays and rests, the rows as they lie; `depth` turns in all,
+the move included) for the first turn each point card in the row can be paid. A card out
+of reach within the search is estimated from the value the caravan still lacks and the
+value the hand makes per play. A move is worth the best point card it leads to, discounted
+per turn, with the points a claim takes now; a card an opponent can pay now counts less,
+as it may be gone. An acquisition adds what the card does to the hand as an engine: how
+much more value per turn a short cycle of plays from an empty caravan reaches (a beam
+search over the engine's outcome tables), over the turns the game has left.
+
+It reads only what players see: the decks' order never enters a plan.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from century.model.ruleset import Ruleset
+from century.play.knowledge import Knowledge, Node, knowledge
+
+UNREACHED = 99.0
+"""Turns of a point card the search does not reach and cannot estimate."""
+
+PlanState = tuple[Node, tuple[int, ...], tuple[int, ...]]
+"""A planning state: the caravan, the cards in hand, and the cards owned (hand and played)."""
+
+
+@dataclass
+class Candidate:
+    """A move to consider now: the state it leaves, the points it brings now, and the point
+    row slot it claims (-1 for none)."""
+
+    move: str
+    state: PlanState
+    reward: float = 0.0
+    claimed: int = -1
+
+
+class PlannerBot:
+    """Plans its own next turns (see the module doc); `depth` is its budget."""
+
+    name = "planner"
+    DEPTH = 3  # turns searched exactly, the move now included
+    GAMMA = 0.8  # worth of a point card per turn it is further away
+    THREAT = 0.5  # worth kept of a card an opponent can pay now
+    KAPPA = 0.3  # weight of an acquisition's engine gain over the turns left
+    TURNS_PER_CLAIM = 4  # own turns a point card takes, to estimate the turns left
+    ACQUIRE = 3  # merchant cards searched as acquisitions, the best engine gains first
+    CYCLE = 5  # turns searched to measure a hand's pace...
+    BEAM = 60  # ...and states kept per turn
+    ENDING = 50.0  # worth of ending the game ahead (lost if behind)
+
+    def __init__(self, ruleset: Ruleset, seed: int, depth: int = DEPTH) -> None:
+        self.ruleset = ruleset
+        self.depth = depth
+
+    def choose(self, state: Any) -> str:
+        know = knowledge(state, self.ruleset)
+        return Plan(self, know, state.view()).best()
+
+    def rate(self, know: Knowledge, owned: tuple[int, ...]) -> tuple[float, float]:
+        """The pace of a hand (memoised): (points per turn, cube value per play).
+
+        From an empty caravan, a search over the hand's plays and rests (`CYCLE` turns,
+        the `BEAM` most valuable states kept per turn) finds the first turn each point card
+        of the game can be paid; the pace is its points over the turns to pay and claim it
+        and a rest, averaged over the point deck."""
+        key = ("pace", self.CYCLE, self.BEAM, owned)
+        return know.memo(key, lambda: self._pace(know, owned))
+
+    def _pace(self, know: Knowledge, owned: tuple[int, ...]) -> tuple[float, float]:
+        deck = know.engine.POINT_CARDS
+        first = [0] * len(deck)  # the turn each point card is first paid, 0: not yet
+        start = (know.empty, owned)
+        layer, seen = [start], {start}
+        per_play = 0.0
+        for turn in range(1, self.CYCLE + 1):
+            reached: dict[tuple[Node, tuple[int, ...]], int] = {}
+            for node, hand in layer:
+                following = [(know.kept(after), rest) for after, rest in _children(node, hand)]
+                if hand != owned:
+                    following.append((node, owned))
+                for key in following:
+                    if key not in seen:
+                        seen.add(key)
+                        reached[key] = know.value(key[0])
+            if not reached:
+                break
+            kept = sorted(reached.items(), key=lambda item: -item[1])[: self.BEAM]
+            per_play = max(per_play, kept[0][1] / turn)
+            for (node, _), _ in kept:
+                missing = know.deficits(node)
+                for card, turns in enumerate(first):
+                    if not turns and not missing[card]:
+                        first[card] = turn
+            layer = [key for key, _ in kept]
+        copies = sum(card.copies for card in deck)
+        pace = sum(
+            card.copies * card.points / (turns + 2)
+            for card, turns in zip(deck, first, strict=True)
+            if turns
+        )
+        return pace / copies, per_play
+
+
+def _children(node: Node, hand: tuple[int, ...]) -> list[tuple[Node, tuple[int, ...]]]:
+    """Every (caravan, hand) one play from `hand` (sorted) leads to."""
+    found = []
+    plays = node.plays()
+    previous = -1
+    for index, card in enumerate(hand):
+        if card == previous:
+            continue
+        previous = card
+        rest = hand[:index] + hand[index + 1 :]
+        found += [(after, rest) for after in plays[card].values()]
+    return found
+
+
+class Plan:
+    """One decision of a `PlannerBot`."""
+
+    def __init__(self, bot: PlannerBot, know: Knowledge, view: Any) -> None:
+        self.bot, self.know, self.view = bot, know, view
+        self.me = me = view.current_player
+        self.row = view.point_row
+        deficits = know.deficits
+        values = [float(know.claim_value(view, slot, card)) for slot, card in enumerate(self.row)]
+        for slot, card in enumerate(self.row):
+            if any(deficits(view.caravan(p))[card] == 0 for p in range(view.players) if p != me):
+                values[slot] *= bot.THREAT
+        self.values = values
+        self.hand = tuple(sorted(view.hand(me)))
+        self.owned = tuple(sorted(view.hand(me) + view.played(me)))
+        self.rate, per_play = bot.rate(know, self.owned)
+        self.per_play = max(per_play, 1.0)
+        self.turns_left = self._turns_left()
+        self.last_turns = self._last_turns()
+        self._kept: dict[Node, Node] = {}
+
+    def _turns_left(self) -> int:
+        """Own turns the game has left, roughly: `TURNS_PER_CLAIM` for each point card the
+        leading player still lacks to end it."""
+        view = self.view
+        most = max(len(view.point_cards(p)) for p in range(view.players))
+        return max(1, (view.end_threshold - most) * self.bot.TURNS_PER_CLAIM)
+
+    def _last_turns(self) -> int:
+        """Own turns left when the end is near (this one included), else 0: 1 in the
+        final round; 1 or 2 when an opponent one card short of the end can pay a card now
+        that puts them ahead of us (2 if they move before our next turn would come). An
+        opponent who would end the game behind us is no hurry: counting them would let two
+        planners wait for each other for ever."""
+        view, me, know = self.view, self.me, self.know
+        if view.final_round:
+            return 1
+        mine = view.score(me)
+        short = [
+            p
+            for p in range(view.players)
+            if p != me
+            and len(view.point_cards(p)) == view.end_threshold - 1
+            and any(
+                know.deficits(view.caravan(p))[card] == 0
+                and view.score(p) + know.claim_value(view, slot, card) > mine
+                for slot, card in enumerate(self.row)
+            )
+        ]
+        if not short:
+            return 0
+        return 2 if min(short) < me else 1
+
+    def best(self) -> str:
+        """The move of the highest worth (the first of equal ones)."""
+        candidates = self.candidates()
+        worth = self.worth(candidates)
+        best = 0
+        for index in range(1, len(candidates)):
+            if worth[index] > worth[best]:
+                best = index
+        return candidates[best].move
+
+    # -- the moves to consider -------------------------------------------------------------
+
+    def candidates(self) -> list[Candidate]:
+        view, hand, owned = self.view, self.hand, self.owned
+        if view.discarding:
+            return [Candidate(move, (node, hand, owned)) for move, node in view.discards()]
+        found = [
+            Candidate(move, (self.kept(node), hand, owned), self.values[slot], slot)
+            for move, slot, node in view.claims()
+        ]
+        for move, card, node in view.plays():
+            index = hand.index(card)
+            found.append(
+                Candidate(move, (self.kept(node), hand[:index] + hand[index + 1 :], owned))
+            )
+        found += self.acquisitions()
+        found.append(Candidate("rest", (view.caravan(self.me), owned, owned)))
+        return found
+
+    def acquisitions(self) -> list[Candidate]:
+        """Per merchant slot the cheapest acquisition, for the cards that add most to the
+        hand's engine."""
+        know, bot = self.know, self.bot
+        cheapest: dict[int, tuple[int, str, Node]] = {}
+        for move, slot, paid, node in self.view.acquires():
+            price = know.value(paid)
+            if slot not in cheapest or price < cheapest[slot][0]:
+                cheapest[slot] = (price, move, node)
+        row = self.view.merchant_row
+        found = []
+        for slot, (_, move, node) in cheapest.items():
+            card = row[slot]
+            owned = tuple(sorted((*self.owned, card)))
+            gain = (bot.rate(know, owned)[0] - self.rate) * self.turns_left * bot.KAPPA
+            hand = tuple(sorted((*self.hand, card)))
+            found.append(Candidate(move, (self.kept(node), hand, owned), gain))
+        found.sort(key=lambda c: -c.reward)
+        return found[: bot.ACQUIRE]
+
+    def kept(self, node: Node) -> Node:
+        """The caravan after the discard that leaves it closest to the row's best card."""
+        if node.size <= self.know.limit:
+            return node
+        kept = self._kept.get(node)
+        if kept is None:
+            deficits, row, values = self.know.deficits, self.row, self.values
+
+            def closeness(after: Node) -> float:
+                missing = deficits(after)
+                return max(
+                    (v - 1.5 * missing[c] for v, c in zip(values, row, strict=True)), default=0
+                )
+
+            kept = self._kept[node] = max(
+                (node.discard(move) for move in node.discard_moves()), key=closeness
+            )
+        return kept
+
+    # -- the search ------------------------------------------------------------------------
+
+    def worth(self, candidates: list[Candidate]) -> list[float]:
+        """Each candidate's worth: its points now and the best point card it leads to."""
+        turns = self.turns(candidates)
+        gamma = self.bot.GAMMA
+        worth = []
+        for candidate, reach in zip(candidates, turns, strict=True):
+            if self.last_turns:
+                worth.append(self.final_worth(candidate, reach) + self.ending(candidate))
+                continue
+            best = 0.0
+            for slot, value in enumerate(self.values):
+                if slot != candidate.claimed and reach[slot] < UNREACHED:
+                    best = max(best, value * gamma ** reach[slot])
+            if candidate.claimed >= 0:
+                best *= gamma  # the claim takes this turn
+            worth.append(candidate.reward + best + self.ending(candidate))
+        return worth
+
+    def final_worth(self, candidate: Candidate, reach: list[float]) -> float:
+        """Near the end: the points the candidate brings before the game ends (claims now
+        and within the turns left, and the cubes that score)."""
+        later = self.last_turns - 1
+        best = max(
+            (
+                value
+                for slot, value in enumerate(self.values)
+                if slot != candidate.claimed and reach[slot] <= later
+            ),
+            default=0.0,
+        )
+        return candidate.reward + (best if later else 0.0) + candidate.state[0].points
+
+    def ending(self, candidate: Candidate) -> float:
+        """For a claim that ends the game: a bonus if it leaves us ahead, else a penalty."""
+        view, me = self.view, self.me
+        if candidate.claimed < 0 or len(view.point_cards(me)) + 1 < view.end_threshold:
+            return 0.0
+        card = self.row[candidate.claimed]
+        mine = view.score(me) + self.know.claim_value(view, candidate.claimed, card)
+        mine += candidate.state[0].points - view.caravan(me).points
+        theirs = max(view.score(p) for p in range(view.players) if p != me)
+        return self.bot.ENDING if mine > theirs else -self.bot.ENDING
+
+    def turns(self, candidates: list[Candidate]) -> list[list[float]]:
+        """Per candidate and point-row slot: the turns until the card can be paid, the
+        candidate's turn included (searched exactly within the depth, estimated beyond).
+
+        One layered search serves every candidate: a state carries the bit mask of the
+        candidates that reach it first at this depth.
+        """
+        row, deficits, kept = self.row, self.know.deficits, self.kept
+        per_play = self.per_play
+        reach = [[UNREACHED] * len(row) for _ in candidates]
+        layer: dict[PlanState, int] = {}
+        for index, candidate in enumerate(candidates):
+            layer[candidate.state] = layer.get(candidate.state, 0) | 1 << index
+        seen: dict[PlanState, int] = {}
+        depth = self.bot.depth
+        for turn in range(1, depth + 1):
+            last = turn == depth
+            following: dict[PlanState, int] = {}
+            for state, mask in layer.items():
+                before = seen.get(state, 0)
+                new = mask & ~before
+                if not new:
+                    continue
+                seen[state] = before | new
+                node, hand, owned = state
+                missing = [deficits(node)[card] for card in row]
+                if last:
+                    at = [turn + 1 + need / per_play if need else turn for need in missing]
+                elif 0 in missing:
+                    at = [UNREACHED if need else turn for need in missing]
+                else:
+                    at = []
+                while at and new:
+                    low = new & -new
+                    new ^= low
+                    best = reach[low.bit_length() - 1]
+                    for slot, turns in enumerate(at):
+                        if turns < best[slot]:
+                            best[slot] = turns
+                if last:
+                    continue
+                bits = mask & ~before
+                for after, rest in _children(node, hand):
+                    key = (kept(after), rest, owned)
+                    following[key] = following.get(key, 0) | bits
+                if hand != owned:
+                    key = (node, owned, owned)
+                    following[key] = following.get(key, 0) | bits
+            layer = following
+        return reach
