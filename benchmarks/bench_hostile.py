@@ -1,6 +1,6 @@
 """Time and peak memory of `century` on the worst bounded input of each hostile class.
 
-Each input is made in a fresh temporary folder (the generators of tests/test_hostile.py, at
+Each input is made in a fresh temporary folder (the generators of tests/project/test_hostile.py, at
 the caps of century.limits) and the command runs in its own process, started from a small
 Python wrapper that reads the child's peak resident memory (`getrusage(RUSAGE_CHILDREN)`) and
 wall-clock time; each is repeated and the median time and the largest peak are printed.
@@ -21,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "project")]  # helpers, the corpus
 
 import test_hostile as corpus  # noqa: E402
 

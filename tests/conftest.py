@@ -1,27 +1,16 @@
-"""Shared fixtures: the repository root, a CLI runner, and the bundled rulesets."""
+"""Shared fixtures: a CLI runner, the bundled rulesets, the base ruleset, and the
+``--refresh-goldens`` option. Helpers that are not fixtures live in ``tests/helpers/``."""
 
 from __future__ import annotations
-
-import os
-from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from century import cli
-from century.resources import package_dir
+from century.model.ruleset import Ruleset
+from century.pipeline import Compiled
 
-ROOT = Path(__file__).resolve().parent.parent
-DATA = package_dir("data")
-
-
-def as_in_checkout(shown: str) -> str:
-    """`shown` (a file name or text the tool printed) with the bundled data named as in the
-    checkout (`rules/...`). An editable install reads the top-level folders through links and
-    shows them so; an installed copy (`pip install .`, an unpacked sdist) shows its own path."""
-    for prefix in {str(DATA), os.path.relpath(DATA, ROOT)}:
-        shown = shown.replace(prefix + os.sep, "")
-    return shown
+from helpers import ROOT, compiled, spice_road
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -51,8 +40,12 @@ def run(monkeypatch: pytest.MonkeyPatch):
 
 
 @pytest.fixture(scope="session")
-def bundled():
+def bundled() -> Compiled:
     """The bundled rules, compiled once: `Compiled` with rulesets and resolved trees."""
-    from century.pipeline import compile_paths
+    return compiled()
 
-    return compile_paths()
+
+@pytest.fixture(scope="session")
+def base() -> Ruleset:
+    """The base ruleset of the tests: the bundled Spice Road."""
+    return spice_road()

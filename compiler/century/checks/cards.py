@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 from century.checks.context import DECKS, Context
 from century.diagnostics import Diagnostic
+from century.frontend.loader import Path_
 from century.model.cards import card_kind, derived_id
 
 
@@ -31,7 +32,7 @@ def unique_card_ids(ctx: Context) -> Iterator[Diagnostic]:
 def card_effects(ctx: Context) -> Iterator[Diagnostic]:
     """Cards whose effect is empty or does nothing, by the rules of their kind."""
     for deck, i, card in ctx.cards():
-        path = ("decks", deck, "cards", i)
+        path: Path_ = ("decks", deck, "cards", i)
         if "kind" in card:
             for field, message in card_kind(card["kind"]).problems(card):
                 yield ctx.diag((*path, field) if field else path, message)

@@ -6,7 +6,6 @@ data errors exit 1; an internal error prints one line and exits 3.
 
 from __future__ import annotations
 
-import os
 import sys
 from typing import Annotated, Any
 
@@ -27,6 +26,7 @@ from century.cli import (
     variants,
     watch,
 )
+from century.cli.common import internal_error
 
 _UsageError: Any = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
 """click's UsageError, wherever this typer takes click from (newer typers bundle it)."""
@@ -115,11 +115,5 @@ def main() -> None:
         typer.echo("interrupted", err=True)
         sys.exit(130)
     except Exception as err:  # a bug, not a data error: say so without a traceback
-        if os.environ.get("CENTURY_DEBUG"):
-            raise
-        typer.echo(
-            f"century: internal error: {type(err).__name__}: {err}\n"
-            "  this is a bug in century; set CENTURY_DEBUG=1 to see the traceback",
-            err=True,
-        )
+        internal_error(err)
         sys.exit(3)

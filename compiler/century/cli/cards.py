@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from century.cli.common import (
-    BUILD,
     Command,
+    GameArg,
+    GameOutOpt,
+    LangsOpt,
     Paper,
     RulesOpt,
     check_out,
     fail,
+    game_folder,
     load_game,
     write_outputs,
 )
@@ -55,23 +57,12 @@ def parse_offset(value: str) -> tuple[float, float]:
 
 
 def cards(
-    game: Annotated[
-        str,
-        typer.Argument(metavar="GAME", help="Game or variant id (listed by `century validate`)."),
-    ],
+    game: GameArg,
     paper: Annotated[
         Paper,
         typer.Option(metavar="PAPER", help="Paper size: a4 or letter (see below for what fits)."),
     ] = Paper.a4,
-    lang: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--lang",
-            "-l",
-            metavar="LANG",
-            help="Language (repeatable; default: all of the game's).",
-        ),
-    ] = None,
+    lang: LangsOpt = None,
     gap: Annotated[
         float,
         typer.Option(
@@ -122,10 +113,7 @@ def cards(
             "a printer that shifts the back side.",
         ),
     ] = "0,0",
-    out: Annotated[
-        Path | None,
-        typer.Option("--out", "-o", metavar="DIR", help="Output folder (default: build/GAME)."),
-    ] = None,
+    out: GameOutOpt = None,
     rules: RulesOpt = None,
 ) -> None:
     """Write cards-LANG-PAPER.pdf: the print-and-play kit, backs mirrored for long-edge duplex.
@@ -138,8 +126,7 @@ def cards(
     from century.targets.typst import RenderError
 
     offset = parse_offset(back_offset)
-    folder = out if out is not None else BUILD / game
-    check_out(folder)
+    folder = game_folder(game, out)
     ruleset = load_game(game, rules)
     languages = list(dict.fromkeys(lang or ruleset.languages))
     for value in languages:

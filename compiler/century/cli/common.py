@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import enum
+import os
+import signal
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
@@ -54,10 +58,24 @@ class Paper(enum.StrEnum):
 
 
 OutOpt = Annotated[Path, typer.Option("--out", "-o", metavar="DIR", help="Output folder.")]
+GameArg = Annotated[
+    str, typer.Argument(metavar="GAME", help="Game or variant id (listed by `century validate`).")
+]
+GameOutOpt = Annotated[
+    Path | None,
+    typer.Option("--out", "-o", metavar="DIR", help="Output folder (default: build/GAME)."),
+]
+"""The output folder of a command that writes one game's files."""
+LangsOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--lang", "-l", metavar="LANG", help="Language (repeatable; default: all of the game's)."
+    ),
+]
 PapersOpt = Annotated[
     list[Paper] | None,
     typer.Option(
-        "--paper", metavar="PAPER", help="Paper sizes, a4 or letter (repeatable; default: a4)."
+        "--paper", "-p", metavar="PAPER", help="Paper size, a4 or letter (repeatable; default: a4)."
     ),
 ]
 TargetsOpt = Annotated[
@@ -210,3 +228,42 @@ def load_game(game: str, paths: list[Path] | None) -> Ruleset:
     compiled = load_rulesets(paths or local_rules(), with_bundled=True, only=game)
     require_game(compiled, game)
     return compiled.rulesets[game]
+
+
+def game_folder(game: str, out: Path | None) -> Path:
+    """The output folder of a one-game command (``build/GAME`` by default), refused (exit 1)
+    before any work if it holds files century did not write."""
+    folder = out if out is not None else BUILD / game
+    check_out(folder)
+    return folder
+
+
+@contextmanager
+def signals_call(handler: Callable[[int, Any], None]) -> Iterator[None]:
+    """Within the block, SIGTERM and SIGHUP call `handler` (main thread only; elsewhere the
+    signals are left alone); the previous handlers come back after it."""
+    previous: dict[int, Any] = {}
+    for name in ("SIGTERM", "SIGHUP"):
+        number = getattr(signal, name, None)
+        if number is None:
+            continue
+        try:
+            previous[number] = signal.signal(number, handler)
+        except ValueError:  # not the main thread
+            break
+    try:
+        yield
+    finally:
+        for number, old in previous.items():
+            signal.signal(number, old)
+
+
+def internal_error(err: Exception) -> None:
+    """Say that `err` is a bug in one line (the traceback with CENTURY_DEBUG=1, re-raised)."""
+    if os.environ.get("CENTURY_DEBUG"):
+        raise err
+    typer.echo(
+        f"century: internal error: {type(err).__name__}: {err}\n"
+        "  this is a bug in century; set CENTURY_DEBUG=1 to see the traceback",
+        err=True,
+    )

@@ -9,11 +9,13 @@ from typing import Annotated, Any
 import typer
 
 from century.cli.common import (
-    BUILD,
     Command,
+    GameArg,
+    GameOutOpt,
     RulesOpt,
     check_out,
     fail,
+    game_folder,
     load_game,
     load_rulesets,
     local_rules,
@@ -22,21 +24,14 @@ from century.cli.common import (
 
 
 def engine(
-    game: Annotated[
-        str,
-        typer.Argument(metavar="GAME", help="Game or variant id (listed by `century validate`)."),
-    ],
-    out: Annotated[
-        Path | None,
-        typer.Option("--out", "-o", metavar="DIR", help="Output folder (default: build/GAME)."),
-    ] = None,
+    game: GameArg,
+    out: GameOutOpt = None,
     rules: RulesOpt = None,
 ) -> None:
     """Write the game's standalone engine module (the id with - as _, plus .py)."""
     from century.targets.engine import generate, module_name
 
-    folder = out if out is not None else BUILD / game
-    check_out(folder)
+    folder = game_folder(game, out)
     ruleset = load_game(game, rules)
     name = f"{module_name(ruleset)}.py"
     check_out(folder, [name])

@@ -14,7 +14,15 @@ from typing import Annotated, Any
 
 import typer
 
-from century.cli.common import BUILD, Command, RulesOpt, check_out_file, fail, load_game
+from century.cli.common import (
+    BUILD,
+    Command,
+    RulesOpt,
+    check_out_file,
+    fail,
+    load_game,
+    signals_call,
+)
 from century.play.terminal import HELP, Painter, list_moves, render
 
 
@@ -79,14 +87,13 @@ def play(
     typer.echo(f"{_title(ruleset)}: {players} players, seed {seed}. You are seat {seat}.")
     typer.echo("Type help for the notation and the commands.")
     stopped = None
-    previous = _catch_signals()
     try:
-        _loop(table)
+        with signals_call(_on_signal):
+            _loop(table)
     except _Stopped as stop:
         stopped = stop.signum
         typer.echo(f"\n{signal.Signals(stop.signum).name}: leaving the game")
     finally:
-        _restore_signals(previous)
         _save(table.state, path)
     if stopped is not None:
         raise typer.Exit(128 + stopped)
@@ -104,25 +111,6 @@ class _Stopped(Exception):
 
 def _on_signal(signum: int, frame: Any) -> None:
     raise _Stopped(signum)
-
-
-def _catch_signals() -> dict[int, Any]:
-    """Turn SIGTERM and SIGHUP into `_Stopped` (main thread only); the previous handlers."""
-    previous: dict[int, Any] = {}
-    for name in ("SIGTERM", "SIGHUP"):
-        number = getattr(signal, name, None)
-        if number is None:
-            continue
-        try:
-            previous[number] = signal.signal(number, _on_signal)
-        except ValueError:  # not the main thread: leave signals alone
-            break
-    return previous
-
-
-def _restore_signals(previous: dict[int, Any]) -> None:
-    for number, handler in previous.items():
-        signal.signal(number, handler)
 
 
 def _check_record_path(path: Path) -> None:

@@ -9,22 +9,20 @@ from typing import Annotated, TypeVar
 
 import typer
 
-from century.cli.common import BUILD, Command, RulesOpt, check_out, fail, load_game, write_outputs
+from century.cli.common import (
+    Command,
+    GameArg,
+    GameOutOpt,
+    LangsOpt,
+    RulesOpt,
+    check_out,
+    fail,
+    game_folder,
+    load_game,
+    write_outputs,
+)
 
 T = TypeVar("T")
-GameArg = Annotated[
-    str, typer.Argument(metavar="GAME", help="Game or variant id (listed by `century validate`).")
-]
-LangOpt = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--lang", "-l", metavar="LANG", help="Language (repeatable; default: all of the game's)."
-    ),
-]
-OutOpt = Annotated[
-    Path | None,
-    typer.Option("--out", "-o", metavar="DIR", help="Output folder (default: build/GAME)."),
-]
 
 
 def _write(out: Path, subfolder: str, files: dict[str, bytes]) -> list[Path]:
@@ -69,8 +67,8 @@ def images(
             "usually ask for 3).",
         ),
     ] = 0.0,
-    lang: LangOpt = None,
-    out: OutOpt = None,
+    lang: LangsOpt = None,
+    out: GameOutOpt = None,
     rules: RulesOpt = None,
 ) -> None:
     """Write DIR/images/: one PNG per card and per back, and an index.html contact sheet.
@@ -81,8 +79,7 @@ def images(
     """
     from century.targets.images import FOLDER, ImageOptions, file_names, image_size, plan, render
 
-    folder = out if out is not None else BUILD / game
-    check_out(folder)
+    folder = game_folder(game, out)
     ruleset = load_game(game, rules)
     options = ImageOptions(dpi=dpi, bleed=bleed, languages=tuple(lang or ()))
     planned = _render(game, lambda: plan(ruleset, options))
@@ -114,8 +111,8 @@ def tts(
             "saved objects name the images below it (default: their file:/// URLs).",
         ),
     ] = None,
-    lang: LangOpt = None,
-    out: OutOpt = None,
+    lang: LangsOpt = None,
+    out: GameOutOpt = None,
     rules: RulesOpt = None,
 ) -> None:
     """Write DIR/tts/: a Tabletop Simulator kit with a saved object per language.
@@ -126,8 +123,7 @@ def tts(
     """
     from century.targets.tts import FOLDER, TtsOptions, file_names, folder_url, plan, render
 
-    folder = out if out is not None else BUILD / game
-    check_out(folder)
+    folder = game_folder(game, out)
     ruleset = load_game(game, rules)
     options = TtsOptions(dpi=dpi, languages=tuple(lang or ()))
     url = base_url if base_url is not None else folder_url(folder / FOLDER)

@@ -2,49 +2,35 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Annotated
-
 import typer
 
-from century.cli.common import BUILD, Command, Paper, RulesOpt, check_out, load_game, write_outputs
+from century.cli.common import (
+    Command,
+    GameArg,
+    GameOutOpt,
+    LangsOpt,
+    Paper,
+    PapersOpt,
+    RulesOpt,
+    check_out,
+    game_folder,
+    load_game,
+    write_outputs,
+)
 
 
 def sheets(
-    game: Annotated[
-        str,
-        typer.Argument(metavar="GAME", help="Game or variant id (listed by `century validate`)."),
-    ],
-    lang: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--lang",
-            "-l",
-            metavar="LANG",
-            help="Language (repeatable; default: all of the game's).",
-        ),
-    ] = None,
-    paper: Annotated[
-        list[Paper] | None,
-        typer.Option(
-            "--paper",
-            "-p",
-            metavar="PAPER",
-            help="Paper size, a4 or letter (repeatable; default: a4).",
-        ),
-    ] = None,
-    out: Annotated[
-        Path | None,
-        typer.Option("--out", "-o", metavar="DIR", help="Output folder (default: build/<game>)."),
-    ] = None,
+    game: GameArg,
+    lang: LangsOpt = None,
+    paper: PapersOpt = None,
+    out: GameOutOpt = None,
     rules: RulesOpt = None,
 ) -> None:
     """Write the rule sheets of GAME as rules-<lang>-<paper>.pdf."""
     from century.targets.sheets import SheetError, render_sheet, sheet_name
     from century.targets.typst import RenderError
 
-    folder = out if out is not None else BUILD / game
-    check_out(folder)
+    folder = game_folder(game, out)
     ruleset = load_game(game, rules)
     languages = list(dict.fromkeys(lang or ruleset.languages))
     papers = list(dict.fromkeys(p.value for p in paper or [Paper.a4]))

@@ -68,7 +68,7 @@ def simulate(
 
     if (game is None) == (compare is None):
         fail("name one GAME, or two with --compare A B", 2)
-    names = list(compare) if compare else [game]
+    names: list[str] = list(compare) if compare else [game] if game else []
     given = {name: _read_report(name) for name in names if _is_report_file(name)}
     stem = "-vs-".join(given[name]["game"] if name in given else _game_id(name) for name in names)
     folder = out or BUILD / "reports" / stem

@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import tempfile
 from pathlib import Path
-from typing import Annotated
 
 import typer
 
 from century.cli.common import (
-    BUILD,
     Command,
+    GameArg,
+    GameOutOpt,
+    LangsOpt,
     Paper,
+    PapersOpt,
     RulesOpt,
     check_out,
     fail,
+    game_folder,
     load_game,
     write_outputs,
 )
@@ -23,33 +26,13 @@ from century.targets import BuildOptions, Target, targets
 
 def _command(target: Target):
     def command(
-        game: Annotated[str, typer.Argument(metavar="GAME", help="Game or variant id.")],
-        out: Annotated[
-            Path | None,
-            typer.Option("--out", "-o", metavar="DIR", help="Output folder (default: build/GAME)."),
-        ] = None,
-        lang: Annotated[
-            list[str] | None,
-            typer.Option(
-                "--lang",
-                "-l",
-                metavar="LANG",
-                help="Language (repeatable; default: all of the game's).",
-            ),
-        ] = None,
-        paper: Annotated[
-            list[Paper] | None,
-            typer.Option(
-                "--paper",
-                "-p",
-                metavar="PAPER",
-                help="Paper size, a4 or letter (repeatable; default: a4).",
-            ),
-        ] = None,
+        game: GameArg,
+        out: GameOutOpt = None,
+        lang: LangsOpt = None,
+        paper: PapersOpt = None,
         rules: RulesOpt = None,
     ) -> None:
-        folder = out if out is not None else BUILD / game
-        check_out(folder)
+        folder = game_folder(game, out)
         ruleset = load_game(game, rules)
         unknown = [code for code in lang or [] if code not in ruleset.languages]
         if unknown:

@@ -11,9 +11,7 @@ into one change.
 from __future__ import annotations
 
 import os
-import signal
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Annotated, Any
@@ -30,8 +28,10 @@ from century.cli.common import (
     TargetsOpt,
     check_out,
     fail,
+    internal_error,
     local_rules,
     report,
+    signals_call,
 )
 from century.cli.core import build_games, pick_targets, summary
 
@@ -93,7 +93,7 @@ def watch(
 
     options = BuildOptions(papers=tuple(p.value for p in paper or [Paper.a4]))
     watcher = _Watcher(given, out, chosen, options)
-    with _signals_stop():
+    with signals_call(_stop):
         try:
             watcher.run(watchfiles)
         except KeyboardInterrupt:
@@ -196,13 +196,7 @@ class _Watcher:
         try:
             self._round(changed)
         except Exception as err:  # a bug, not a data error: say so and keep watching
-            if os.environ.get("CENTURY_DEBUG"):
-                raise
-            typer.echo(
-                f"century: internal error: {type(err).__name__}: {err}\n"
-                "  this is a bug in century; set CENTURY_DEBUG=1 to see the traceback",
-                err=True,
-            )
+            internal_error(err)
 
     def _round(self, changed: set[Path] | None) -> None:
         from century.pipeline import compile_paths
@@ -312,27 +306,9 @@ def _few(names: list[str], shown: int = 3) -> str:
     return ", ".join(names[:shown]) + more
 
 
-@contextmanager
-def _signals_stop() -> Iterator[None]:
-    """Turn SIGTERM and SIGHUP into KeyboardInterrupt, as Ctrl-C is (main thread only)."""
-
-    def stop(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt
-
-    previous: dict[int, Any] = {}
-    for name in ("SIGTERM", "SIGHUP"):
-        number = getattr(signal, name, None)
-        if number is None:
-            continue
-        try:
-            previous[number] = signal.signal(number, stop)
-        except ValueError:  # not the main thread: leave signals alone
-            break
-    try:
-        yield
-    finally:
-        for number, handler in previous.items():
-            signal.signal(number, handler)
+def _stop(signum: int, frame: Any) -> None:
+    """SIGTERM and SIGHUP stop the watch as Ctrl-C does."""
+    raise KeyboardInterrupt
 
 
 def register(app: typer.Typer) -> None:

@@ -85,7 +85,9 @@ def format_path(path: Path_) -> str:
     return text
 
 
-_Loader = yaml.CSafeLoader if yaml.__with_libyaml__ else yaml.SafeLoader
+_Loader: type[yaml.CSafeLoader] | type[yaml.SafeLoader] = (
+    yaml.CSafeLoader if yaml.__with_libyaml__ else yaml.SafeLoader
+)
 MERGE_TAG = "tag:yaml.org,2002:merge"
 
 

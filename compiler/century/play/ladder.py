@@ -103,9 +103,9 @@ def run_ladder(
     }
 
 
-def ranking(played: Sequence[Pairing], bots: Sequence[str], players: int) -> list[dict]:
+def ranking(played: Sequence[Pairing], bots: Sequence[str], players: int) -> list[dict[str, Any]]:
     """The bots by their mean win rate against the others, strongest first."""
-    rows = []
+    rows: list[dict[str, Any]] = []
     for bot in bots:
         rates = [p.win_rate for p in played if p.bot == bot and p.against != bot]
         mean = sum(rates) / len(rates) if rates else 1 / players

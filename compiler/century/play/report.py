@@ -17,7 +17,11 @@ from typing import Any
 from markupsafe import Markup
 
 from century.model.ruleset import Ruleset
+from century.model.text import shown
 from century.play.simulate import Aggregate, CardTally
+
+REPORT_LANGUAGE = "en"
+"""The language of the report (its headings are English); names fall back per `shown`."""
 
 Z95 = 1.959963984540054
 REPORT_VERSION = 2
@@ -86,13 +90,6 @@ def _card_rows(table: Mapping[str, CardTally], games: int, names: Mapping[str, s
     return rows
 
 
-def display_name(text: Mapping[str, str], fallback: str, language: str = "en") -> str:
-    """A translated name in `language`, else in any language, else `fallback` (an id)."""
-    if not text:
-        return fallback
-    return text.get(language) or next(iter(text.values()))
-
-
 def build_report(total: Aggregate, ladder: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The JSON-ready report of a simulation; `ladder` (see `century.play.ladder`) gives
     the bots' measured strength."""
@@ -115,7 +112,7 @@ def build_report(total: Aggregate, ladder: Mapping[str, Any] | None = None) -> d
             }
         )
     merchant_names = {
-        c.id: display_name(c.name, c.id) for c in (*rs.starting_cards, *rs.merchant_deck)
+        c.id: shown(c.name, REPORT_LANGUAGE, c.id) for c in (*rs.starting_cards, *rs.merchant_deck)
     }
     coins = []
     for coin in rs.coins:
@@ -124,7 +121,7 @@ def build_report(total: Aggregate, ladder: Mapping[str, Any] | None = None) -> d
         coins.append(
             {
                 "id": coin.id,
-                "name": display_name(coin.name, coin.id),
+                "name": shown(coin.name, REPORT_LANGUAGE, coin.id),
                 "value": coin.value,
                 "supply": coin.count(cfg.players),
                 "taken_per_game": _r(taken / games) if games else 0.0,
@@ -136,7 +133,7 @@ def build_report(total: Aggregate, ladder: Mapping[str, Any] | None = None) -> d
     return {
         "report_version": REPORT_VERSION,
         "game": rs.id,
-        "name": display_name(rs.name, rs.id),
+        "name": shown(rs.name, REPORT_LANGUAGE, rs.id),
         "source_hash": rs.source_hash,
         "config": {
             "games": cfg.games,
@@ -339,7 +336,7 @@ def coin_chart(coins: Sequence[Mapping[str, Any]], title: str = "Coin use") -> M
 # -- HTML -----------------------------------------------------------------------------------
 
 
-def _charts(report: Mapping[str, Any]) -> dict[str, Markup]:
+def _charts(report: Mapping[str, Any]) -> dict[str, Markup | list[Markup]]:
     return {
         "seats": win_rate_chart(report["seats"]),
         "rounds": histogram_chart(report["rounds"].get("histogram", {}), "Game length in rounds"),
@@ -382,4 +379,4 @@ def render_html(reports: Sequence[Mapping[str, Any]]) -> str:
 
 def ruleset_label(ruleset: Ruleset) -> str:
     """A readable name for a ruleset in reports."""
-    return display_name(ruleset.name, ruleset.id)
+    return shown(ruleset.name, REPORT_LANGUAGE, ruleset.id)

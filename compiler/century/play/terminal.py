@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from century.model.text import shown
+
 HELP = """\
 Type a move in the notation below, or the number of a listed move.
   rest                    take your played cards back into your hand
@@ -104,10 +106,8 @@ def _by_id(held: tuple[Any, int]) -> str:
 
 def _pile_label(view: Any, ruleset: Any, pile: int) -> str:
     """A coin pile as its name, value and the coins left."""
-    from century.play.report import display_name
-
     coin = ruleset.coins[pile]
-    name = display_name(coin.name, coin.id)
+    name = shown(coin.name, "en", coin.id)
     return f"{name} ({coin.value}), {view.coin_count(pile)} left"
 
 

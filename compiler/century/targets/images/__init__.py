@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from century.model.ruleset import Ruleset
+from century.model.text import shown
 from century.prose import render_prose
 from century.targets import BuildOptions, Target
 from century.targets.cards.faces import back_face, coins, decks, resources
@@ -141,7 +142,7 @@ def check_options(options: ImageOptions) -> None:
 def face_context(ruleset: Ruleset, lang: str) -> dict[str, Any]:
     """What every face template needs besides the faces: game name, ladder and coins."""
     return {
-        "game": ruleset.name.get(lang, ruleset.id),
+        "game": shown(ruleset.name, lang, ruleset.id),
         "lang": lang,
         "resources": resources(ruleset),
         "coins": coins(ruleset, ruleset.players_max),
@@ -245,7 +246,7 @@ def contact_sheet(ruleset: Ruleset, planned: list[Language], options: ImageOptio
             deck_list.append(
                 {"title": deck.title, "count": deck.count, "cards": cards, "back": back}
             )
-        game = ruleset.name.get(lang, ruleset.id)
+        game = shown(ruleset.name, lang, ruleset.id)
         languages.append({"lang": lang, "game": game, "decks": deck_list})
     return env.get_template("index.html.j2").render(
         title=ruleset.name.get(ruleset.languages[0], ruleset.id),

@@ -29,12 +29,13 @@ import hashlib
 import json
 import math
 import urllib.parse
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from century.model.ruleset import Ruleset
+from century.model.text import shown
 from century.prose import render_prose
 from century.targets import BuildOptions, Target
 from century.targets.cards import kit
@@ -156,10 +157,6 @@ def _colour(hex_colour: str) -> dict[str, float]:
     return {"r": round(r, 4), "g": round(g, 4), "b": round(b, 4)}
 
 
-def _name(text: Mapping[str, str], lang: str, fallback: str) -> str:
-    return text.get(lang) or next(iter(text.values()), fallback)
-
-
 # -- the saved object ------------------------------------------------------------------------
 
 
@@ -248,7 +245,7 @@ def _cube_bag(ruleset: Ruleset, lang: str, index: int) -> dict[str, Any]:
     def guid(*parts: object) -> str:
         return _guid(ruleset.id, lang, "cubes", index, *parts)
 
-    name = _name(resource.name, lang, resource.id)
+    name = shown(resource.name, lang, resource.id)
     cube = {
         "GUID": guid("cube"),
         "Name": "BlockSquare",
@@ -361,7 +358,7 @@ def plan(ruleset: Ruleset, options: TtsOptions, url: str) -> list[Language]:
             "pages": drawing.pages,
         }
         name = f"{file_stem(ruleset.id)}-{file_stem(lang)}.json"
-        save = saved_object(f"{ruleset.name.get(lang, ruleset.id)} ({lang})", objects)
+        save = saved_object(f"{shown(ruleset.name, lang, ruleset.id)} ({lang})", objects)
         found.append(Language(drawing, data, name, save))
     return found
 
@@ -430,7 +427,7 @@ def _coins(ruleset: Ruleset, lang: str, url: str, drawing: Drawing | None) -> li
         path = f"coin-{file_stem(coin.id)}.png"
         if drawing is not None:
             drawing.add(path, {"type": "coin", "index": index, "size": COIN_MM})
-        name = _name(coin.name, lang, coin.id)
+        name = shown(coin.name, lang, coin.id)
         for n in range(coin.count(ruleset.players_max)):
             transform = _transform(index * 2.0, -5.0, y=1.0 + 0.2 * n, scale=0.5)
             guid = _guid(ruleset.id, lang, "coin", coin.id, n)

@@ -1,0 +1,138 @@
+"""The limits: every cap is a named constant listed in the README; the move-table bound is an
+upper bound of what the engine lists; the prose sandbox refuses bombs at once."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import re
+import time
+
+import pytest
+
+from century import limits
+from century.model.size import move_bound
+from century.targets.engine import load_engine
+
+from helpers import ROOT, bundled_rulesets, changed, five_ranks, position, spice_road
+
+
+def test_every_limit_is_in_the_readme_with_its_value():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    rows = dict(re.findall(r"^\| `([A-Z_]+)` \| ([\d_.,]+) \|", readme, flags=re.M))
+    caps = {n: v for n, v in vars(limits).items() if n.isupper() and isinstance(v, int | float)}
+    assert caps, "limits.py defines the caps"
+    assert {n: float(v.replace(",", "").replace("_", "")) for n, v in rows.items()} == caps
+
+
+# -- the move-table bound ----------------------------------------------------------------------
+
+
+def measured_moves(engine, players: int, games: int, seed: int) -> int:
+    """The longest `legal_moves()` over random playouts."""
+    most = 0
+    for game in range(games):
+        rng = random.Random(seed + game)
+        state = engine.new_game(players, seed + game)
+        while not state.is_over():
+            moves = state.legal_moves()
+            most = max(most, len(moves))
+            state.play(moves[rng.randrange(len(moves))])
+    return most
+
+
+def rich_position(engine, ruleset, players: int, rng: random.Random):
+    """A random state near the worst case: a caravan at the limit spread over the ranks, every
+    merchant card in the hand, full rows."""
+    ranks = len(ruleset.resources)
+    cubes = [ruleset.codes[i % ranks].lower() for i in range(ruleset.caravan_limit)]
+    rng.shuffle(cubes)
+    caravan = "".join(sorted(cubes, key=ruleset.codes.lower().index))
+    cards = list(dict.fromkeys(c.id for c in (*ruleset.starting_cards, *ruleset.merchant_deck)))
+    points = [p.id for p in ruleset.point_deck]
+    rng.shuffle(points)
+    seats = [{"caravan": caravan, "hand": cards}] + [{} for _ in range(players - 1)]
+    row = rng.sample(cards, min(ruleset.merchant_row, len(cards)))
+    return position(engine, players, seats, merchant_row=row, point_row=points[: ruleset.point_row])
+
+
+VARIANTS = [
+    *bundled_rulesets().values(),
+    five_ranks(spice_road()),
+    changed(spice_road(), id="row-8", merchant_row=8),
+    changed(spice_road(), id="small-caravan", caravan_limit=5, merchant_row=9),
+    changed(five_ranks(spice_road()), id="five-ranks-row-7", merchant_row=7, caravan_limit=9),
+]
+
+
+@pytest.mark.parametrize("ruleset", VARIANTS, ids=lambda r: r.id)
+def test_the_move_bound_is_an_upper_bound_of_the_engine(ruleset):
+    engine = load_engine(ruleset)
+    bound = move_bound(ruleset).per_decision
+    rng = random.Random(ruleset.id)
+    rich = max(len(rich_position(engine, ruleset, 2, rng).legal_moves()) for _ in range(5))
+    played = measured_moves(engine, 2, 3, 11)
+    assert max(rich, played) <= bound
+    assert rich > bound // 3, f"the bound ({bound}) should not be far above the worst ({rich})"
+
+
+def test_the_example_of_a_12_card_row_and_20_cube_caravans():
+    ruleset = changed(spice_road(), merchant_row=12, caravan_limit=20)
+    assert 4_900_000 < move_bound(ruleset).per_decision < 5_000_000
+    assert move_bound(ruleset).per_decision > limits.MAX_MOVES
+
+
+# -- prose bombs -------------------------------------------------------------------------------
+
+BOMBS = {
+    "power": "{{ 9**(9**9) }}",
+    "product": "{% set x = 2**4000 %}{{ x * x * x }}",
+    "repeat": '{{ "x" * 10**10 }}',
+    "huge range": "{% for i in range(10**9) %}{% endfor %}",
+    "nested loops": "{% for i in range(5000) %}{% for j in range(5000) %}{% endfor %}{% endfor %}",
+    "doubling": "{% set l0 = ['ab'] %}"
+    + "".join(f"{{% set l{i + 1} = [l{i}, l{i}] %}}" for i in range(60))
+    + "{{ l60|length }}",
+    "replace": "{{ ('x' * 10000)|replace('', 'y' * 10000) }}",
+    "output": "{% for i in range(10000) %}{{ 'x' * 10000 }}{% endfor %}",
+    "format width": "{{ '{:>999999999}'.format(1) }}",
+    "percent": "{{ '%999999999d' % 1 }}",
+    "to_bytes": "{{ (1).to_bytes(10**9, 'big') }}",
+    "macro": "{% macro f() %}{{ f() }}{{ f() }}{% endmacro %}{{ f() }}",
+}
+
+
+@pytest.mark.parametrize("source", BOMBS.values(), ids=BOMBS.keys())
+def test_a_prose_bomb_is_refused_within_one_second(source):
+    from century.prose import ProseError, render_prose
+
+    base = spice_road()
+    prose = {lang: dict(text) for lang, text in base.prose.items()}
+    prose["en"]["goal"] = source
+    ruleset = dataclasses.replace(base, prose=prose)
+    start = time.perf_counter()
+    with pytest.raises(ProseError) as refused:
+        render_prose(ruleset, "en")
+    assert time.perf_counter() - start < 1.0
+    assert refused.value.code == "C403" and refused.value.key == "goal"
+
+
+def test_the_deadline_stops_a_slow_template():
+    from century.sandbox import Budget, SandboxLimit, environment, render
+
+    env = environment(lambda value: value)
+    slow = env.from_string("{% for i in range(9000) %}{{ (s|list|sort)[0] }}{% endfor %}")
+    with pytest.raises(SandboxLimit, match="PROSE_SECONDS"):
+        render(slow, {"s": "x" * 19000}, Budget(seconds=0.05))
+
+
+def test_printing_an_object_is_an_error_not_a_difference_between_builds():
+    from century.prose import ProseError, render_prose
+
+    base = spice_road()
+    for source in ("{{ resources|map(attribute='items')|list }}", "{{ t.resources.upper }}"):
+        prose = {lang: dict(text) for lang, text in base.prose.items()}
+        prose["en"]["goal"] = source
+        with pytest.raises(ProseError) as refused:
+            render_prose(dataclasses.replace(base, prose=prose), "en")
+        assert refused.value.code == "C404"

@@ -1,0 +1,138 @@
+"""`century build` and `validate` as users run them: outputs, exit codes, atomic writes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from century.output import atomic_dir, read_manifest
+
+from helpers import ROOT
+
+
+def test_build_writes_every_game_byte_identically(run, tmp_path):
+    first, second = tmp_path / "a", tmp_path / "b"
+    assert run("build", "--out", str(first)).exit_code == 0
+    assert run("build", "--out", str(second)).exit_code == 0
+    games = sorted(p.name for p in first.iterdir())
+    assert games == ["golem", "spice-road", "spice-road-classic"]
+    for game in games:
+        files = sorted(
+            p.relative_to(first / game) for p in (first / game).rglob("*") if p.is_file()
+        )
+        assert files, game
+        for rel in files:
+            assert (first / game / rel).read_bytes() == (second / game / rel).read_bytes(), rel
+    ruleset = json.loads((first / "golem" / "ruleset.json").read_text(encoding="utf-8"))
+    assert ruleset["id"] == "golem" and ruleset["extends"] == ["spice-road"]
+    assert not [p for p in first.iterdir() if p.name.startswith(".")]  # no temporary left
+
+
+def test_build_refuses_bad_data_and_writes_nothing(run, tmp_path):
+    out = tmp_path / "out"
+    result = run("build", "tests/cases/invalid/unknown-key.yaml", "--out", str(out))
+    assert result.exit_code == 1
+    assert "unknown key 'caravan_limt'" in result.stderr
+    assert not out.exists()
+
+
+def test_atomic_dir_keeps_the_old_output_on_failure(tmp_path):
+    dest = tmp_path / "game"
+    dest.mkdir()
+    (dest / "old.txt").write_text("old")
+    with pytest.raises(RuntimeError), atomic_dir(dest) as tmp:
+        (tmp / "new.txt").write_text("half")
+        raise RuntimeError("target failed")
+    assert [p.name for p in tmp_path.iterdir()] == ["game"]
+    assert [p.name for p in dest.iterdir()] == ["old.txt"]
+    with atomic_dir(dest) as tmp:
+        (tmp / "new.txt").write_text("whole")
+    assert sorted(p.name for p in dest.iterdir()) == [".century-manifest.json", "new.txt"]
+    assert read_manifest(dest) == {"new.txt"}
+
+
+def test_validate_exit_codes(run):
+    clean = run("validate")
+    assert clean.exit_code == 0, clean.output
+    assert "0 errors, 0 warnings" in clean.stderr
+    warn = "tests/cases/invalid/point-value.yaml"
+    assert run("validate", warn).exit_code == 0
+    assert run("validate", "--strict", warn).exit_code == 1
+    assert run("validate", "--format", "yaml").exit_code == 2
+    assert run("validate", "no/such/folder").exit_code == 1
+
+
+def test_validate_json_is_a_list_of_located_diagnostics(run):
+    result = run("validate", "--format", "json", "tests/cases/invalid/wrong-type.yaml")
+    [diag] = json.loads(result.stdout)
+    assert diag == {
+        "code": "C103",
+        "severity": "error",
+        "file": "tests/cases/invalid/wrong-type.yaml",
+        "line": 4,
+        "col": 16,
+        "path": "caravan_limit",
+        "message": "expected a whole number, got 'ten'",
+        "hint": "",
+        "related": [],
+    }
+
+
+def test_schema_command_lists_and_writes(run, tmp_path):
+    shown = run("schema")
+    assert shown.exit_code == 0 and "variant.schema.json" in shown.stdout
+    assert run("schema", "--write", str(tmp_path)).exit_code == 0
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert names == [
+        ".century-manifest.json",
+        "deck.schema.json",
+        "defs.schema.json",
+        "game.schema.json",
+        "prose.schema.json",
+        "variant.schema.json",
+    ]
+    assert run("schema", "--write", str(tmp_path)).exit_code == 0  # its own files: replaced
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "game.schema.json").write_text("{}", encoding="utf-8")
+    refused = run("schema", "--write", str(mine))
+    assert refused.exit_code == 1 and "rules data (game.schema.json)" in refused.stderr
+    assert (mine / "game.schema.json").read_text(encoding="utf-8") == "{}"
+
+
+def test_every_yaml_file_names_its_schema():
+    for path in [*ROOT.glob("rules/**/*.yaml"), *ROOT.glob("cards/**/*.yaml")]:
+        first = path.read_text(encoding="utf-8").splitlines()[0]
+        assert first.startswith("# yaml-language-server: $schema="), path
+        schema = (path.parent / first.split("=", 1)[1]).resolve()
+        assert schema.is_file(), path
+
+
+def test_console_script_runs_without_traceback():
+    result = subprocess.run(
+        [sys.executable, "-m", "century", "validate", "tests/cases/invalid/python-tag.yaml"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    assert "is not allowed" in result.stderr
+
+
+def test_build_out_over_a_folder_holding_a_users_file_keeps_it(run, tmp_path):
+    out = tmp_path / "out"
+    assert run("build", "--target", "ruleset", "--out", str(out)).exit_code == 0
+    notes = out / "spice-road" / "notes.txt"
+    notes.write_text("my notes", encoding="utf-8")
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    refused = run("build", "--target", "ruleset", "--out", str(out))
+    assert refused.exit_code == 1
+    assert "holds files century did not write (notes.txt)" in refused.stderr
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+    notes.unlink()
+    assert run("build", "--target", "ruleset", "--out", str(out)).exit_code == 0

@@ -1,0 +1,232 @@
+"""`century watch` as a user runs it: a process in a project folder, files edited under it.
+
+The watcher runs in a subprocess; its output is read line by line with a generous deadline
+(the machine may be loaded), and no test asserts how long anything took.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import queue
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from helpers import ROOT
+
+needs_watchfiles = pytest.mark.skipif(
+    importlib.util.find_spec("watchfiles") is None,
+    reason="the watch extra is not installed (pip install -e '.[watch]')",
+)
+
+DEADLINE = 60.0
+"""Seconds to wait for an expected line: plenty on a loaded 2-core machine."""
+
+
+class Watch:
+    """A running `century watch` whose output (stdout and stderr) is read as it comes."""
+
+    def __init__(self, cwd: Path, *args: str) -> None:
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        env.pop("CENTURY_DEBUG", None)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "century", "watch", *args],
+            cwd=cwd,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env=env,
+        )
+        self.lines: list[str] = []
+        self._queue: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self._queue.put(line.rstrip("\n"))
+        self._queue.put(None)
+
+    def until(self, pattern: str) -> list[str]:
+        """The lines up to and including the first that matches `pattern` (a regex)."""
+        seen: list[str] = []
+        while True:
+            try:
+                line = self._queue.get(timeout=DEADLINE)
+            except queue.Empty:
+                raise AssertionError(f"no line matching {pattern!r} in {DEADLINE} s") from None
+            if line is None:
+                raise AssertionError(f"the watcher ended before {pattern!r}:\n" + self.text())
+            self.lines.append(line)
+            seen.append(line)
+            if re.search(pattern, line):
+                return seen
+
+    def stop(self, signum: int = signal.SIGINT) -> tuple[int, list[str]]:
+        """Send `signum`; the exit code and the lines printed until the end."""
+        self.process.send_signal(signum)
+        code = self.process.wait(timeout=DEADLINE)
+        rest: list[str] = []
+        while (line := self._queue.get(timeout=DEADLINE)) is not None:
+            self.lines.append(line)
+            rest.append(line)
+        return code, rest
+
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(timeout=DEADLINE)
+
+
+@pytest.fixture
+def watching():
+    """Start watchers; whatever a test leaves running is killed."""
+    started: list[Watch] = []
+
+    def start(cwd: Path, *args: str) -> Watch:
+        started.append(Watch(cwd, *args))
+        return started[-1]
+
+    yield start
+    for each in started:
+        each.kill()
+
+
+def save(path: Path, text: str) -> None:
+    """Save `path` as many editors do: write a new file beside it, then rename it over."""
+    fresh = path.with_name(f".{path.name}.saving")
+    fresh.write_text(text, encoding="utf-8")
+    os.replace(fresh, path)
+
+
+def project(folder: Path) -> Path:
+    """A project of the bundled base game, one of its variants, and an independent copy of
+    the base game with decks of its own (`copy`), in `folder`."""
+    (folder / "rules").mkdir(parents=True)
+    shutil.copytree(ROOT / "rules" / "prose", folder / "rules" / "prose")
+    shutil.copytree(ROOT / "cards", folder / "cards")
+    shutil.copytree(folder / "cards" / "spice-road", folder / "cards" / "copy")
+    base = (ROOT / "rules" / "spice-road.yaml").read_text(encoding="utf-8")
+    (folder / "rules" / "spice-road.yaml").write_text(base, encoding="utf-8")
+    copy = base.replace("id: spice-road", "id: copy").replace("cards/spice-road/", "cards/copy/")
+    assert copy.count("cards/copy/") == 3
+    (folder / "rules" / "copy.yaml").write_text(copy, encoding="utf-8")
+    shutil.copy(ROOT / "rules" / "spice-road-classic.yaml", folder / "rules")
+    return folder
+
+
+@needs_watchfiles
+def test_watch_rebuilds_only_the_games_a_change_touches(tmp_path, watching):
+    root = project(tmp_path)
+    watch = watching(root)
+    first = watch.until(r"^watching ")
+    assert "watching cards/, rules/ (11 files); Ctrl-C stops" in first
+    for game in ("copy", "spice-road", "spice-road-classic"):
+        assert any(line.startswith(f"built build/{game} in ") for line in first), first
+    copy_folder = (root / "build" / "copy").stat()
+
+    merchant = root / "cards" / "spice-road" / "merchant.yaml"
+    good = merchant.read_text(encoding="utf-8")
+    lines = good.splitlines()
+    number = next(i for i, line in enumerate(lines) if "get: YR}" in line)
+    col = lines[number].index("YR") + 1
+    save(merchant, good.replace("get: YR}", "get: YX}", 1))
+
+    broken = watch.until(r"^not built: spice-road-classic ")
+    assert broken[0] == (
+        "changed cards/spice-road/merchant.yaml: rebuilding spice-road, spice-road-classic"
+    )
+    located = f"cards/spice-road/merchant.yaml:{number + 1}:{col}: error C302: "
+    assert any(line.startswith(located) for line in broken), broken
+    assert any(
+        line.startswith("checked 2 games (spice-road, spice-road-classic)") for line in broken
+    )
+    assert "not built: spice-road has errors; build/spice-road is left as it was" in broken
+    assert not [line for line in broken if line.startswith("built ")]
+
+    save(merchant, good)
+    fixed = watch.until(r"^built build/spice-road-classic in ")
+    assert fixed[0] == broken[0]
+    assert not [line for line in fixed if ": error " in line], fixed
+    [built] = [line for line in fixed if line.startswith("built build/spice-road in ")]
+    match = re.fullmatch(r"built build/spice-road in \d+\.\d\d s: (.*)", built)
+    assert match, built
+    written = match.group(1).split(", ")
+    assert {"ruleset.json", "spice_road.py", "rules-en-a4.pdf", "cards-de-a4.pdf"} <= set(written)
+    for name in written:
+        assert (root / "build" / "spice-road" / name).is_file(), name
+
+    code, rest = watch.stop(signal.SIGINT)
+    assert code == 0, watch.text()
+    assert rest == ["stopped watching"], rest
+    changes = [line for line in watch.lines if line.startswith("changed ")]
+    assert len(changes) == 2, watch.text()  # one rebuild attempt per edit
+    assert [line for line in watch.lines if line.startswith("built build/copy ")] == [
+        line for line in first if line.startswith("built build/copy ")
+    ]
+    untouched = (root / "build" / "copy").stat()
+    assert (untouched.st_ino, untouched.st_mtime_ns) == (
+        copy_folder.st_ino,
+        copy_folder.st_mtime_ns,
+    )
+    assert "Traceback" not in watch.text()
+
+
+@needs_watchfiles
+def test_watch_keeps_going_after_a_refused_folder_and_stops_on_sigterm(tmp_path, watching):
+    root = project(tmp_path)
+    (root / "build" / "copy").mkdir(parents=True)
+    (root / "build" / "copy" / "notes.txt").write_text("mine", encoding="utf-8")
+    watch = watching(root, "rules", "cards", "--target", "ruleset", "--out", "build")
+    first = watch.until(r"^watching ")
+    assert any(
+        line.startswith("error: build/copy holds files century did not write (notes.txt)")
+        for line in first
+    ), first
+    assert (root / "build" / "copy" / "notes.txt").read_text(encoding="utf-8") == "mine"
+
+    (root / "build" / "copy" / "notes.txt").unlink()
+    variant = root / "rules" / "spice-road-classic.yaml"
+    with variant.open("a", encoding="utf-8") as edit:  # an edit in place
+        edit.write("\n")
+    again = watch.until(r"^built build/spice-road-classic in ")
+    assert again[0] == "changed rules/spice-road-classic.yaml: rebuilding spice-road-classic"
+    assert re.search(r"in \d+\.\d\d s: ruleset\.json$", again[-1]), again
+
+    code, rest = watch.stop(signal.SIGTERM)
+    assert code == 0, watch.text()
+    assert rest == ["stopped watching"], rest
+
+
+def test_watch_without_the_extra_says_how_to_install_it(run, monkeypatch):
+    monkeypatch.setitem(sys.modules, "watchfiles", None)  # `import watchfiles` fails
+    result = run("watch")
+    assert result.exit_code == 1
+    name = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["name"]
+    assert result.stderr == (
+        f"error: century watch needs the watch extra: pip install '{name}[watch]'\n"
+    )
+    assert result.stdout == ""
+
+
+@needs_watchfiles
+def test_watch_needs_rules_of_its_own(run, monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    result = run("watch")
+    assert result.exit_code == 2
+    [line] = result.stderr.splitlines()
+    assert line.startswith("error: nothing to watch: this folder has no rules/ or cards/")
+    result = run("watch", "no/such/rules")
+    assert result.exit_code == 2
+    assert result.stderr == "error: no such file or folder: no/such/rules\n"

@@ -1,0 +1,132 @@
+"""Variants: the Golem re-theme, house rules, chains, user folders, diff, show and new."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+import yaml
+
+from century.model.ruleset import Ruleset
+from century.pipeline import compile_paths
+
+from helpers import VALID, as_in_checkout
+
+
+def theme_blind(ruleset: Ruleset) -> dict:
+    """The ruleset with names, colours, codes, ids, terms and sources taken out."""
+    data = replace(
+        ruleset,
+        id="",
+        name={},
+        extends=(),
+        sources=(),
+        source_hash="",
+        terms={},
+        resources=tuple(replace(r, code="", colour="", name={}) for r in ruleset.resources),
+        coins=tuple(replace(c, colour="", name={}) for c in ruleset.coins),
+        merchant_deck=tuple(replace(c, id="") for c in ruleset.merchant_deck),
+        starting_cards=tuple(replace(c, id="") for c in ruleset.starting_cards),
+        point_deck=tuple(replace(c, id="") for c in ruleset.point_deck),
+    )
+    return data.to_json()
+
+
+def test_golem_equals_spice_road_but_for_the_theme(bundled):
+    base, golem = bundled.rulesets["spice-road"], bundled.rulesets["golem"]
+    assert theme_blind(golem) == theme_blind(base)
+    assert golem.codes == "YGBP"
+    assert [r.name["en"] for r in golem.resources] == [
+        "yellow crystal",
+        "green crystal",
+        "blue crystal",
+        "pink crystal",
+    ]
+    assert golem.coins[0].name["en"] == "copper coin" and golem.coins[0].value == 3
+    assert golem.terms["point_cards"] == {"en": "golem cards", "de": "Golemkarten"}
+    # the re-theme carries the new codes into derived card ids
+    assert "yy-b" in [c.id for c in golem.merchant_deck]
+    assert golem.extends == ("spice-road",)
+
+
+def test_house_rule_changes_only_the_end(bundled):
+    base, classic = bundled.rulesets["spice-road"], bundled.rulesets["spice-road-classic"]
+    assert dict(classic.end_threshold) == {2: 5, 3: 5, 4: 5, 5: 5}
+    assert replace(
+        classic,
+        end_threshold=base.end_threshold,
+        name=base.name,
+        id=base.id,
+        extends=(),
+        sources=(),
+        source_hash="",
+    ) == replace(base, sources=(), source_hash="")
+
+
+def test_three_level_chain_and_five_ranks():
+    compiled = compile_paths([VALID])
+    assert not [d for d in compiled.diagnostics if d.severity == "error"]
+    short = compiled.rulesets["golem-short"]
+    assert short.extends == ("spice-road", "golem")
+    assert short.codes == "YGBP"
+    assert set(short.end_threshold.values()) == {4}
+    assert len(short.merchant_deck) == 42
+    five = compiled.rulesets["five-spices"]
+    assert len(five.resources) == 5 and five.caravan_limit == 12 and len(five.coins) == 3
+    assert five.resource_points == (0, 1, 1, 1, 2)
+    assert five.merchant_deck[-1].get == (0, 0, 0, 0, 1)
+
+
+def test_diff_of_a_retheme_shows_only_names(run):
+    result = run("diff", "spice-road", "golem", "--format", "json")
+    assert result.exit_code == 0, result.output
+    diff = json.loads(result.stdout)
+    assert diff["rules"] == []
+    assert diff["cards"] == {"added": [], "removed": [], "changed": []}
+    whats = {r["what"] for r in diff["renames"]}
+    assert {"resource 1 name", "resource 2 code", "coin gold name", "term point_cards"} <= whats
+    text = run("diff", "spice-road", "golem").stdout
+    lines = text.splitlines()
+    assert "rules:" not in lines and "cards:" not in lines and "names (re-theme):" in lines
+    assert "resource 2 code: R -> G" in text
+
+
+def test_diff_of_a_house_rule_shows_the_rule(run):
+    text = run("diff", "spice-road", "spice-road-classic").stdout
+    assert "end_threshold: {2: 6, 3: 6, 4: 5, 5: 5} -> {2: 5, 3: 5, 4: 5, 5: 5}" in text
+
+
+def test_show_marks_where_each_value_came_from(run):
+    result = run("show", "golem")
+    assert result.exit_code == 0, result.output
+    lines = as_in_checkout(result.stdout).splitlines()
+    assert "id: golem  # rules/golem.yaml:4" in lines
+    assert any(line.startswith("caravan_limit: 10  # rules/spice-road.yaml:") for line in lines)
+    assert any("code: G  # rules/golem.yaml:" in line for line in lines)
+    plain = run("show", "golem", "--no-sources").stdout
+    assert yaml.safe_load(plain)["resources"][3]["code"] == "P"
+
+
+def test_user_variant_in_its_own_folder_validates_and_builds(run, tmp_path):
+    folder = tmp_path / "my-variants"
+    result = run("new", "tavern-rules", "--from", "spice-road", "--dir", str(folder))
+    assert result.exit_code == 0, result.output
+    created = folder / "tavern-rules.yaml"
+    text = created.read_text(encoding="utf-8")
+    assert text.startswith("# yaml-language-server: $schema=")
+    assert "extends: spice-road" in text
+    created.write_text(text + "caravan_limit: 12\n", encoding="utf-8")
+    assert run("validate", str(folder)).exit_code == 0
+    out = tmp_path / "out"
+    result = run("build", str(folder), "--out", str(out))
+    assert result.exit_code == 0, result.output
+    ruleset = json.loads((out / "tavern-rules" / "ruleset.json").read_text(encoding="utf-8"))
+    assert ruleset["caravan_limit"] == 12
+    assert not (out / "spice-road").exists()  # only what was asked for
+    assert run("new", "tavern-rules", "--from", "spice-road", "--dir", str(folder)).exit_code == 1
+
+
+def test_new_refuses_bad_names_and_bases(run, tmp_path):
+    assert run("new", "Bad Name", "--from", "spice-road", "--dir", str(tmp_path)).exit_code == 2
+    assert run("new", "ok", "--from", "nope", "--dir", str(tmp_path)).exit_code == 2
+    assert not list(tmp_path.iterdir())

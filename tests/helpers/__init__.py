@@ -1,0 +1,44 @@
+"""Shared test helpers: paths, the bundled rulesets and the test variants built from them, the
+hostile names, and small tools for the engine tests.
+
+Test modules import them as ``from helpers import ...`` (pytest puts ``tests/`` on the path,
+see ``pythonpath`` in pyproject.toml). No tests here.
+"""
+
+from __future__ import annotations
+
+from helpers.engine import position
+from helpers.hostile import HOSTILE, hostile
+from helpers.lint import lint, ruff
+from helpers.paths import CASES, GOLDEN, REFERENCE, ROOT, TESTS, VALID, as_in_checkout
+from helpers.rulesets import (
+    bundled_rulesets,
+    changed,
+    compiled,
+    edited,
+    five_ranks,
+    spice_road,
+    with_test_variants,
+)
+
+__all__ = [
+    "CASES",
+    "GOLDEN",
+    "HOSTILE",
+    "REFERENCE",
+    "ROOT",
+    "TESTS",
+    "VALID",
+    "as_in_checkout",
+    "bundled_rulesets",
+    "changed",
+    "compiled",
+    "edited",
+    "five_ranks",
+    "hostile",
+    "lint",
+    "position",
+    "ruff",
+    "spice_road",
+    "with_test_variants",
+]

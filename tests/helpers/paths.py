@@ -1,0 +1,29 @@
+"""Where things are: the repository root and the test data folders."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from century.resources import package_dir
+
+ROOT = Path(__file__).resolve().parents[2]
+"""The repository root (or the unpacked sdist)."""
+TESTS = ROOT / "tests"
+CASES = TESTS / "cases"
+"""The fixture corpus: ``valid/``, ``invalid/`` and ``hostile/``."""
+VALID = CASES / "valid"
+GOLDEN = TESTS / "golden"
+"""The engine source golden and the playthrough goldens."""
+REFERENCE = TESTS / "data"
+"""The verified reference lists of the bundled data (CSV)."""
+DATA = package_dir("data")
+
+
+def as_in_checkout(shown: str) -> str:
+    """`shown` (a file name or text the tool printed) with the bundled data named as in the
+    checkout (`rules/...`). An editable install reads the top-level folders through links and
+    shows them so; an installed copy (`pip install .`, an unpacked sdist) shows its own path."""
+    for prefix in {str(DATA), os.path.relpath(DATA, ROOT)}:
+        shown = shown.replace(prefix + os.sep, "")
+    return shown

@@ -1,0 +1,100 @@
+"""The rulesets the tests share: the bundled games (compiled once), the one base ruleset
+(Spice Road), copies with some fields changed, and the five-rank variant."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import functools
+from collections.abc import Callable
+from typing import Any
+
+from century.model.ruleset import Ruleset
+from century.pipeline import Compiled, compile_paths
+
+
+@functools.cache
+def compiled() -> Compiled:
+    """The bundled rules, compiled once: rulesets and resolved trees (treat as read-only)."""
+    return compile_paths()
+
+
+def bundled_rulesets() -> dict[str, Ruleset]:
+    """Every bundled game and variant by id (a new dict; the rulesets are frozen)."""
+    return dict(compiled().rulesets)
+
+
+def spice_road() -> Ruleset:
+    """The base ruleset of the tests: the bundled Spice Road."""
+    return compiled().rulesets["spice-road"]
+
+
+def changed(ruleset: Ruleset, **changes: Any) -> Ruleset:
+    """A copy with some fields replaced and its own id."""
+    game_id = changes.pop("id", ruleset.id + "-test")
+    return dataclasses.replace(ruleset, id=game_id, **changes)
+
+
+def edited(ruleset: Ruleset, edit: Callable[[dict[str, Any]], object]) -> Ruleset:
+    """A copy changed through its JSON form: `edit` mutates the dict."""
+    data = copy.deepcopy(ruleset.to_json())
+    edit(data)
+    return Ruleset.from_json(data)
+
+
+def five_ranks(ruleset: Ruleset | None = None) -> Ruleset:
+    """Five resources, a caravan of 12 and three coin piles, built from `ruleset` (default:
+    Spice Road).
+
+    A fifth rank (code V) is added above the top one, every vector gets a zero for it, and
+    a few cards use it: a trade ``bb-v``, a gain ``+v`` and point cards ``vv`` and ``yrgbv``.
+    """
+    data = copy.deepcopy((ruleset or spice_road()).to_json())
+    widen = lambda vector: [*vector, 0]  # noqa: E731
+    data["id"] = "five-ranks"
+    data["resources"].append(
+        {"id": "violet", "code": "V", "colour": "#7B1FA2",
+         "name": {"en": "violet", "de": "Violett"}}
+    )  # fmt: skip
+    data["caravan_limit"] = 12
+    data["seats"] = [widen(s) for s in data["seats"]]
+    for card in (*data["starting_cards"], *data["merchant_deck"]):
+        card["get"], card["pay"] = widen(card["get"]), widen(card["pay"])
+    data["merchant_deck"] += [
+        {"id": "bb-v", "kind": "trade", "copies": 2, "get": [0, 0, 0, 0, 1],
+         "pay": [0, 0, 0, 2, 0], "steps": 0, "name": {}},
+        {"id": "+v", "kind": "gain", "copies": 1, "get": [0, 0, 0, 0, 1],
+         "pay": [0, 0, 0, 0, 0], "steps": 0, "name": {}},
+    ]  # fmt: skip
+    for card in data["point_deck"]:
+        card["cost"] = widen(card["cost"])
+    data["point_deck"] += [
+        {"id": "vv", "cost": [0, 0, 0, 0, 2], "points": 14, "copies": 2},
+        {"id": "yrgbv", "cost": [1, 1, 1, 1, 1], "points": 19, "copies": 1},
+    ]
+    data["resource_points"] = [*data["resource_points"], 2]
+    data["value_weights"] = [*data["value_weights"], 5]
+    data["coins"].append(
+        {"id": "copper", "value": 2, "per_player": 1, "position": 3, "colour": "#B87333",
+         "name": {"en": "copper coin", "de": "Kupfermünze"}}
+    )  # fmt: skip
+    return Ruleset.from_json(data)
+
+
+def with_test_variants() -> dict[str, Ruleset]:
+    """Every bundled game and variant plus the built-in test variants."""
+    games = bundled_rulesets()
+    base = games["spice-road"]
+    extra = [
+        five_ranks(base),
+        changed(
+            base,
+            id="stay-no-finish",
+            coin_runout="stay",
+            finish_round=False,
+            tie_break="earliest_turn",
+        ),
+        changed(five_ranks(base), id="five-ranks-shared", tie_break="shared", coin_runout="stay"),
+    ]
+    games.update({r.id: r for r in extra})
+    return games

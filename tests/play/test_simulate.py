@@ -1,0 +1,426 @@
+"""`century simulate`: seeded, order-independent simulations and the balance report."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+import xml.etree.ElementTree as ET
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner, Result
+
+from century import cli
+from century.pipeline import compile_paths
+from century.play.report import build_report, render_html, wilson
+from century.play.simulate import (
+    ProgressBar,
+    SimConfig,
+    chunks,
+    play_game,
+    seat_bots,
+    simulate,
+)
+from century.targets.engine import load_engine
+
+from helpers import HOSTILE, five_ranks, hostile
+
+runner = CliRunner()
+
+
+def ruleset():
+    return compile_paths().rulesets["spice-road"]
+
+
+CONFIG = SimConfig(games=12, players=2, bots=("greedy", "random"), seed=5)
+
+
+def test_results_are_identical_for_one_and_two_workers() -> None:
+    one = build_report(simulate(ruleset(), CONFIG, workers=1))
+    two = build_report(simulate(ruleset(), CONFIG, workers=2))
+    assert one == two
+    assert one["results_digest"] == two["results_digest"]
+
+
+def test_results_are_identical_on_a_local_dask_cluster() -> None:
+    pytest.importorskip(
+        "distributed", reason="the optional 'cluster' extra (dask) is not installed"
+    )
+    from dask.distributed import LocalCluster
+
+    with LocalCluster(n_workers=2, processes=False, threads_per_worker=1) as cluster:
+        on_dask = build_report(simulate(ruleset(), CONFIG, cluster=cluster.scheduler_address))
+    assert on_dask == build_report(simulate(ruleset(), CONFIG, workers=1))
+
+
+def test_another_seed_gives_other_games() -> None:
+    other = SimConfig(games=12, players=2, bots=("greedy", "random"), seed=6)
+    a = build_report(simulate(ruleset(), CONFIG))
+    b = build_report(simulate(ruleset(), other))
+    assert a["results_digest"] != b["results_digest"]
+
+
+def test_report_figures_match_a_recount_of_the_games() -> None:
+    rs = ruleset()
+    config = SimConfig(games=10, players=3, bots=("greedy", "random", "greedy"), seed=2)
+    report = build_report(simulate(rs, config))
+    engine = load_engine(rs)
+    games = [play_game(engine, rs, config, i) for i in range(config.games)]
+    wins = Counter(g["winner"] for g in games)
+    assert [s["wins"] for s in report["seats"]] == [wins[i] for i in range(3)]
+    assert sum(s["wins"] for s in report["seats"]) == config.games
+    for seat in report["seats"]:
+        lo, hi = seat["ci95"]
+        assert lo <= seat["win_rate"] <= hi
+        assert [round(x, 4) for x in wilson(seat["wins"], config.games)] == [lo, hi]
+    rounds = [g["rounds"] for g in games]
+    assert report["rounds"]["mean"] == round(sum(rounds) / len(rounds), 4)
+    assert (report["rounds"]["min"], report["rounds"]["max"]) == (min(rounds), max(rounds))
+    taken = Counter(card for g in games for cards in g["point_cards"] for card in cards)
+    by_id = {row["id"]: row for row in report["point_cards"]}
+    assert {k: v["taken"] for k, v in by_id.items() if v["taken"]} == dict(taken)
+    by_winner = Counter(card for g in games for card in g["point_cards"][g["winner"]])
+    for card, n in taken.items():
+        assert by_id[card]["winners_share"] == round(by_winner[card] / n, 4)
+    merchants = Counter(card for g in games for cards in g["merchant_cards"] for card in cards)
+    assert {r["id"]: r["taken"] for r in report["merchant_cards"] if r["taken"]} == dict(merchants)
+    for coin in report["coins"]:
+        total = sum(c.get(coin["id"], 0) for g in games for c in g["coins"])
+        assert coin["taken_per_game"] == round(total / config.games, 4)
+        assert coin["supply"] == next(c for c in rs.coins if c.id == coin["id"]).count(3)
+    mean0 = sum(g["scores"][0] for g in games) / config.games
+    assert report["seats"][0]["score"]["mean"] == round(mean0, 4)
+
+
+def test_report_of_a_variant_keeps_hostile_names_as_text() -> None:
+    variant = hostile(five_ranks())
+    config = SimConfig(games=3, players=2, bots=("greedy", "greedy"), seed=1)
+    report = build_report(simulate(variant, config))
+    assert [c["id"] for c in report["coins"]] == [coin.id for coin in variant.coins]
+    assert len(report["coins"]) == 3
+    html = render_html([report])
+    assert "<b>" not in html and "&lt;b&gt;" in html
+    assert HOSTILE not in html
+    _check_page(html)
+
+
+def _check_page(html: str) -> None:
+    """Self-contained (no network assets) and every chart is well-formed SVG."""
+    assert "<script" not in html and "src=" not in html and "@import" not in html
+    assert "href=" not in html
+    svgs = html.split("<svg")[1:]
+    assert len(svgs) >= 6
+    for part in svgs:
+        ET.fromstring("<svg" + part.split("</svg>")[0] + "</svg>")
+
+
+def _simulate_cli(out: Path, workers: int):
+    """`century simulate` of 8 seeded greedy-vs-random games into `out`."""
+    args = ["simulate", "spice-road", "--games", "8", "--bots", "greedy,random"]
+    return runner.invoke(
+        cli.app, [*args, "--seed", "3", "--workers", str(workers), "--out", str(out)]
+    )
+
+
+def test_cli_writes_the_json_and_html_report(tmp_path: Path) -> None:
+    out = tmp_path / "rep"
+    result = _simulate_cli(out, workers=1)
+    assert result.exit_code == 0, result.output
+    report = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    assert report["config"] == {
+        "games": 8,
+        "players": 2,
+        "bots": ["greedy", "random"],
+        "seed": 3,
+        "rotate": False,
+    }
+    assert report["seats"][0]["wins"] == 8  # greedy beats random
+    html = (out / "report.html").read_text(encoding="utf-8")
+    assert "Win rate per seat" in html and "Game length" in html
+    _check_page(html)
+    assert "seat 1 greedy 100.0%" in result.output
+    again = tmp_path / "again"
+    assert _simulate_cli(again, workers=2).exit_code == 0
+    assert (again / "report.json").read_bytes() == (out / "report.json").read_bytes()
+    assert (again / "report.html").read_bytes() == (out / "report.html").read_bytes()
+
+
+def test_cli_compare_puts_two_games_side_by_side(tmp_path: Path) -> None:
+    first = tmp_path / "first"
+    args = ["simulate", "spice-road", "--games", "4", "--bots", "greedy", "-q"]
+    runner.invoke(cli.app, [*args, "--out", str(first)])
+    result = runner.invoke(
+        cli.app,
+        [
+            "simulate",
+            "--compare",
+            str(first / "report.json"),
+            "golem",
+            "--games",
+            "4",
+            "--bots",
+            "greedy,random",
+            "--out",
+            str(tmp_path / "cmp"),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    a = json.loads((tmp_path / "cmp" / "report-a.json").read_text(encoding="utf-8"))
+    b = json.loads((tmp_path / "cmp" / "report-b.json").read_text(encoding="utf-8"))
+    assert (a["game"], b["game"]) == ("spice-road", "golem")
+    html = (tmp_path / "cmp" / "compare.html").read_text(encoding="utf-8")
+    assert "grid-template-columns: repeat(2" in html
+    assert html.count('aria-label="Win rate per seat"') == 2  # one chart per column
+    assert "Differences (Century: Golem Edition minus Century: Spice Road)" in html
+    delta = 100 * (b["seats"][0]["win_rate"] - a["seats"][0]["win_rate"])
+    assert f"{delta:+.1f} points" in html
+    _check_page(html)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["simulate", "spice-road", "--bots", "greedy,random,greedy"], "3 bots for 2 players"),
+        (["simulate", "spice-road", "--bots", "chess"], "unknown bot"),
+        (["simulate", "spice-road", "--players", "9"], "2 to 5 players"),
+        (["simulate", "nope"], "unknown game"),
+        (["simulate"], "--compare"),
+        (["simulate", "--compare", "x.json", "spice-road", "--games", "1"], "unknown game"),
+    ],
+)
+def test_cli_errors_are_clear(args: list[str], message: str) -> None:
+    result = runner.invoke(cli.app, args)
+    assert result.exit_code != 0
+    assert message in result.output
+    assert "Traceback" not in result.output
+
+
+def test_progress_bar_draws_on_a_terminal_only() -> None:
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    tty, pipe = Tty(), io.StringIO()
+    for stream in (tty, pipe):
+        bar = ProgressBar(4, "x ", stream)
+        bar(2)
+        bar(2)
+        bar.close()
+    assert "[" + "#" * 30 + "] 4/4 games" in tty.getvalue()
+    assert "ETA 0s" in tty.getvalue()
+    assert pipe.getvalue() == ""
+
+
+def test_seeds_bots_and_chunks() -> None:
+    assert seat_bots("greedy", 3) == ("greedy",) * 3
+    assert seat_bots("greedy, random", 2) == ("greedy", "random")
+    with pytest.raises(ValueError):
+        seat_bots("greedy,random", 3)
+    parts = chunks(103, 25)
+    assert [len(p) for p in parts] == [25, 25, 25, 25, 3]
+    assert [i for p in parts for i in p] == list(range(103))
+
+
+def test_cluster_without_the_extra_is_a_clear_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Hide dask whether or not it is installed: the import fails as without the extra.
+    monkeypatch.setitem(sys.modules, "dask", None)
+    monkeypatch.setitem(sys.modules, "dask.distributed", None)
+    result = runner.invoke(
+        cli.app,
+        [
+            "simulate",
+            "spice-road",
+            "--games",
+            "2",
+            "--cluster",
+            "tcp://127.0.0.1:1",
+            "-q",
+            "--out",
+            str(tmp_path),
+        ],
+    )
+    assert result.exit_code == 2
+    assert "optional 'cluster' extra" in result.output
+
+
+def test_search_bots_give_the_same_results_for_one_and_two_workers() -> None:
+    config = SimConfig(games=2, players=2, bots=("planner", "search"), seed=9)
+    one = build_report(simulate(ruleset(), config, workers=1))
+    two = build_report(simulate(ruleset(), config, workers=2))
+    assert one == two
+
+
+def test_rotated_seats_move_the_bots_on_each_game() -> None:
+    config = SimConfig(games=6, players=3, bots=("greedy", "random", "random"), seed=4, rotate=True)
+    assert [config.seating(i).index("greedy") for i in range(4)] == [0, 1, 2, 0]
+    total = simulate(ruleset(), config)
+    assert total.bot_seats == {"greedy": 6, "random": 12}
+    assert total.bot_wins["greedy"] + total.bot_wins["random"] == 6
+    report = build_report(total)
+    assert {s["bot"] for s in report["seats"]} == {"rotating"}
+    assert [b["spec"] for b in report["bots"]] == ["greedy", "random"]
+
+
+def test_the_summary_says_how_much_the_sample_leaves_open(tmp_path: Path) -> None:
+    result = _simulate_cli(tmp_path, workers=1)
+    assert result.exit_code == 0, result.output
+    report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
+    for seat in report["seats"]:
+        lo, hi = seat["advantage_ci95"]
+        assert lo <= seat["advantage"] <= hi
+        assert seat["advantage"] == round(seat["win_rate"] - 1 / 2, 4)
+        half = 100 * (hi - lo) / 2
+        assert f"seat {seat['seat']} advantage: {100 * seat['advantage']:+.1f}% ± {half:.1f}%" in (
+            result.output
+        )
+    lo, hi = report["rounds"]["mean_ci95"]
+    assert lo <= report["rounds"]["mean"] <= hi
+    assert "advantage" in (tmp_path / "report.html").read_text(encoding="utf-8")
+
+
+def test_auto_picks_the_strongest_bot_that_fits_the_budget(tmp_path: Path) -> None:
+    args = ["simulate", "spice-road", "--games", "2", "-q", "--workers", "1"]
+    roomy = runner.invoke(cli.app, [*args, "--time-budget", "3600", "--out", str(tmp_path / "a")])
+    assert roomy.exit_code == 0, roomy.output
+    assert "bots: planner in every seat" in roomy.output
+    report = json.loads((tmp_path / "a" / "report.json").read_text(encoding="utf-8"))
+    assert report["config"]["bots"] == ["planner", "planner"]
+    # 100000 games fit in no budget of a second: the fastest bot it tried is named
+    from century.play.simulate import pick_bot
+
+    spec, estimate = pick_bot(ruleset(), 2, 100000, 1, 1.0)
+    assert spec == "greedy" and estimate > 1.0
+
+
+def test_the_bot_ladder_ranks_the_bots_and_the_report_names_their_strength(
+    tmp_path: Path,
+) -> None:
+    ladder = runner.invoke(
+        cli.app,
+        [
+            "bots",
+            "spice-road",
+            "--games",
+            "6",
+            "--bots",
+            "random,greedy",
+            "-q",
+            "--out",
+            str(tmp_path),
+        ],
+    )
+    assert ladder.exit_code == 0, ladder.output
+    assert "Bot ladder for spice-road: 2 players, 6 games per pairing" in ladder.output
+    assert "Strongest first (mean win rate against the others): greedy (100%), random (0%)" in (
+        ladder.output
+    )
+    data = json.loads((tmp_path / "ladder.json").read_text(encoding="utf-8"))
+    cells = {(p["bot"], p["against"]): p for p in data["pairings"]}
+    assert cells[("greedy", "random")]["wins"] == 6 and cells[("random", "greedy")]["wins"] == 0
+    assert cells[("greedy", "random")]["ci95"][0] > 0.5
+    assert cells[("greedy", "greedy")]["rounds"] > 20
+    assert "100% [61-100]" in ladder.output
+    args = ["simulate", "spice-road", "--games", "2", "--bots", "greedy,random", "-q"]
+    sim = runner.invoke(cli.app, [*args, "--out", str(tmp_path)])
+    assert sim.exit_code == 0, sim.output
+    report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
+    greedy = next(b for b in report["bots"] if b["spec"] == "greedy")
+    assert greedy["strength"]["rank"] == 1 and greedy["strength"]["of"] == 2
+    assert greedy["strength"]["against"]["random"]["win_rate"] == 1.0
+    html = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert "rank 1 of 2" in html and "one-step heuristics" in html
+    _check_page(html)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["bots", "spice-road", "--bots", "greedy"], "two or more different bots"),
+        (["bots", "spice-road", "--bots", "greedy,chess"], "unknown bot"),
+        (["bots", "spice-road", "--players", "9"], "2 to 5 players"),
+        (["bots", "nope"], "unknown game"),
+    ],
+)
+def test_ladder_errors_are_clear(args: list[str], message: str) -> None:
+    result = runner.invoke(cli.app, args)
+    assert result.exit_code != 0
+    assert message in result.output
+    assert "Traceback" not in result.output
+
+
+def test_a_report_of_another_version_is_refused(tmp_path: Path) -> None:
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps({"report_version": 1, "game": "x"}), encoding="utf-8")
+    result = runner.invoke(cli.app, ["simulate", "--compare", str(old), "spice-road"])
+    assert result.exit_code == 1
+    assert "another version of century" in result.output
+
+
+def _ladder_cli(out: Path) -> Result:
+    args = ["bots", "spice-road", "--games", "2", "--bots", "random,greedy", "-q"]
+    return runner.invoke(cli.app, [*args, "--out", str(out)])
+
+
+def test_the_ladder_is_listed_in_the_manifest_and_spares_a_users_file(tmp_path: Path) -> None:
+    from century.output import MANIFEST
+
+    result = _ladder_cli(tmp_path / "ours")
+    assert result.exit_code == 0, result.output
+    listed = json.loads((tmp_path / "ours" / MANIFEST).read_text(encoding="utf-8"))["files"]
+    assert listed == ["ladder.json"]
+    theirs = tmp_path / "theirs"
+    theirs.mkdir()
+    (theirs / "ladder.json").write_text("my notes", encoding="utf-8")
+    refused = _ladder_cli(theirs)
+    assert refused.exit_code == 1
+    assert "files century did not write" in refused.output
+    assert (theirs / "ladder.json").read_text(encoding="utf-8") == "my notes"
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda data: "not json",
+        lambda data: json.dumps([data]),
+        lambda data: json.dumps({**data, "ranking": [{"bot": "greedy"}]}),
+        lambda data: json.dumps({**data, "pairings": [{**data["pairings"][0], "ci95": "wide"}]}),
+        lambda data: json.dumps({**data, "games": "many"}),
+        lambda data: json.dumps({**data, "source_hash": "another game"}),
+    ],
+)
+def test_a_broken_ladder_file_leaves_the_bots_unmeasured(
+    tmp_path: Path, change: Callable[[dict[str, Any]], str]
+) -> None:
+    from century.play.ladder import LADDER_FILE, read_ladder
+
+    assert _ladder_cli(tmp_path).exit_code == 0
+    path = tmp_path / LADDER_FILE
+    assert read_ladder(tmp_path, ruleset(), 2) is not None
+    path.write_text(change(json.loads(path.read_text(encoding="utf-8"))), encoding="utf-8")
+    assert read_ladder(tmp_path, ruleset(), 2) is None
+    args = ["simulate", "spice-road", "--games", "2", "--bots", "greedy,random", "-q"]
+    sim = runner.invoke(cli.app, [*args, "--out", str(tmp_path)])
+    assert sim.exit_code == 0, sim.output
+    report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
+    assert all(bot["strength"] is None for bot in report["bots"])
+    assert "not measured" in (tmp_path / "report.html").read_text(encoding="utf-8")
+
+
+def test_warm_up_and_card_worths_stay_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game with many caravans (many ranks, a large limit) builds its tables as play meets
+    them, and bots average a card's worth over a bounded sample of caravans."""
+    from century.play.knowledge import Knowledge
+
+    engine = load_engine(five_ranks())
+    monkeypatch.setattr(engine, "WARM_LIMIT", 100)
+    assert engine.warm_up() == 0
+    monkeypatch.setattr(Knowledge, "WORTH_SAMPLE", 20)
+    know = Knowledge(engine, five_ranks())
+    assert 10 <= len(know._worth_vectors) <= 20
+    assert len(know.card_worth) == len(engine.CARDS)

@@ -1,0 +1,85 @@
+"""The fixture corpus: every broken file in tests/cases/invalid fails with its expected,
+located message; every file in tests/cases/valid validates.
+
+A case states what it expects in comments:
+    # expect: [FILE:]LINE:COL: SEVERITY CODE: MESSAGE   (FILE defaults to the case itself)
+    # strict                                       (validate with --strict)
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from helpers import CASES, ROOT, as_in_checkout
+
+INVALID = sorted((CASES / "invalid").glob("*.yaml"))
+VALID = sorted((CASES / "valid").glob("*.yaml"))
+EXPECT = re.compile(
+    r"^# expect: (?:(?P<file>[^:]+):)?(?P<line>\d+):(?P<col>\d+): "
+    r"(?P<sev>\w+) (?P<code>C\d{3}): (?P<msg>.*)$"
+)
+
+
+def expectations(case: Path) -> tuple[list[dict[str, str]], bool]:
+    text = case.read_bytes().decode("utf-8", errors="replace")
+    found = [m.groupdict() for line in text.splitlines() if (m := EXPECT.match(line))]
+    return found, "# strict" in text.splitlines()
+
+
+def test_corpus_is_large_enough():
+    assert len(INVALID) >= 25
+    assert all(expectations(case)[0] for case in INVALID), "every invalid case expects something"
+
+
+@pytest.mark.parametrize("case", INVALID, ids=lambda p: p.stem)
+def test_invalid_case(case: Path, run):
+    expected, strict = expectations(case)
+    rel = case.relative_to(ROOT).as_posix()
+    args = ["validate", "--format", "json", rel] + (["--strict"] if strict else [])
+    result = run(*args)
+    assert result.exit_code == 1, result.output
+    got = json.loads(result.stdout)
+    for want in expected:
+        file = want["file"] or rel
+        matches = [
+            d
+            for d in got
+            if as_in_checkout(d["file"]) == file
+            and d["line"] == int(want["line"])
+            and d["col"] == int(want["col"])
+            and d["severity"] == want["sev"]
+            and d["code"] == want["code"]
+            and as_in_checkout(d["message"]).startswith(want["msg"])
+        ]
+        shown = "\n".join(
+            f"{d['file']}:{d['line']}:{d['col']}: {d['code']}: {d['message']}" for d in got
+        )
+        assert matches, f"expected {want} in:\n{shown}"
+
+
+@pytest.mark.parametrize("case", VALID, ids=lambda p: p.stem)
+def test_valid_case(case: Path, run):
+    rel = case.relative_to(ROOT).as_posix()
+    result = run("validate", "--strict", rel)
+    assert result.exit_code == 0, result.output
+
+
+def test_text_output_is_compiler_style(run):
+    result = run("validate", "tests/cases/invalid/unknown-key.yaml")
+    assert result.exit_code == 1
+    assert (
+        "tests/cases/invalid/unknown-key.yaml:4:1: error C101: unknown key 'caravan_limt'"
+        in result.stderr
+    )
+    assert "hint: did you mean 'caravan_limit'?" in result.stderr
+
+
+def test_all_problems_in_one_run(run):
+    result = run("validate", "--format", "json", "tests/cases/invalid")
+    assert result.exit_code == 1
+    files = {d["file"] for d in json.loads(result.stdout)}
+    assert len([f for f in files if f.startswith("tests/cases/invalid/")]) >= 25
