@@ -8,7 +8,17 @@ from typing import Annotated
 
 import typer
 
-from century.cli.common import BUILD, Command, RulesOpt, check_out, fail, load_game, write_outputs
+from century.cli.common import (
+    BUILD,
+    Command,
+    RulesOpt,
+    SeedOpt,
+    WorkersOpt,
+    check_out,
+    fail,
+    load_game,
+    write_outputs,
+)
 
 
 def bots(
@@ -23,12 +33,8 @@ def bots(
             help="The bots to rank, e.g. greedy,planner,planner:4 (default: all).",
         ),
     ] = "",
-    seed: Annotated[
-        int, typer.Option(metavar="N", help="Base seed; each game's seed derives from it.")
-    ] = 0,
-    workers: Annotated[
-        int, typer.Option(metavar="N", help="Worker processes (0: one per CPU).", min=0)
-    ] = 0,
+    seed: SeedOpt = 0,
+    workers: WorkersOpt = 0,
     out: Annotated[
         Path | None,
         typer.Option(

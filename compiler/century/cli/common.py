@@ -78,6 +78,12 @@ PapersOpt = Annotated[
         "--paper", "-p", metavar="PAPER", help="Paper size, a4 or letter (repeatable; default: a4)."
     ),
 ]
+SeedOpt = Annotated[
+    int, typer.Option(metavar="N", help="Base seed; each game's seed derives from it.")
+]
+WorkersOpt = Annotated[
+    int, typer.Option(metavar="N", help="Worker processes (0: one per CPU).", min=0)
+]
 TargetsOpt = Annotated[
     list[str] | None,
     typer.Option(

@@ -10,7 +10,17 @@ from typing import Annotated, Any
 
 import typer
 
-from century.cli.common import BUILD, Command, RulesOpt, check_out, fail, load_game, write_outputs
+from century.cli.common import (
+    BUILD,
+    Command,
+    RulesOpt,
+    SeedOpt,
+    WorkersOpt,
+    check_out,
+    fail,
+    load_game,
+    write_outputs,
+)
 
 AUTO = "auto"
 
@@ -34,12 +44,8 @@ def simulate(
         float,
         typer.Option(metavar="SECONDS", help="Seconds the games may take with --bots auto.", min=1),
     ] = 600,
-    seed: Annotated[
-        int, typer.Option(metavar="N", help="Base seed; each game's seed derives from it.")
-    ] = 0,
-    workers: Annotated[
-        int, typer.Option(metavar="N", help="Worker processes (0: one per CPU).", min=0)
-    ] = 0,
+    seed: SeedOpt = 0,
+    workers: WorkersOpt = 0,
     cluster: Annotated[
         str | None,
         typer.Option(

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -40,6 +40,17 @@ class Target:
     """Writes the target's files into an existing folder and returns their paths."""
     in_build: bool = True
     """Whether a plain `century build` writes it (else only ``--target NAME``)."""
+
+
+def write_files(folder: Path, files: Mapping[str, bytes]) -> list[Path]:
+    """Write `files` (paths relative to `folder`, subfolders made as needed); their paths."""
+    written = []
+    for name, data in files.items():
+        path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+        written.append(path)
+    return written
 
 
 @cache

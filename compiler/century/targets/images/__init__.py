@@ -28,7 +28,7 @@ from typing import Any
 from century.model.ruleset import Ruleset
 from century.model.text import shown
 from century.prose import render_prose
-from century.targets import BuildOptions, Target
+from century.targets import BuildOptions, Target, write_files
 from century.targets.cards.faces import back_face, coins, decks, resources
 from century.targets.images.names import file_stem, unique_stems
 
@@ -267,13 +267,7 @@ def write(ruleset: Ruleset, out: Path, options: BuildOptions) -> list[Path]:
     """Build target: ``images/`` with every card image at 300 dpi and ``index.html``, for
     every language of the game (or those the build names that the game has)."""
     chosen = tuple(lang for lang in options.languages if lang in ruleset.languages)
-    written = []
-    for name, data in render(ruleset, ImageOptions(languages=chosen)).items():
-        path = out / FOLDER / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
-        written.append(path)
-    return written
+    return write_files(out / FOLDER, render(ruleset, ImageOptions(languages=chosen)))
 
 
 TARGET = Target(

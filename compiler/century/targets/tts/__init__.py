@@ -37,7 +37,7 @@ from typing import Any
 from century.model.ruleset import Ruleset
 from century.model.text import shown
 from century.prose import render_prose
-from century.targets import BuildOptions, Target
+from century.targets import BuildOptions, Target, write_files
 from century.targets.cards import kit
 from century.targets.cards.faces import term
 from century.targets.images import (
@@ -455,13 +455,7 @@ def write(ruleset: Ruleset, out: Path, options: BuildOptions) -> list[Path]:
     build puts them (``options.dest``, else `out`)."""
     chosen = tuple(lang for lang in options.languages if lang in ruleset.languages)
     url = folder_url((options.dest or out) / FOLDER)
-    written = []
-    for name, data in render(ruleset, TtsOptions(languages=chosen), url).items():
-        path = out / FOLDER / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
-        written.append(path)
-    return written
+    return write_files(out / FOLDER, render(ruleset, TtsOptions(languages=chosen), url))
 
 
 TARGET = Target(
