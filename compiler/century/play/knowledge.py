@@ -55,6 +55,7 @@ class Knowledge:
         self._values: dict[Node, int] = {}
         self._kept: dict[Node, Node] = {}
         self._deficits: dict[Node, tuple[int, ...]] = {}
+        self._payable: dict[Node, int] = {}
         self._memo: dict[Any, Any] = {}
         half = self.limit // 2
         step = -(-comb(half + self.ranks - 1, self.ranks - 1) // self.WORTH_SAMPLE)
@@ -101,6 +102,30 @@ class Knowledge:
             found = self._deficits[node] = tuple(
                 deficit(node.vector, cost, self.weights) for cost in self.costs
             )
+        return found
+
+    def payable(self, node: Node) -> int:
+        """The bit mask of the point cards the caravan can pay (bit i: point card i)."""
+        found = self._payable.get(node)
+        if found is None:
+            if len(self._payable) > self.MEMO_CAP:
+                self._payable.clear()
+            found = sum(1 << card for card, need in enumerate(self.deficits(node)) if not need)
+            self._payable[node] = found
+        return found
+
+    def children(self, node: Node, hand: tuple[int, ...]) -> list[tuple[Node, tuple[int, ...]]]:
+        """Every (caravan, rest of the hand) one play of a card in `hand` (sorted card
+        indices) leads to from `node`, from the engine's outcome tables; the caravans may
+        be over the limit."""
+        found: list[tuple[Node, tuple[int, ...]]] = []
+        plays = node.plays()
+        previous = -1
+        for index, card in enumerate(hand):
+            if card != previous:
+                previous = card
+                rest = hand[:index] + hand[index + 1 :]
+                found += [(after, rest) for after in plays[card].values()]
         return found
 
     def memo(self, key: Any, compute: Callable[[], Any]) -> Any:

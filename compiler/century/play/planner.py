@@ -1,16 +1,18 @@
 """The planner: a bot that plans its own next turns toward the point cards in the row and
 builds its hand into an engine, as people do.
 
-For each move it can make now (every play and claim, rest, and an acquisition of each of
-the few merchant cards that improve its engine most, paying the cheapest cubes), it
-searches its own next turns (plays and rests, the rows as they lie; `depth` turns in all,
-the move included) for the first turn each point card in the row can be paid. A card out
-of reach within the search is estimated from the value the caravan still lacks and the
-value the hand makes per play. A move is worth the best point card it leads to, discounted
-per turn, with the points a claim takes now; a card an opponent can pay now counts less,
-as it may be gone. An acquisition adds what the card does to the hand as an engine: how
-much more value per turn a short cycle of plays from an empty caravan reaches (a beam
-search over the engine's outcome tables), over the turns the game has left.
+Its first `OPENING` turns build the engine: while it cannot claim a point card, it
+acquires the merchant card that adds most (the card's worth with the cubes it takes and
+pays). After that, for each move it can make now (every play and claim, rest, and an
+acquisition of each of the few merchant cards that improve its engine most, paying the
+cheapest cubes), it searches its own next turns (plays and rests, the rows as they lie;
+`depth` turns in all, the move included) for the first turn each point card in the row can
+be paid. A card out of reach within the search is estimated from the value the caravan
+still lacks and the value the hand makes per play. A move is worth the best point card it
+leads to, discounted per turn, with the points a claim takes now; a card an opponent can
+pay now counts less, as it may be gone. An acquisition adds what the card does to the hand
+as an engine: how much more value per turn a short cycle of plays from an empty caravan
+reaches (a beam search over the engine's outcome tables), over the turns the game has left.
 
 It reads only what players see: the decks' order never enters a plan.
 """
@@ -54,6 +56,7 @@ class PlannerBot:
     CYCLE = 5  # turns searched to measure a hand's pace...
     BEAM = 60  # ...and states kept per turn
     ENDING = 50.0  # worth of ending the game ahead (lost if behind)
+    OPENING = 5  # own first turns spent acquiring merchant cards (`Plan.opening`)
     PATIENCE = 4  # times the rounds a game should take, to wait for a better end (`Plan`)
 
     def __init__(self, ruleset: Ruleset, seed: int, depth: int = DEPTH) -> None:
@@ -77,28 +80,32 @@ class PlannerBot:
     def _pace(self, know: Knowledge, owned: tuple[int, ...]) -> tuple[float, float]:
         deck = know.engine.POINT_CARDS
         first = [0] * len(deck)  # the turn each point card is first paid, 0: not yet
+        unpaid = (1 << len(deck)) - 1  # bit mask of the point cards not paid yet
         start = (know.empty, owned)
         layer, seen = [start], {start}
         per_play = 0.0
+        kept_of, value, payable = know.kept, know.value, know.payable
         for turn in range(1, self.CYCLE + 1):
             reached: dict[tuple[Node, tuple[int, ...]], int] = {}
             for node, hand in layer:
-                following = [(know.kept(after), rest) for after, rest in _children(node, hand)]
+                following = [(kept_of(after), rest) for after, rest in know.children(node, hand)]
                 if hand != owned:
                     following.append((node, owned))
                 for key in following:
                     if key not in seen:
                         seen.add(key)
-                        reached[key] = know.value(key[0])
+                        reached[key] = value(key[0])
             if not reached:
                 break
             kept = sorted(reached.items(), key=lambda item: -item[1])[: self.BEAM]
             per_play = max(per_play, kept[0][1] / turn)
             for (node, _), _ in kept:
-                missing = know.deficits(node)
-                for card, turns in enumerate(first):
-                    if not turns and not missing[card]:
-                        first[card] = turn
+                paid = payable(node) & unpaid
+                unpaid ^= paid
+                while paid:
+                    low = paid & -paid
+                    paid ^= low
+                    first[low.bit_length() - 1] = turn
             layer = [key for key, _ in kept]
         copies = sum(card.copies for card in deck)
         pace = sum(
@@ -107,20 +114,6 @@ class PlannerBot:
             if turns
         )
         return pace / copies, per_play
-
-
-def _children(node: Node, hand: tuple[int, ...]) -> list[tuple[Node, tuple[int, ...]]]:
-    """Every (caravan, hand) one play from `hand` (sorted) leads to."""
-    found = []
-    plays = node.plays()
-    previous = -1
-    for index, card in enumerate(hand):
-        if card == previous:
-            continue
-        previous = card
-        rest = hand[:index] + hand[index + 1 :]
-        found += [(after, rest) for after in plays[card].values()]
-    return found
 
 
 class Plan:
@@ -150,6 +143,7 @@ class Plan:
         self.patient = view.rounds() <= bot.PATIENCE * view.end_threshold * bot.TURNS_PER_CLAIM
         self.last_turns = self._last_turns() if self.patient else 0
         self._kept: dict[Node, Node] = {}
+        self._missing: dict[Node, tuple[int, ...]] = {}
 
     def _turns_left(self) -> int:
         """Own turns the game has left, roughly: `TURNS_PER_CLAIM` for each point card the
@@ -194,6 +188,9 @@ class Plan:
 
     def best(self) -> str:
         """The move of the highest worth (the first of equal ones)."""
+        opening = self.opening()
+        if opening:
+            return opening
         candidates = self.candidates()
         worth = self.worth(candidates)
         best = 0
@@ -201,6 +198,21 @@ class Plan:
             if worth[index] > worth[best]:
                 best = index
         return candidates[best].move
+
+    def opening(self) -> str | None:
+        """In the planner's first `OPENING` turns, while it cannot claim a point card: the
+        acquisition that adds most, the card's worth (`Knowledge.card_worth`) with the value
+        of the cubes it takes and pays. An engine built first pays for itself."""
+        view, know = self.view, self.know
+        if view.discarding or view.turns(self.me) >= self.bot.OPENING or view.claims():
+            return None
+        here = know.value(view.caravan(self.me))
+        found, best = None, 0.0
+        for move, slot, _, node in view.acquires():
+            net = know.card_worth[view.merchant_row[slot]] + know.value(node) - here
+            if found is None or net > best:
+                found, best = move, net
+        return found
 
     # -- the moves to consider -------------------------------------------------------------
 
@@ -247,18 +259,25 @@ class Plan:
             return node
         kept = self._kept.get(node)
         if kept is None:
-            deficits, row, values = self.know.deficits, self.row, self.values
+            missing, values = self.missing, self.values
 
             def closeness(after: Node) -> float:
-                missing = deficits(after)
                 return max(
-                    (v - 1.5 * missing[c] for v, c in zip(values, row, strict=True)), default=0
+                    (v - 1.5 * m for v, m in zip(values, missing(after), strict=True)), default=0
                 )
 
             kept = self._kept[node] = max(
                 (node.discard(move) for move in node.discard_moves()), key=closeness
             )
         return kept
+
+    def missing(self, node: Node) -> tuple[int, ...]:
+        """Per point-row slot: the value the caravan lacks to pay its card (0: it can)."""
+        found = self._missing.get(node)
+        if found is None:
+            deficits = self.know.deficits(node)
+            found = self._missing[node] = tuple(deficits[card] for card in self.row)
+        return found
 
     # -- the search ------------------------------------------------------------------------
 
@@ -313,19 +332,20 @@ class Plan:
         candidate's turn included (searched exactly within the depth, estimated beyond).
 
         One layered search serves every candidate: a state carries the bit mask of the
-        candidates that reach it first at this depth.
+        candidates that reach it first at this depth. Of the last layer only the caravans
+        matter, so it holds caravans alone.
         """
-        row, deficits, kept = self.row, self.know.deficits, self.kept
-        per_play = self.per_play
-        reach = [[UNREACHED] * len(row) for _ in candidates]
+        kept, children = self.kept, self.know.children
+        reach = [[UNREACHED] * len(self.row) for _ in candidates]
         layer: dict[PlanState, int] = {}
         for index, candidate in enumerate(candidates):
             layer[candidate.state] = layer.get(candidate.state, 0) | 1 << index
         seen: dict[PlanState, int] = {}
         depth = self.bot.depth
         for turn in range(1, depth + 1):
-            last = turn == depth
             following: dict[PlanState, int] = {}
+            arrived: dict[Node, int] = {}  # the candidates new to a state of each caravan
+            ending: dict[Node, int] = {}  # the caravans of the last layer, after this one
             for state, mask in layer.items():
                 before = seen.get(state, 0)
                 new = mask & ~before
@@ -333,28 +353,52 @@ class Plan:
                     continue
                 seen[state] = before | new
                 node, hand, owned = state
-                missing = [deficits(node)[card] for card in row]
-                if last:
-                    at = [turn + 1 + need / per_play if need else turn for need in missing]
-                elif 0 in missing:
-                    at = [UNREACHED if need else turn for need in missing]
-                else:
-                    at = []
-                while at and new:
-                    low = new & -new
-                    new ^= low
-                    best = reach[low.bit_length() - 1]
-                    for slot, turns in enumerate(at):
-                        if turns < best[slot]:
-                            best[slot] = turns
-                if last:
+                arrived[node] = arrived.get(node, 0) | new
+                if turn == depth:
                     continue
-                bits = mask & ~before
-                for after, rest in _children(node, hand):
+                if turn + 1 == depth:
+                    for after in self.next_caravans(node, hand, owned):
+                        ending[after] = ending.get(after, 0) | new
+                    continue
+                for after, rest in children(node, hand):
                     key = (kept(after), rest, owned)
-                    following[key] = following.get(key, 0) | bits
+                    following[key] = following.get(key, 0) | new
                 if hand != owned:
                     key = (node, owned, owned)
-                    following[key] = following.get(key, 0) | bits
+                    following[key] = following.get(key, 0) | new
+            self.reached(reach, arrived, turn, turn == depth)
+            if turn + 1 == depth:
+                self.reached(reach, ending, depth, True)
+                break
             layer = following
         return reach
+
+    def next_caravans(self, node: Node, hand: tuple[int, ...], owned: tuple[int, ...]) -> set:
+        """The caravans one more turn (a play from `hand`, or a rest) leaves."""
+        kept = self.kept
+        plays = node.plays()
+        found = {kept(after) for card in set(hand) for after in plays[card].values()}
+        if hand != owned:
+            found.add(node)
+        return found
+
+    def reached(self, reach: list[list[float]], arrived: dict[Node, int], turn: int, last: bool):
+        """Record in `reach` the turns to each point card from the caravans `arrived` at on
+        `turn` (by the candidates of each bit mask): exact where the caravan pays the card,
+        and on the `last` turn estimated from the value it still lacks."""
+        per_play = self.per_play
+        for node, new in arrived.items():
+            missing = self.missing(node)
+            if last:
+                at = [turn + 1 + need / per_play if need else turn for need in missing]
+            elif 0 in missing:
+                at = [UNREACHED if need else turn for need in missing]
+            else:
+                continue
+            while new:
+                low = new & -new
+                new ^= low
+                best = reach[low.bit_length() - 1]
+                for slot, turns in enumerate(at):
+                    if turns < best[slot]:
+                        best[slot] = turns
