@@ -54,7 +54,7 @@ class PlannerBot:
     TURNS_PER_CLAIM = 4  # own turns a point card takes, to estimate the turns left
     ACQUIRE = 3  # merchant cards searched as acquisitions, the best engine gains first
     CYCLE = 5  # turns searched to measure a hand's pace...
-    BEAM = 60  # ...and states kept per turn
+    BEAM = 30  # ...and states kept per turn
     ENDING = 50.0  # worth of ending the game ahead (lost if behind)
     OPENING = 5  # own first turns spent acquiring merchant cards (`Plan.opening`)
     PATIENCE = 4  # times the rounds a game should take, to wait for a better end (`Plan`)
