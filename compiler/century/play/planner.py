@@ -373,7 +373,7 @@ class Plan:
             layer = following
         return reach
 
-    def next_caravans(self, node: Node, hand: tuple[int, ...], owned: tuple[int, ...]) -> set:
+    def next_caravans(self, node: Node, hand: tuple[int, ...], owned: tuple[int, ...]) -> set[Node]:
         """The caravans one more turn (a play from `hand`, or a rest) leaves."""
         kept = self.kept
         plays = node.plays()
@@ -382,7 +382,9 @@ class Plan:
             found.add(node)
         return found
 
-    def reached(self, reach: list[list[float]], arrived: dict[Node, int], turn: int, last: bool):
+    def reached(
+        self, reach: list[list[float]], arrived: dict[Node, int], turn: int, last: bool
+    ) -> None:
         """Record in `reach` the turns to each point card from the caravans `arrived` at on
         `turn` (by the candidates of each bit mask): exact where the caravan pays the card,
         and on the `last` turn estimated from the value it still lacks."""
