@@ -342,10 +342,10 @@ class Plan:
             layer[candidate.state] = layer.get(candidate.state, 0) | 1 << index
         seen: dict[PlanState, int] = {}
         depth = self.bot.depth
-        for turn in range(1, depth + 1):
+        last: dict[Node, int] = {}  # the caravans of the last layer
+        for turn in range(1, depth):
             following: dict[PlanState, int] = {}
             arrived: dict[Node, int] = {}  # the candidates new to a state of each caravan
-            ending: dict[Node, int] = {}  # the caravans of the last layer, after this one
             for state, mask in layer.items():
                 before = seen.get(state, 0)
                 new = mask & ~before
@@ -354,11 +354,9 @@ class Plan:
                 seen[state] = before | new
                 node, hand, owned = state
                 arrived[node] = arrived.get(node, 0) | new
-                if turn == depth:
-                    continue
                 if turn + 1 == depth:
                     for after in self.next_caravans(node, hand, owned):
-                        ending[after] = ending.get(after, 0) | new
+                        last[after] = last.get(after, 0) | new
                     continue
                 for after, rest in children(node, hand):
                     key = (kept(after), rest, owned)
@@ -366,11 +364,11 @@ class Plan:
                 if hand != owned:
                     key = (node, owned, owned)
                     following[key] = following.get(key, 0) | new
-            self.reached(reach, arrived, turn, turn == depth)
-            if turn + 1 == depth:
-                self.reached(reach, ending, depth, True)
-                break
+            self.reached(reach, arrived, turn, last=False)
             layer = following
+        for (node, _, _), mask in layer.items():  # the candidates themselves at depth 1
+            last[node] = last.get(node, 0) | mask
+        self.reached(reach, last, depth, last=True)
         return reach
 
     def next_caravans(self, node: Node, hand: tuple[int, ...], owned: tuple[int, ...]) -> set[Node]:
