@@ -84,17 +84,27 @@ class PlannerBot:
         start = (know.empty, owned)
         layer, seen = [start], {start}
         per_play = 0.0
-        kept_of, value, payable = know.kept, know.value, know.payable
+        kept_of, value, payable, limit = know.kept, know.value, know.payable, know.limit
         for turn in range(1, self.CYCLE + 1):
             reached: dict[tuple[Node, tuple[int, ...]], int] = {}
             for node, hand in layer:
-                following = [(kept_of(after), rest) for after, rest in know.children(node, hand)]
-                if hand != owned:
-                    following.append((node, owned))
-                for key in following:
+                plays = node.plays()
+                previous = -1
+                for index, card in enumerate(hand):  # a play of each kind of card in hand
+                    if card == previous:
+                        continue
+                    previous = card
+                    rest = hand[:index] + hand[index + 1 :]
+                    for after in plays[card].values():
+                        key = (after if after.size <= limit else kept_of(after), rest)
+                        if key not in seen:
+                            seen.add(key)
+                            reached[key] = value(key[0])
+                if hand != owned:  # a rest
+                    key = (node, owned)
                     if key not in seen:
                         seen.add(key)
-                        reached[key] = value(key[0])
+                        reached[key] = value(node)
             if not reached:
                 break
             kept = sorted(reached.items(), key=lambda item: -item[1])[: self.BEAM]
@@ -144,6 +154,7 @@ class Plan:
         self.last_turns = self._last_turns() if self.patient else 0
         self._kept: dict[Node, Node] = {}
         self._missing: dict[Node, tuple[int, ...]] = {}
+        self._closeness: dict[Node, float] = {}
 
     def _turns_left(self) -> int:
         """Own turns the game has left, roughly: `TURNS_PER_CLAIM` for each point card the
@@ -259,24 +270,25 @@ class Plan:
             return node
         kept = self._kept.get(node)
         if kept is None:
-            missing, values = self.missing, self.values
-
-            def closeness(after: Node) -> float:
-                return max(
-                    (v - 1.5 * m for v, m in zip(values, missing(after), strict=True)), default=0
-                )
-
-            kept = self._kept[node] = max(
-                (node.discard(move) for move in node.discard_moves()), key=closeness
-            )
+            options = (node.discard(move) for move in node.discard_moves())
+            kept = self._kept[node] = max(options, key=self.closeness)
         return kept
+
+    def closeness(self, node: Node) -> float:
+        """How near the caravan is to the row's best card: its worth less the value it
+        lacks, one and a half times over (0 for an empty row)."""
+        found = self._closeness.get(node)
+        if found is None:
+            pairs = zip(self.values, self.missing(node), strict=True)
+            found = self._closeness[node] = max((v - 1.5 * m for v, m in pairs), default=0)
+        return found
 
     def missing(self, node: Node) -> tuple[int, ...]:
         """Per point-row slot: the value the caravan lacks to pay its card (0: it can)."""
         found = self._missing.get(node)
         if found is None:
             deficits = self.know.deficits(node)
-            found = self._missing[node] = tuple(deficits[card] for card in self.row)
+            found = self._missing[node] = tuple(map(deficits.__getitem__, self.row))
         return found
 
     # -- the search ------------------------------------------------------------------------
@@ -373,9 +385,13 @@ class Plan:
 
     def next_caravans(self, node: Node, hand: tuple[int, ...], owned: tuple[int, ...]) -> set[Node]:
         """The caravans one more turn (a play from `hand`, or a rest) leaves."""
-        kept = self.kept
+        kept, limit = self.kept, self.know.limit
         plays = node.plays()
-        found = {kept(after) for card in set(hand) for after in plays[card].values()}
+        found = {
+            after if after.size <= limit else kept(after)
+            for card in set(hand)
+            for after in plays[card].values()
+        }
         if hand != owned:
             found.add(node)
         return found
@@ -385,16 +401,23 @@ class Plan:
     ) -> None:
         """Record in `reach` the turns to each point card from the caravans `arrived` at on
         `turn` (by the candidates of each bit mask): exact where the caravan pays the card,
-        and on the `last` turn estimated from the value it still lacks."""
-        per_play = self.per_play
+        and on the `last` turn estimated from the value it still lacks.
+
+        The turns grow with the value lacking, so per bit mask only the least value lacking
+        per slot, over its caravans, counts."""
+        missing, known = self.missing, self._missing.get
+        groups: dict[int, list[tuple[int, ...]]] = {}
         for node, new in arrived.items():
-            missing = self.missing(node)
+            lacking = known(node) or missing(node)
+            if last or 0 in lacking:
+                groups.setdefault(new, []).append(lacking)
+        per_play = self.per_play
+        for new, rows in groups.items():
+            least = list(map(min, zip(*rows, strict=True))) if len(rows) > 1 else rows[0]
             if last:
-                at = [turn + 1 + need / per_play if need else turn for need in missing]
-            elif 0 in missing:
-                at = [UNREACHED if need else turn for need in missing]
+                at = [turn + 1 + need / per_play if need else turn for need in least]
             else:
-                continue
+                at = [UNREACHED if need else turn for need in least]
             while new:
                 low = new & -new
                 new ^= low
