@@ -25,6 +25,7 @@ import tempfile
 import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from types import ModuleType
 
 MANIFEST = ".century-manifest.json"
 """The file listing what century wrote in a folder."""
@@ -162,22 +163,35 @@ def _few(names: list[str]) -> str:
 def locked(folder: Path, wait: float = LOCK_WAIT) -> Iterator[None]:
     """Hold the write lock of `folder` (created if needed), waiting up to `wait` seconds for
     another century writing there; then remove what killed writers left in it. Writers of
-    single files lock the folder above theirs, so one lock covers a build's game folders."""
+    single files lock the folder above theirs, so one lock covers a build's game folders.
+
+    Where the system has no advisory locks (Windows: no `fcntl`, and a folder cannot be
+    opened as a file), writes stay atomic but are not serialised, and leftovers stay: they
+    could be another writer's work in progress."""
     folder.mkdir(parents=True, exist_ok=True)
+    fcntl = _locks()
+    if fcntl is None:
+        yield
+        return
     fd = os.open(folder, os.O_RDONLY)
     try:
-        _acquire(fd, folder, wait)
+        _acquire(fcntl, fd, folder, wait)
         clean_leftovers(folder, folders=True)
         yield
     finally:
         os.close(fd)  # closing releases the lock
 
 
-def _acquire(fd: int, folder: Path, wait: float) -> None:
+def _locks() -> ModuleType | None:
+    """The advisory-lock module of this system (`fcntl`), or None where there is none."""
     try:
         import fcntl
-    except ImportError:  # no advisory locks (Windows): writes stay atomic, not serialised
-        return
+    except ImportError:
+        return None
+    return fcntl
+
+
+def _acquire(fcntl: ModuleType, fd: int, folder: Path, wait: float) -> None:
     deadline = time.monotonic() + wait
     told = False
     while True:
@@ -234,8 +248,9 @@ def atomic_dir(dest: Path) -> Iterator[Path]:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     old = Path(tempfile.mkdtemp(prefix=f"{TEMP}{dest.name}.old.", dir=dest.parent))
+    old.rmdir()  # the name is reserved; Windows renames a folder only onto a free name
     if dest.exists():
-        os.replace(dest, old)  # onto the empty folder: atomic on POSIX
+        os.replace(dest, old)
     os.replace(tmp, dest)
     shutil.rmtree(old, ignore_errors=True)
 
@@ -246,7 +261,8 @@ def write_files(folder: Path, files: dict[str, bytes]) -> list[Path]:
     under `locked(folder.parent)`."""
     check_folder(folder, files)
     folder.mkdir(parents=True, exist_ok=True)
-    clean_leftovers(folder, folders=False)
+    if _locks() is not None:  # else a leftover may be another writer's work in progress
+        clean_leftovers(folder, folders=False)
     written = []
     for name, data in files.items():
         atomic_write_bytes(folder / name, data)

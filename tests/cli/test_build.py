@@ -136,3 +136,37 @@ def test_build_out_over_a_folder_holding_a_users_file_keeps_it(run, tmp_path):
     assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
     notes.unlink()
     assert run("build", "--target", "ruleset", "--out", str(out)).exit_code == 0
+
+
+def test_build_works_where_there_are_no_folder_locks(run, tmp_path, monkeypatch):
+    """As on Windows: no `fcntl`, a folder cannot be opened as a file, and a folder is renamed
+    only onto a free name. Builds and rebuilds still write whole folders; a temporary folder
+    found there stays, as it may be another writer's."""
+    import os as os_module
+    from pathlib import Path
+
+    real_open, real_replace = os_module.open, os_module.replace
+
+    def open_no_folders(path, flags, *args, **kwargs):
+        if Path(path).is_dir():
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_open(path, flags, *args, **kwargs)
+
+    def replace_onto_free_names(src, dst):
+        if Path(src).is_dir() and Path(dst).exists():
+            raise PermissionError(5, "Access is denied", str(dst))
+        return real_replace(src, dst)
+
+    monkeypatch.setitem(sys.modules, "fcntl", None)
+    monkeypatch.setattr(os_module, "open", open_no_folders)
+    monkeypatch.setattr(os_module, "replace", replace_onto_free_names)
+    out = tmp_path / "out"
+    assert run("build", "--target", "ruleset", "--out", str(out)).exit_code == 0
+    other = out / ".century-tmp.spice-road.other"
+    other.mkdir()
+    again = run("build", "--target", "ruleset", "--target", "engine", "--out", str(out))
+    assert again.exit_code == 0, again.stderr
+    assert other.is_dir()
+    game = out / "spice-road"
+    assert sorted(read_manifest(game)) == ["ruleset.json", "spice_road.py"]
+    assert {p.name for p in game.iterdir()} == {".century-manifest.json", *read_manifest(game)}
