@@ -123,7 +123,29 @@ class _Seeds:
         return seed
 
 
-class CenturyEnv(AECEnv):
+class _Shown:
+    """What both environments show of their game: the public state and the text render."""
+
+    game: Any
+    turn: Any
+    render_mode: str | None
+
+    def public_state(self) -> dict[str, Any]:
+        """The public state as JSON-ready data (see ``actions.public_state``)."""
+        return actions.public_state(self.game, self.turn)
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() without a render_mode: pass render_mode='ansi'")
+            return None
+        text = actions.render(self.game, self.turn)
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+
+class CenturyEnv(_Shown, AECEnv):
     """The game as a PettingZoo AEC environment (see the module doc)."""
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -219,20 +241,6 @@ class CenturyEnv(AECEnv):
             mask = np.zeros(NUM_ACTIONS, np.int8)
         return {"observation": vector, "action_mask": mask}
 
-    def public_state(self) -> dict[str, Any]:
-        """The public state as JSON-ready data (see ``actions.public_state``)."""
-        return actions.public_state(self.game, self.turn)
-
-    def render(self) -> str | None:
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() without a render_mode: pass render_mode='ansi'")
-            return None
-        text = actions.render(self.game, self.turn)
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
-
     def close(self) -> None:
         pass
 
@@ -257,7 +265,7 @@ class RandomOpponent:
         return self.rng.choice(state.legal_moves())
 
 
-class SingleAgentEnv(gymnasium.Env):
+class SingleAgentEnv(_Shown, gymnasium.Env):
     """One seat of the game as a Gymnasium environment, against opponents (see the module doc)."""
 
     metadata = {"render_modes": ["human", "ansi"]}  # noqa: RUF012 - gymnasium's own attribute
@@ -351,17 +359,3 @@ class SingleAgentEnv(gymnasium.Env):
         if self._done:
             return np.zeros(NUM_ACTIONS, bool)
         return _mask(self.turn).astype(bool)
-
-    def public_state(self) -> dict[str, Any]:
-        """The public state as JSON-ready data (see ``actions.public_state``)."""
-        return actions.public_state(self.game, self.turn)
-
-    def render(self) -> str | None:
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() without a render_mode: pass render_mode='ansi'")
-            return None
-        text = actions.render(self.game, self.turn)
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
