@@ -2,8 +2,8 @@
 builds its hand into an engine, as people do.
 
 Its first `OPENING` turns build the engine: while it cannot claim a point card, it
-acquires the merchant card that adds most (the card's worth with the cubes it takes and
-pays). After that, for each move it can make now (every play and claim, rest, and an
+acquires the merchant card that adds most (the card's worth to its hand, with the cubes it
+takes and pays). After that, for each move it can make now (every play and claim, rest, and an
 acquisition of each of the few merchant cards that improve its engine most, paying the
 cheapest cubes), it searches its own next turns (plays and rests, the rows as they lie;
 `depth` turns in all, the move included) for the first turn each point card in the row can
@@ -20,6 +20,7 @@ It reads only what players see: the decks' order never enters a plan.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from century.model.ruleset import Ruleset
@@ -56,7 +57,10 @@ class PlannerBot:
     CYCLE = 5  # turns searched to measure a hand's pace...
     BEAM = 30  # ...and states kept per turn
     ENDING = 50.0  # worth of ending the game ahead (lost if behind)
-    OPENING = 5  # own first turns spent acquiring merchant cards (`Plan.opening`)
+    OPENING = 5  # own first turns spent acquiring merchant cards (`Plan.opening`)...
+    FEED = 2  # ...valued on the caravans the hand reaches in this many plays...
+    FEED_CAP = 200  # ...the most valuable of them at most...
+    FEED_SHARE = 0.5  # ...for this share of a card's worth (`Plan.worth_to_hand`)
     PATIENCE = 4  # times the rounds a game should take, to wait for a better end (`Plan`)
 
     def __init__(self, ruleset: Ruleset, seed: int, depth: int = DEPTH) -> None:
@@ -212,18 +216,63 @@ class Plan:
 
     def opening(self) -> str | None:
         """In the planner's first `OPENING` turns, while it cannot claim a point card: the
-        acquisition that adds most, the card's worth (`Knowledge.card_worth`) with the value
-        of the cubes it takes and pays. An engine built first pays for itself."""
+        acquisition that adds most, the card's worth to the hand (`worth_to_hand`) with the
+        value of the cubes it takes and pays. An engine built first pays for itself."""
         view, know = self.view, self.know
         if view.discarding or view.turns(self.me) >= self.bot.OPENING or view.claims():
             return None
         here = know.value(view.caravan(self.me))
+        worth = self.worth_to_hand(view.merchant_row)
         found, best = None, 0.0
         for move, slot, _, node in view.acquires():
-            net = know.card_worth[view.merchant_row[slot]] + know.value(node) - here
+            net = worth[view.merchant_row[slot]] + know.value(node) - here
             if found is None or net > best:
                 found, best = move, net
         return found
+
+    def worth_to_hand(self, cards: tuple[int, ...]) -> dict[int, float]:
+        """Per merchant card: what playing it adds to a caravan at best, averaged over the
+        caravans the hand reaches from the caravan now in up to `FEED` plays of its cards
+        (the `FEED_CAP` most valuable), blended by `FEED_SHARE` with its worth over every
+        caravan (`Knowledge.card_worth`): a trade is worth more to a hand that feeds it.
+        Memoised: openings repeat from game to game."""
+        know, share = self.know, self.bot.FEED_SHARE
+        start, kinds = self.view.caravan(self.me), tuple(sorted(set(self.owned)))
+        caravans: list[list[Node]] = []  # found for the first card not memoised
+
+        def fed(card: int) -> float:
+            if not caravans:
+                caravans.append(self.fed_caravans(start, kinds))
+            total = 0
+            for node in caravans[0]:
+                before = know.value(node)
+                gains = (know.capped_value(a) - before for a in node.plays()[card].values())
+                total += max(gains, default=0)
+            return share * total / len(caravans[0]) + (1 - share) * know.card_worth[card]
+
+        bot, worth = self.bot, {}
+        for card in dict.fromkeys(cards):
+            key = ("feed", bot.FEED, bot.FEED_CAP, share, start.vector, kinds, card)
+            worth[card] = know.memo(key, partial(fed, card))
+        return worth
+
+    def fed_caravans(self, start: Node, kinds: tuple[int, ...]) -> list[Node]:
+        """The caravans `start` leads to in up to `FEED` plays of the cards `kinds` (after
+        discarding to the most valuable), the `FEED_CAP` most valuable, `start` included."""
+        know = self.know
+        reached: dict[Node, None] = {start: None}  # an ordered set, for the same order
+        layer = [start]
+        for _ in range(self.bot.FEED):
+            following: dict[Node, None] = {}
+            for node in layer:
+                plays = node.plays()
+                for card in kinds:
+                    for after in plays[card].values():
+                        after = know.kept(after)
+                        if after not in reached:
+                            reached[after] = following[after] = None
+            layer = list(following)
+        return sorted(reached, key=lambda node: -know.value(node))[: self.bot.FEED_CAP]
 
     # -- the moves to consider -------------------------------------------------------------
 
