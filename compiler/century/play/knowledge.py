@@ -9,7 +9,7 @@ weights the point cards are priced with): nothing about a particular game.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import islice
 from math import comb
 from typing import Any
@@ -114,18 +114,19 @@ class Knowledge:
             self._payable[node] = found
         return found
 
-    def children(self, node: Node, hand: tuple[int, ...]) -> list[tuple[Node, tuple[int, ...]]]:
-        """Every (caravan, rest of the hand) one play of a card in `hand` (sorted card
-        indices) leads to from `node`, from the engine's outcome tables; the caravans may
-        be over the limit."""
-        found: list[tuple[Node, tuple[int, ...]]] = []
+    def plays_by_kind(
+        self, node: Node, hand: tuple[int, ...]
+    ) -> list[tuple[tuple[int, ...], Iterable[Node]]]:
+        """Per kind of card in `hand` (sorted card indices): the rest of the hand after
+        playing it from `node`, and the caravans the play can leave (from the engine's
+        outcome tables; they may be over the limit)."""
         plays = node.plays()
+        found = []
         previous = -1
         for index, card in enumerate(hand):
             if card != previous:
                 previous = card
-                rest = hand[:index] + hand[index + 1 :]
-                found += [(after, rest) for after in plays[card].values()]
+                found.append((hand[:index] + hand[index + 1 :], plays[card].values()))
         return found
 
     def memo(self, key: Any, compute: Callable[[], Any]) -> Any:

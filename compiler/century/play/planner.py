@@ -20,7 +20,7 @@ It reads only what players see: the decks' order never enters a plan.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import partial
+from functools import cached_property, partial
 from typing import Any
 
 from century.model.ruleset import Ruleset
@@ -92,14 +92,8 @@ class PlannerBot:
         for turn in range(1, self.CYCLE + 1):
             reached: dict[tuple[Node, tuple[int, ...]], int] = {}
             for node, hand in layer:
-                plays = node.plays()
-                previous = -1
-                for index, card in enumerate(hand):  # a play of each kind of card in hand
-                    if card == previous:
-                        continue
-                    previous = card
-                    rest = hand[:index] + hand[index + 1 :]
-                    for after in plays[card].values():
+                for rest, leaves in know.plays_by_kind(node, hand):
+                    for after in leaves:
                         key = (after if after.size <= limit else kept_of(after), rest)
                         if key not in seen:
                             seen.add(key)
@@ -233,33 +227,35 @@ class Plan:
     def worth_to_hand(self, cards: tuple[int, ...]) -> dict[int, float]:
         """Per merchant card: what playing it adds to a caravan at best, averaged over the
         caravans the hand reaches from the caravan now in up to `FEED` plays of its cards
-        (the `FEED_CAP` most valuable), blended by `FEED_SHARE` with its worth over every
-        caravan (`Knowledge.card_worth`): a trade is worth more to a hand that feeds it.
+        (`fed_caravans`), blended by `FEED_SHARE` with its worth over every caravan
+        (`Knowledge.card_worth`): a trade is worth more to a hand that feeds it.
         Memoised: openings repeat from game to game."""
-        know, share = self.know, self.bot.FEED_SHARE
-        start, kinds = self.view.caravan(self.me), tuple(sorted(set(self.owned)))
-        caravans: list[list[Node]] = []  # found for the first card not memoised
+        bot, start = self.bot, self.view.caravan(self.me).vector
+        kinds = tuple(sorted(set(self.owned)))
+        return {
+            card: self.know.memo(
+                ("feed", bot.FEED, bot.FEED_CAP, bot.FEED_SHARE, start, kinds, card),
+                partial(self._worth_to_hand, card),
+            )
+            for card in dict.fromkeys(cards)
+        }
 
-        def fed(card: int) -> float:
-            if not caravans:
-                caravans.append(self.fed_caravans(start, kinds))
-            total = 0
-            for node in caravans[0]:
-                before = know.value(node)
-                gains = (know.capped_value(a) - before for a in node.plays()[card].values())
-                total += max(gains, default=0)
-            return share * total / len(caravans[0]) + (1 - share) * know.card_worth[card]
+    def _worth_to_hand(self, card: int) -> float:
+        know, nodes, share = self.know, self.fed_caravans, self.bot.FEED_SHARE
+        total = 0
+        for node in nodes:
+            before = know.value(node)
+            gains = (know.capped_value(after) - before for after in node.plays()[card].values())
+            total += max(gains, default=0)
+        return share * total / len(nodes) + (1 - share) * know.card_worth[card]
 
-        bot, worth = self.bot, {}
-        for card in dict.fromkeys(cards):
-            key = ("feed", bot.FEED, bot.FEED_CAP, share, start.vector, kinds, card)
-            worth[card] = know.memo(key, partial(fed, card))
-        return worth
-
-    def fed_caravans(self, start: Node, kinds: tuple[int, ...]) -> list[Node]:
-        """The caravans `start` leads to in up to `FEED` plays of the cards `kinds` (after
-        discarding to the most valuable), the `FEED_CAP` most valuable, `start` included."""
-        know = self.know
+    @cached_property
+    def fed_caravans(self) -> list[Node]:
+        """The caravans the hand's cards (every one owned) lead to from the caravan now in
+        up to `FEED` plays (after discarding to the most valuable), the `FEED_CAP` most
+        valuable, the caravan now included."""
+        know, kinds = self.know, sorted(set(self.owned))
+        start = self.view.caravan(self.me)
         reached: dict[Node, None] = {start: None}  # an ordered set, for the same order
         layer = [start]
         for _ in range(self.bot.FEED):
@@ -396,7 +392,7 @@ class Plan:
         candidates that reach it first at this depth. Of the last layer only the caravans
         matter, so it holds caravans alone.
         """
-        kept, children = self.kept, self.know.children
+        kept, plays_by_kind = self.kept, self.know.plays_by_kind
         reach = [[UNREACHED] * len(self.row) for _ in candidates]
         layer: dict[PlanState, int] = {}
         for index, candidate in enumerate(candidates):
@@ -419,9 +415,10 @@ class Plan:
                     for after in self.next_caravans(node, hand, owned):
                         last[after] = last.get(after, 0) | new
                     continue
-                for after, rest in children(node, hand):
-                    key = (kept(after), rest, owned)
-                    following[key] = following.get(key, 0) | new
+                for rest, leaves in plays_by_kind(node, hand):
+                    for after in leaves:
+                        key = (kept(after), rest, owned)
+                        following[key] = following.get(key, 0) | new
                 if hand != owned:
                     key = (node, owned, owned)
                     following[key] = following.get(key, 0) | new
@@ -454,10 +451,10 @@ class Plan:
 
         The turns grow with the value lacking, so per bit mask only the least value lacking
         per slot, over its caravans, counts."""
-        missing, known = self.missing, self._missing.get
+        missing = self.missing
         groups: dict[int, list[tuple[int, ...]]] = {}
         for node, new in arrived.items():
-            lacking = known(node) or missing(node)
+            lacking = missing(node)
             if last or 0 in lacking:
                 groups.setdefault(new, []).append(lacking)
         per_play = self.per_play
