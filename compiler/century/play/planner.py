@@ -1,18 +1,19 @@
 """The planner: a bot that plans its own next turns toward the point cards in the row and
 builds its hand into an engine, as people do.
 
-Its first `OPENING` turns build the engine: while it cannot claim a point card, it
-acquires the merchant card that adds most (the card's worth to its hand, with the cubes it
-takes and pays). After that, for each move it can make now (every play and claim, rest, and an
-acquisition of each of the few merchant cards that improve its engine most, paying the
-cheapest cubes), it searches its own next turns (plays and rests, the rows as they lie;
-`depth` turns in all, the move included) for the first turn each point card in the row can
-be paid. A card out of reach within the search is estimated from the value the caravan
-still lacks and the value the hand makes per play. A move is worth the best point card it
-leads to, discounted per turn, with the points a claim takes now; a card an opponent can
-pay now counts less, as it may be gone. An acquisition adds what the card does to the hand
-as an engine: how much more value per turn a short cycle of plays from an empty caravan
-reaches (a beam search over the engine's outcome tables), over the turns the game has left.
+Its first `OPENING` turns build the engine: while it cannot claim a point card and its
+hand's pace is below `BUILT`, it acquires the merchant card that adds most (the card's worth
+to its hand, with the cubes it takes and pays). After that, for each move it can make now
+(every play and claim, rest, and an acquisition of each of the few merchant cards that
+improve its engine most, paying the cheapest cubes), it searches its own next turns (plays
+and rests, the rows as they lie; `depth` turns in all, the move included) for the first turn
+each point card in the row can be paid. A card out of reach within the search is estimated
+from the value the caravan still lacks and the value the hand makes per play. A move is
+worth the best point card it leads to, discounted per turn, with the points a claim takes
+now; a card an opponent can pay now counts less, as it may be gone. An acquisition adds what
+the card does to the hand as an engine: how much more value per turn a short cycle of plays
+from an empty caravan reaches (a beam search over the engine's outcome tables), over the
+turns the game has left.
 
 It reads only what players see: the decks' order never enters a plan.
 """
@@ -58,6 +59,7 @@ class PlannerBot:
     BEAM = 30  # ...and states kept per turn
     ENDING = 50.0  # worth of ending the game ahead (lost if behind)
     OPENING = 5  # own first turns spent acquiring merchant cards (`Plan.opening`)...
+    BUILT = 1.0  # ...while the hand's pace (`rate`, points per turn) is below this...
     FEED = 2  # ...valued on the caravans the hand reaches in this many plays...
     FEED_CAP = 200  # ...the most valuable of them at most...
     FEED_SHARE = 0.5  # ...for this share of a card's worth (`Plan.worth_to_hand`)
@@ -209,11 +211,13 @@ class Plan:
         return candidates[best].move
 
     def opening(self) -> str | None:
-        """In the planner's first `OPENING` turns, while it cannot claim a point card: the
-        acquisition that adds most, the card's worth to the hand (`worth_to_hand`) with the
-        value of the cubes it takes and pays. An engine built first pays for itself."""
-        view, know = self.view, self.know
-        if view.discarding or view.turns(self.me) >= self.bot.OPENING or view.claims():
+        """In the planner's first `OPENING` turns, while it cannot claim a point card and
+        its hand's pace is below `BUILT`: the acquisition that adds most, the card's worth
+        to the hand (`worth_to_hand`) with the value of the cubes it takes and pays. An
+        engine built first pays for itself; a hand that is one already needs no more."""
+        view, know, bot = self.view, self.know, self.bot
+        built = view.turns(self.me) >= bot.OPENING or self.rate >= bot.BUILT
+        if view.discarding or built or view.claims():
             return None
         here = know.value(view.caravan(self.me))
         worth = self.worth_to_hand(view.merchant_row)
