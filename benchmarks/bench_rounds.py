@@ -3,21 +3,24 @@
 Usage (from the checkout, in the venv):
 
     python benchmarks/bench_rounds.py                 # 200 games per setup, spice-road
+    python benchmarks/bench_rounds.py --sizes 5,6 --depths 3,4,5
     python benchmarks/bench_rounds.py --games 60 --game golem
 
 Two-player games, seats as dealt, the same deals in every setup:
 
 - ``greedy``: two greedy bots (the reference: the aim is 25% fewer rounds than these);
 - ``planner``: two planners as they play;
-- ``handed engine``: each planner starts with an engine in hand, the merchant cards that
-  raise its pace most (`PlannerBot.rate`, added one at a time, the best first; the second
-  seat takes the best of the cards left), and plays on as usual;
+- ``handed engine``: each planner starts with an engine in hand (for each size of
+  ``--sizes``), the merchant cards that raise its pace most (`PlannerBot.rate`, added one at
+  a time, the best first; the second seat takes the best of the cards left), and plays on
+  as usual;
 - ``handed engine, no acquiring``: the same, but the planners never acquire: what the
   engine alone gives, at the search depths asked for (``--depths``).
 
-An engine costs at least a turn per card to acquire, even when every card lies free in the
-first slot, so no planner can need fewer rounds than the last setup plus the engine's
-size. The cards are chosen from the game's own data, so this runs on any variant.
+A card costs a turn to acquire, even when it lies free in the first slot, so a planner
+that had to acquire such an engine would need at least the rounds of the last setup plus
+the engine's size: the floor printed last, the least over the sizes. The cards are chosen
+from the game's own data, so this runs on any variant.
 """
 
 from __future__ import annotations
