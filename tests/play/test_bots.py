@@ -332,8 +332,8 @@ def test_the_planner_builds_its_engine_first() -> None:
                 worth = plan.worth_to_hand(view.merchant_row)
                 here = know.value(view.caravan(view.current_player))
                 nets = {
-                    move: worth[view.merchant_row[slot]] + know.value(node) - here
-                    for move, slot, _, node in view.acquires()
+                    option: worth[view.merchant_row[slot]] + know.value(node) - here
+                    for option, slot, _, node in view.acquires()
                 }
                 assert move in nets and nets[move] == max(nets.values()), (seed, move)
             state.play(move)
