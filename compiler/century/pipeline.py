@@ -67,7 +67,7 @@ def _compile(
     wanted, problems = discover(paths)
     result.diagnostics.extend(problems)
 
-    loaded = (sources.load(p) for p in wanted)
+    loaded = (sources.load_found(p, searched) for p, searched in wanted.items())
     requested = list({f.path: f for f in loaded if f is not None}.values())
     catalogue = _catalogue(requested, result)
     compile_now = [f for f in requested if f.kind in ("game", "variant")]

@@ -13,6 +13,8 @@ A case is a YAML mapping:
     game records and simulation reports with a change).
 ``stdin``
     what is typed.
+``cwd``
+    the subfolder of the case's folder the command runs in (default: the folder itself).
 ``exit``, ``expect``, ``absent_text``
     the exit code, texts the output must contain (an item that is a list: one of its texts,
     where the answer depends on a dependency's version), texts it must not (contents of files
@@ -69,6 +71,14 @@ def test_the_corpus_covers_every_class():
         "engine-api",
         "terminal",
         "determinism",
+        "input-never-output",
+        "writes-inside",
+        "never-quoted",
+        "bounded-json",
+        "process-caps",
+        "seeds",
+        "endless-games",
+        "library-api",
     }
     assert len(CASES) >= 60
 
@@ -172,6 +182,13 @@ def gen_report(folder: Path, spec: dict[str, Any]) -> None:
     write(folder / spec["file"], json.dumps(report))
 
 
+def gen_manifest(folder: Path, spec: dict[str, Any]) -> None:
+    """A manifest of century's in `spec['folder']` listing `spec['files']`."""
+    from century.output import MANIFEST, manifest_bytes
+
+    (folder / spec["folder"] / MANIFEST).write_bytes(manifest_bytes(spec["files"]))
+
+
 def gen_copy(folder: Path, spec: dict[str, str]) -> None:
     """Copies of folders of this repository (``{dest: source}``), e.g. the bundled rules."""
     for dest, source in spec.items():
@@ -188,6 +205,7 @@ GENERATORS = {
     "many_cards": gen_many_cards,
     "record": gen_record,
     "report": gen_report,
+    "manifest": gen_manifest,
 }
 
 
@@ -231,7 +249,7 @@ def test_hostile_case(path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     folder.mkdir()
     prepare(folder, case)
     before = snapshot(folder)
-    monkeypatch.chdir(folder)
+    monkeypatch.chdir(folder / case.get("cwd", "."))
     stdin = case.get("stdin")
     if "stdin_base64" in case:
         stdin = base64.b64decode(case["stdin_base64"])

@@ -27,6 +27,7 @@ from century.cli import (
     watch,
 )
 from century.cli.common import internal_error
+from century.inputs import start_run
 
 _UsageError: Any = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
 """click's UsageError, wherever this typer takes click from (newer typers bundle it)."""
@@ -89,6 +90,7 @@ def _root(
     ] = False,
 ) -> None:
     """Compile Century rules data into a game engine, rule sheets and card sheets."""
+    start_run()  # a command is a run: what it reads is never its output (century.inputs)
 
 
 for _module in (

@@ -154,10 +154,11 @@ def check_out(folder: Path, names: list[str] | None = None, what: str = "--out")
     """Refuse a bad output folder before any work: exit 2 for one that is a file or cannot be
     written into, exit 1 for one whose files `names` exist without century having written
     them (see `century.output`)."""
-    from century.output import OutputError, check_folder, check_target
+    from century.output import OutputError, check_below, check_folder, check_target
 
     try:
         check_target(folder, what)
+        check_below(BUILD, folder)
         if names is not None:
             check_folder(folder, names)
     except OutputError as err:
@@ -177,9 +178,10 @@ def check_out_file(path: Path, what: str) -> None:
 def write_outputs(folder: Path, files: dict[str, bytes]) -> list[Path]:
     """Write `files` into `folder` under its lock, listed in its manifest; exit 1 (nothing
     written) if that would replace a file century did not write."""
-    from century.output import OutputError, locked, write_files
+    from century.output import OutputError, check_below, locked, write_files
 
     try:
+        check_below(BUILD, folder)
         with locked(folder.absolute().parent):
             return write_files(folder, files)
     except OutputError as err:
@@ -194,6 +196,24 @@ def report(diagnostics: list[diag.Diagnostic], fmt: str = "text") -> None:
         typer.echo(diag.to_json(diagnostics))
     elif diagnostics:
         typer.echo(diag.to_text(diagnostics), err=True)
+
+
+def read_json_input(path: Path, cap: int) -> Any:
+    """The JSON value in the file `path`, read with the caps of `century.inputs`; exit 1 with
+    the located diagnostic for a file that is not a regular file, too large, too deep or not
+    JSON."""
+    from century.inputs import read_json
+
+    try:
+        return read_json(path, str(path), cap)
+    except diag.DiagnosticError as err:
+        fail_with(err.diagnostics)
+
+
+def fail_with(diagnostics: list[diag.Diagnostic]) -> NoReturn:
+    """Print `diagnostics` (text, to stderr) and exit 1."""
+    report(diagnostics)
+    raise typer.Exit(1)
 
 
 def local_rules() -> list[Path]:

@@ -117,11 +117,15 @@ def _check_record_path(path: Path) -> None:
     """Refuse (exit 2), before the game starts, a record path that cannot be written or that
     holds a file other than a game record."""
     check_out_file(path, "--record")
-    if path.exists():
+    if os.path.lexists(path):
+        from century.diagnostics import DiagnosticError
+        from century.inputs import read_json
+        from century.limits import MAX_RECORD_BYTES
+
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = read_json(path, str(path), MAX_RECORD_BYTES, log=False)
             is_record = isinstance(data, dict) and {"rules", "moves"} <= data.keys()
-        except (OSError, ValueError):
+        except DiagnosticError:
             is_record = False
         if not is_record:
             fail(f"--record {path} exists and is not a game record; century keeps it", 2)

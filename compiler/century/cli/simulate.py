@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import json
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,7 +18,9 @@ from century.cli.common import (
     WorkersOpt,
     check_out,
     fail,
+    fail_with,
     load_game,
+    read_json_input,
     write_outputs,
 )
 
@@ -95,7 +97,9 @@ def simulate(
 
 
 def _is_report_file(name: str) -> bool:
-    return name.endswith(".json") and Path(name).is_file()
+    """Whether `name` names a report file (anything on disk, even a FIFO, which reading then
+    refuses) rather than a game; ids never end in .json."""
+    return name.endswith(".json") and os.path.lexists(name)
 
 
 def _game_id(name: str) -> str:
@@ -111,13 +115,7 @@ def _read_report(name: str) -> dict[str, Any]:
     from century.limits import MAX_REPORT_BYTES
     from century.play.report import REPORT_VERSION, render_html
 
-    path = Path(name)
-    try:
-        if path.stat().st_size > MAX_REPORT_BYTES:
-            fail(f"{name} is over {MAX_REPORT_BYTES} bytes; not a simulation report")
-        report = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as err:
-        fail(f"{name}: cannot read the report: {err}")
+    report = read_json_input(Path(name), MAX_REPORT_BYTES)
     if not isinstance(report, dict) or report.get("report_version") is None:
         fail(f"{name} is not a simulation report")
     if report["report_version"] != REPORT_VERSION:
@@ -151,6 +149,7 @@ class SimRequest:
 def _report_for(name: str, req: SimRequest, out: Path | None) -> dict[str, Any]:
     """The report made by simulating the game `name`, naming the bots' strength from the
     game's bot ladder where one was saved (in `out`, else the game's report folder)."""
+    from century.diagnostics import DiagnosticError
     from century.play.ladder import read_ladder
     from century.play.report import build_report
     from century.play.simulate import ProgressBar, SimConfig, SimulationError, default_workers
@@ -158,6 +157,10 @@ def _report_for(name: str, req: SimRequest, out: Path | None) -> dict[str, Any]:
     from century.play.simulate import simulate as run
 
     ruleset = load_game(name, req.rules)
+    try:  # checked before the games, which may take long
+        ladder = read_ladder(out or BUILD / "reports" / ruleset.id, ruleset, req.players)
+    except DiagnosticError as err:
+        fail_with(err.diagnostics)
     workers = req.workers or default_workers()
     spec = _auto_bot(ruleset, req, workers) if req.bots.strip() == AUTO else req.bots
     try:
@@ -173,7 +176,6 @@ def _report_for(name: str, req: SimRequest, out: Path | None) -> dict[str, Any]:
     finally:
         if bar:
             bar.close()
-    ladder = read_ladder(out or BUILD / "reports" / ruleset.id, ruleset, req.players)
     return build_report(total, ladder)
 
 

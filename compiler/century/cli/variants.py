@@ -117,8 +117,15 @@ def new(
     target = folder / f"{name}.yaml"
     if target.exists() and not force:
         fail(f"{target} exists (use --force to overwrite)")
-    folder.mkdir(parents=True, exist_ok=True)
-    schemas = _schema_folder(folder)
+    from century.output import OutputError, atomic_write_bytes, check_inside
+
+    try:
+        if not force:  # --force replaces the file even when it was read as input
+            check_inside(folder, target.name)
+        folder.mkdir(parents=True, exist_ok=True)
+        schemas = _schema_folder(folder)
+    except OutputError as err:
+        fail(str(err))
     schema = Path(os.path.relpath(schemas / "variant.schema.json", folder.resolve())).as_posix()
     trade = next((c for c in ruleset.merchant_deck if c.kind == "trade"), None)
     text = NEW_VARIANT.format(
@@ -132,24 +139,25 @@ def new(
         pay=ruleset.cubes(trade.pay) if trade else ruleset.codes[0],
         get=ruleset.cubes(trade.get) if trade else ruleset.codes[-1],
     )
-    from century.output import atomic_write_bytes
-
-    atomic_write_bytes(target, text.encode("utf-8"))
+    atomic_write_bytes(target, text.encode("utf-8"), replace_input=force)
     typer.echo(f"wrote {target}; check it with: century validate {target}")
 
 
 def _schema_folder(folder: Path) -> Path:
     """A folder holding the schemas for `folder`'s files: an existing ``schema`` folder beside
     or above it, else ``./schema`` with the bundled schemas copied in (never overwritten)."""
-    from century.output import atomic_write_bytes
+    from century.output import atomic_write_bytes, check_inside
     from century.resources import SCHEMAS
 
     folder = folder.resolve()
     for candidate in (folder / "schema", folder.parent / "schema", Path("schema").resolve()):
         if (candidate / "variant.schema.json").is_file():
             return candidate
+    sources = sorted(SCHEMAS.glob("*.schema.json"))
+    for source in sources:
+        check_inside(Path("."), f"schema/{source.name}")
     target = Path("schema").resolve()
-    for source in sorted(SCHEMAS.glob("*.schema.json")):
+    for source in sources:
         if not (target / source.name).exists():
             atomic_write_bytes(target / source.name, source.read_bytes())
     return target

@@ -28,15 +28,26 @@ def display_name(path: Path) -> str:
     return str(path) if rel.startswith("..") else rel
 
 
+MARKERS = ("id", "extends", "deck", "lang")
+"""The top-level keys of rules data: a file with none of them is not a rules file."""
+
+
 def kind_of(node: Node) -> str:
-    if isinstance(node.value, dict):
-        if "extends" in node.value:
-            return "variant"
-        if "deck" in node.value:
-            return "deck"
-        if "lang" in node.value:
-            return "prose"
+    """``variant``, ``deck``, ``prose`` or ``game`` by the file's top-level keys, or
+    ``other`` for YAML that is not rules data (none of `MARKERS`)."""
+    if not isinstance(node.value, dict) or not any(key in node.value for key in MARKERS):
+        return "other"
+    if "extends" in node.value:
+        return "variant"
+    if "deck" in node.value:
+        return "deck"
+    if "lang" in node.value:
+        return "prose"
     return "game"
+
+
+_MARKED = re.compile(rb"^(?:%s)\b" % b"|".join(key.encode() for key in MARKERS), re.M)
+"""A line that starts with a key of rules data (in a file that does not load as YAML)."""
 
 
 KIND_KEYS = {"deck": b"deck", "prose": b"lang"}
@@ -141,13 +152,49 @@ class Sources:
             return None
         if expect and found.kind != expect and not self._looks_like(found, expect):
             mark = at or Mark(found.name, 1, 1)
-            what = "not a YAML file" if found.kind == "unreadable" else f"a {found.kind} file"
+            what = {"unreadable": "not a YAML file", "other": "not rules data"}.get(
+                found.kind, f"a {found.kind} file"
+            )
             self.diagnostics.append(
                 Diagnostic.at(mark, "C017", f"{found.name} is {what}, expected a {expect} file")
             )
             return None
         self._report(found)
         return found if found.valid else None
+
+    def load_found(self, path: Path, searched: bool) -> SourceFile | None:
+        """Load a file found in the paths given (`searched`: by a folder search, else named).
+
+        A file that is not rules data (YAML without any of `MARKERS`, or text that does not
+        load and names none of them) gets one diagnostic that says what it is and never
+        quotes it: a warning for a searched file, which is skipped, an error for a named one.
+        """
+        try:
+            real = resolve_path(path)
+        except PathProblem:
+            return self.load(path)
+        found = self.files.get(real)
+        if found is None:
+            found = self.files[real] = self._read(real, None)
+        empty = any(problem.code == "C007" for problem in found.problems)
+        if found.kind == "other" or (
+            found.kind == "unreadable" and not empty and not _MARKED.search(found.raw)
+        ):
+            found.reported = True  # its problems would quote it
+            what = "YAML" if found.kind == "other" else "not YAML"
+            self.diagnostics.append(
+                Diagnostic.at(
+                    Mark(found.name, 1, 1),
+                    "C022",
+                    f"{found.name} is {what} but not rules data"
+                    + ("; skipped" if searched else ""),
+                    hint=f"rules files have one of the top-level keys {', '.join(MARKERS)}; "
+                    "keep other files out of the rules folders",
+                    severity="warning" if searched else "error",
+                )
+            )
+            return None
+        return self.load(path)
 
     def _looks_like(self, found: SourceFile, expect: str) -> bool:
         """Whether a file that did not load is still recognisably a file of kind `expect`."""
@@ -179,7 +226,7 @@ class Sources:
             return SourceFile(path, name, unreadable, "unreadable", raw, False, err.diagnostics)
         self.nodes_left -= count
         kind = kind_of(node)
-        problems = schemas.validate(node, kind)
+        problems = [] if kind == "other" else schemas.validate(node, kind)
         return SourceFile(path, name, node, kind, raw, not problems, problems)
 
 
@@ -187,11 +234,13 @@ SKIP_FOLDERS = frozenset({"build", "node_modules", "__pycache__"})
 """Folders a search never enters (besides hidden ones): output and tool caches."""
 
 
-def discover(paths: Iterable[Path]) -> tuple[list[Path], list[Diagnostic]]:
-    """The YAML files named by `paths`: files as given, folders searched recursively (hidden
-    folders and `SKIP_FOLDERS` left out). A path that does not exist, or a folder without a
-    single YAML file, is an error."""
-    found: dict[Path, None] = {}
+def discover(paths: Iterable[Path]) -> tuple[dict[Path, bool], list[Diagnostic]]:
+    """The YAML files named by `paths`, each with whether a folder search found it: files as
+    given, folders searched recursively (hidden folders and `SKIP_FOLDERS` left out). A path
+    that does not exist, or a folder without a single YAML file, is an error. A symlink that
+    leads out of its project is never read: skipped with a warning when a search finds it,
+    an error when it is named."""
+    found: dict[Path, bool] = {}
     problems: list[Diagnostic] = []
     for path in paths:
         mark = Mark(display_name(path), 1, 1)
@@ -204,12 +253,51 @@ def discover(paths: Iterable[Path]) -> tuple[list[Path], list[Diagnostic]]:
                     Diagnostic.at(mark, "C016", f"more than {MAX_FILES} YAML files here")
                 )
                 files = files[:MAX_FILES]
-            found.update(dict.fromkeys(files))
+            root = search_root(path)
+            for file in files:
+                leaving = _link_out(file, root, searched=True)
+                if leaving:
+                    problems.append(leaving)
+                else:
+                    found.setdefault(file, True)
         elif path.is_file() or os.path.lexists(path):
-            found[path] = None  # not a regular file, or a symlink loop: loading says which
+            leaving = _link_out(path, search_root(path.parent), searched=False)
+            if leaving:  # not a regular file, or a symlink loop: loading says which
+                problems.append(leaving)
+            else:
+                found[path] = False
         else:
             problems.append(Diagnostic.at(mark, "C001", f"no such file or folder: {mark.file}"))
-    return list(found), problems
+    return found, problems
+
+
+def search_root(folder: Path) -> Path:
+    """The project a searched folder belongs to: the folder holding the ``rules`` folder it
+    is in or beside (``cards/`` beside ``rules/``), else the folder itself."""
+    root = project_root(folder / "_")
+    if root == folder and (folder.parent / "rules").is_dir():
+        return folder.parent
+    return root
+
+
+def _link_out(path: Path, root: Path, searched: bool) -> Diagnostic | None:
+    """The diagnostic for `path` when it is a symlink leading out of `root`, else None."""
+    if not path.is_symlink():
+        return None
+    try:
+        target = resolve_path(path)
+    except PathProblem:
+        return None  # a loop: loading reports it
+    if target.is_relative_to(resolve_path(root)):
+        return None
+    return Diagnostic.at(
+        Mark(display_name(path), 1, 1),
+        "C208",
+        f"{display_name(path)} is a symlink leading out of the project folder "
+        f"{os.path.join(display_name(root), '')}" + ("; skipped" if searched else ""),
+        hint="copy the file into the project, or link to a file inside it",
+        severity="warning" if searched else "error",
+    )
 
 
 def _yaml_files(folder: Path) -> list[Path]:
