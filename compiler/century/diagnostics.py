@@ -67,6 +67,7 @@ CODES: dict[str, str] = {
     "C313": "coin piles above missing or shared positions, or sharing an id",
     "C314": "a text missing in a language of the game, or in a foreign one",
     "C315": "rule-sheet text missing or inconsistent across languages",
+    "C316": "rules under which no game can end (too few point cards can ever be paid)",
     "C401": "rule-sheet text lacks keys the sheet needs",
     "C402": "a rule-sheet sentence does not render",
     "C403": "a rule-sheet sentence goes past a limit of the prose sandbox",

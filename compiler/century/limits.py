@@ -34,6 +34,8 @@ MAX_JSON_DEPTH = 100
 """The deepest nesting of JSON arrays and objects in any JSON file read."""
 MAX_DIGITS = 100
 """Digits in one number of a JSON file read (a seed, a count)."""
+MAX_GAMES = 1_000_000
+"""Games one `simulate` plays, and games per pairing of one `bots` ladder."""
 MAX_INPUT_LINE = 1000
 """The longest line `play` reads as a command (the rest of a longer one is skipped)."""
 

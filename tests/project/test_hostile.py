@@ -329,6 +329,69 @@ def test_a_killed_build_is_cleaned_up_by_the_next(tmp_path: Path):
     assert all((game / ".century-manifest.json").is_file() for game in out.iterdir())
 
 
+def children(pid: int) -> set[int]:
+    """The processes whose parent is `pid` (from the process table, /proc)."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.add(int(stat.parent.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return False
+    return fields[0] != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process table")
+@pytest.mark.parametrize(
+    ("command", "name"),
+    [
+        (["simulate", "spice-road", "--games", "100000", "--bots", "greedy"], "SIGTERM"),
+        (["simulate", "spice-road", "--games", "100000", "--bots", "greedy"], "SIGINT"),
+        (["bots", "spice-road", "--games", "100000", "--bots", "greedy,random"], "SIGHUP"),
+    ],
+)
+def test_a_signal_ends_every_worker_process(tmp_path: Path, command: list[str], name: str):
+    """SIGTERM, SIGINT and SIGHUP stop simulate and bots with every worker process they
+    started ended, none left behind (checked in the process table), and nothing written."""
+    run = century(*command, "--workers", "2", "--out", "out", cwd=tmp_path)
+    deadline = time.monotonic() + 120
+    workers: set[int] = set()
+    while time.monotonic() < deadline and len(workers) < 2:
+        workers = children(run.pid)
+        time.sleep(0.05)
+    assert len(workers) == 2, "the command started two worker processes"
+    run.send_signal(getattr(signal, name))
+    code = run.wait(timeout=60)
+    stderr = run.stderr.read()
+    assert code == 128 + getattr(signal, name), stderr
+    assert "stopped" in stderr or "interrupted" in stderr
+    assert "Traceback" not in stderr
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(alive(pid) for pid in workers):
+        time.sleep(0.05)
+    assert not [pid for pid in workers if alive(pid)], "worker processes were left behind"
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+
+
+def test_workers_are_capped_by_the_cpus_and_the_games():
+    from century.play.simulate import default_workers, workers_for
+
+    cpus = default_workers()
+    assert workers_for(0, 10_000) == cpus
+    assert workers_for(10_000, 10_000) == cpus
+    assert workers_for(64, 3) == min(3, cpus)
+    assert workers_for(0, 1) == 1
+
+
 @pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP"])
 def test_play_saves_the_record_on_a_signal(tmp_path: Path, name: str):
     record = tmp_path / "game.json"

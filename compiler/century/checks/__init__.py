@@ -10,7 +10,7 @@ the built `Ruleset`.
 
 from __future__ import annotations
 
-from century.checks import cards, ladder, languages, limits, prose, setup
+from century.checks import cards, ending, ladder, languages, limits, prose, setup
 from century.checks.context import Check, Context
 from century.diagnostics import Diagnostic, has_errors
 from century.frontend.loader import Node
@@ -37,6 +37,7 @@ CHECKS: dict[str, Check] = {
     "C313": setup.coin_positions,
     "C314": languages.translations,
     "C315": languages.prose_languages,
+    "C316": ending.game_can_end,
 }
 
 MODEL_CHECKS = [limits.move_tables, prose.check_prose]

@@ -82,7 +82,12 @@ SeedOpt = Annotated[
     int, typer.Option(metavar="N", help="Base seed; each game's seed derives from it.")
 ]
 WorkersOpt = Annotated[
-    int, typer.Option(metavar="N", help="Worker processes (0: one per CPU).", min=0)
+    int,
+    typer.Option(
+        metavar="N",
+        help="Worker processes (0: one per CPU; never more than the CPUs or the games).",
+        min=0,
+    ),
 ]
 TargetsOpt = Annotated[
     list[str] | None,
@@ -282,6 +287,35 @@ def signals_call(handler: Callable[[int, Any], None]) -> Iterator[None]:
     finally:
         for number, old in previous.items():
             signal.signal(number, old)
+
+
+class Stopped(Exception):
+    """SIGTERM or SIGHUP asked a command to stop (raised by `stopping_on_signals`)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def raise_stopped(signum: int, frame: Any) -> None:
+    """A signal handler that raises `Stopped`."""
+    raise Stopped(signum)
+
+
+@contextmanager
+def stopping_on_signals(what: str) -> Iterator[None]:
+    """Within the block, SIGTERM and SIGHUP stop the command as Ctrl-C (SIGINT) does: the
+    block unwinds (ending the worker processes it started), `what` is said on stderr and the
+    command exits 128 + the signal's number (130 for Ctrl-C)."""
+    try:
+        with signals_call(raise_stopped):
+            yield
+    except Stopped as stop:
+        typer.echo(f"\n{signal.Signals(stop.signum).name}: stopped; {what}", err=True)
+        raise typer.Exit(128 + stop.signum) from None
+    except KeyboardInterrupt:
+        typer.echo(f"\ninterrupted; {what}", err=True)
+        raise typer.Exit(130) from None
 
 
 def internal_error(err: Exception) -> None:

@@ -18,9 +18,11 @@ from century.cli.common import (
     BUILD,
     Command,
     RulesOpt,
+    Stopped,
     check_out_file,
     fail,
     load_game,
+    raise_stopped,
     signals_call,
 )
 from century.play.terminal import HELP, Painter, list_moves, render
@@ -88,9 +90,9 @@ def play(
     typer.echo("Type help for the notation and the commands.")
     stopped = None
     try:
-        with signals_call(_on_signal):
+        with signals_call(raise_stopped):
             _loop(table)
-    except _Stopped as stop:
+    except Stopped as stop:
         stopped = stop.signum
         typer.echo(f"\n{signal.Signals(stop.signum).name}: leaving the game")
     finally:
@@ -99,18 +101,6 @@ def play(
         raise typer.Exit(128 + stopped)
     if table.state.is_over():
         _final(table)
-
-
-class _Stopped(Exception):
-    """A signal asked the game to end (the record is saved on the way out)."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
-        self.signum = signum
-
-
-def _on_signal(signum: int, frame: Any) -> None:
-    raise _Stopped(signum)
 
 
 def _check_record_path(path: Path) -> None:

@@ -21,8 +21,10 @@ from century.cli.common import (
     fail_with,
     load_game,
     read_json_input,
+    stopping_on_signals,
     write_outputs,
 )
+from century.limits import MAX_GAMES
 
 AUTO = "auto"
 
@@ -31,7 +33,9 @@ def simulate(
     game: Annotated[
         str | None, typer.Argument(metavar="GAME", help="The game or variant to simulate.")
     ] = None,
-    games: Annotated[int, typer.Option(metavar="N", help="Number of games.", min=1)] = 1000,
+    games: Annotated[
+        int, typer.Option(metavar="N", help="Number of games.", min=1, max=MAX_GAMES)
+    ] = 1000,
     players: Annotated[int, typer.Option(metavar="N", help="Players per game.")] = 2,
     bots: Annotated[
         str,
@@ -152,7 +156,7 @@ def _report_for(name: str, req: SimRequest, out: Path | None) -> dict[str, Any]:
     from century.diagnostics import DiagnosticError
     from century.play.ladder import read_ladder
     from century.play.report import build_report
-    from century.play.simulate import ProgressBar, SimConfig, SimulationError, default_workers
+    from century.play.simulate import ProgressBar, SimConfig, SimulationError, workers_for
     from century.play.simulate import seat_bots as per_seat
     from century.play.simulate import simulate as run
 
@@ -161,7 +165,7 @@ def _report_for(name: str, req: SimRequest, out: Path | None) -> dict[str, Any]:
         ladder = read_ladder(out or BUILD / "reports" / ruleset.id, ruleset, req.players)
     except DiagnosticError as err:
         fail_with(err.diagnostics)
-    workers = req.workers or default_workers()
+    workers = workers_for(req.workers, req.games)
     spec = _auto_bot(ruleset, req, workers) if req.bots.strip() == AUTO else req.bots
     try:
         bots = per_seat(spec, req.players)
@@ -170,7 +174,8 @@ def _report_for(name: str, req: SimRequest, out: Path | None) -> dict[str, Any]:
     config = SimConfig(games=req.games, players=req.players, bots=bots, seed=req.seed)
     bar = None if req.quiet else ProgressBar(req.games, f"{name} ")
     try:
-        total = run(ruleset, config, workers, req.cluster, bar)
+        with stopping_on_signals("no report written"):
+            total = run(ruleset, config, workers, req.cluster, bar)
     except (SimulationError, ValueError) as err:
         fail(str(err), 2)
     finally:

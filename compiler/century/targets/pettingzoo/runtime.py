@@ -119,6 +119,7 @@ class _Seeds:
     def next(self, seed: int | None) -> int:
         if seed is None:
             return self._rng.getrandbits(63)
+        seed = engine.whole_number(seed, "seed")
         self._rng = random.Random(seed)
         return seed
 
@@ -211,7 +212,7 @@ class CenturyEnv(_Shown, AECEnv):
             return
         if action is None:
             raise IllegalAction(f"{agent} is still playing: None is no action")
-        move = self.turn.choose(int(action))
+        move = self.turn.choose(actions.action_number(action))
         self._cumulative_rewards[agent] = 0.0
         if move is not None:
             game = self.game
@@ -300,8 +301,8 @@ class SingleAgentEnv(_Shown, gymnasium.Env):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
-        super().reset(seed=seed)
-        game_seed = self._seeds.next(seed)
+        game_seed = self._seeds.next(seed)  # a whole number, or TypeError
+        super().reset(seed=None if seed is None else game_seed)
         self.game = engine.new_game(self.players, game_seed)
         rng = random.Random(game_seed)
         self._opponents = {
@@ -317,7 +318,7 @@ class SingleAgentEnv(_Shown, gymnasium.Env):
         if self._done:
             raise RuntimeError("the episode is over: call reset()")
         try:
-            move = self.turn.choose(int(action))
+            move = self.turn.choose(actions.action_number(action))
         except IllegalAction:
             if self.illegal_reward is None:
                 raise
