@@ -31,6 +31,8 @@ API
   this game raises ValueError naming the field.
 - ``State.clone()``: a fast independent copy (for search bots); ``copy.copy`` and
   ``copy.deepcopy`` give the same.
+- ``whole_number(value, name)``: `value` as an int, or TypeError naming `name` (the check
+  every seed and count passes; the learning environments use it for actions).
 - Errors: an argument of the wrong type raises TypeError, a value out of range (a seat, a
   pile, a player count) ValueError, each naming the argument; an illegal move IllegalMove (a
   ValueError). Messages quote at most a short prefix of what was given.
@@ -659,7 +661,7 @@ class State:
     )
 
     def __init__(self, players: int) -> None:
-        players = _whole(players, "players")
+        players = whole_number(players, "players")
         if not PLAYERS_MIN <= players <= PLAYERS_MAX:
             raise ValueError(f"players must be {PLAYERS_MIN}..{PLAYERS_MAX}, not {players}")
         self.players = players
@@ -1130,8 +1132,9 @@ def _is_whole(value: Any) -> bool:
     return True
 
 
-def _whole(value: Any, name: str) -> int:
-    """`value` as an int if it is a whole number, else TypeError naming `name`."""
+def whole_number(value: Any, name: str) -> int:
+    """`value` as an int if it is a whole number (an int, a NumPy integer), else TypeError
+    naming `name`: a float is never truncated, a boolean never counts."""
     if not _is_whole(value):
         raise TypeError(f"{name} must be a whole number, not {_kind(value)}")
     return operator.index(value)
@@ -1139,7 +1142,7 @@ def _whole(value: Any, name: str) -> int:
 
 def _index(value: Any, name: str, count: int) -> int:
     """`value` as an index in ``0..count - 1``; TypeError or ValueError naming `name`."""
-    index = _whole(value, name)
+    index = whole_number(value, name)
     if not 0 <= index < count:
         raise ValueError(f"{name} must be 0..{count - 1}, not {index}")
     return index
@@ -1189,7 +1192,7 @@ def _card_list(value: Any, field: str) -> tuple[int, ...]:
         elif isinstance(card, int) and not isinstance(card, bool) and 0 <= card < len(CARDS):
             found.append(card)
         else:
-            raise ValueError(f"{field}[{i}]: unknown merchant card {card!r}")
+            raise ValueError(f"{field}[{i}]: unknown merchant card {_short(card)}")
     return tuple(found)
 
 
@@ -1197,7 +1200,7 @@ def _point_list(value: Any, field: str) -> list[int]:
     found = []
     for i, card in enumerate(_typed(value, list, field)):
         if not isinstance(card, str) or card not in POINT_INDEX:
-            raise ValueError(f"{field}[{i}]: unknown point card {card!r}")
+            raise ValueError(f"{field}[{i}]: unknown point card {_short(card)}")
         found.append(POINT_INDEX[card])
     return found
 
@@ -1222,10 +1225,10 @@ class _Position:
         self.data = _typed(data, dict, "position")
         unknown = sorted(str(key) for key in self.data if key not in _POSITION_FIELDS)
         if unknown:
-            raise ValueError(f"{unknown[0]}: not a field of a position")
+            raise ValueError(f"{unknown[0][:40]}: not a field of a position")
         rules = self.data.get("rules", GAME_ID)
         if rules != GAME_ID:
-            raise ValueError(f"rules: the position is of {rules!r}, not {GAME_ID!r}")
+            raise ValueError(f"rules: the position is of {_short(rules)}, not {GAME_ID!r}")
         if self.data.get("source_hash") is not None:
             _typed(self.data["source_hash"], str, "source_hash")
         if "players" not in self.data:
@@ -1265,7 +1268,7 @@ class _Position:
         field = f"seats[{seat}]"
         unknown = sorted(str(key) for key in info if key not in _SEAT_FIELDS)
         if unknown:
-            raise ValueError(f"{field}.{unknown[0]}: not a field of a seat")
+            raise ValueError(f"{field}.{unknown[0][:40]}: not a field of a seat")
         if "caravan" in info:
             state._caravans[seat] = _cubes(info["caravan"], f"{field}.caravan")
         if "hand" in info:
@@ -1303,7 +1306,7 @@ class _Position:
                 raise ValueError(f"{field}: expected a card id or {{card, cubes}}")
             card = entry["card"]
             if not isinstance(card, str) or card not in CARD_INDEX:
-                raise ValueError(f"{field}.card: unknown merchant card {card!r}")
+                raise ValueError(f"{field}.card: unknown merchant card {_short(card)}")
             state._mrow.append(CARD_INDEX[card])
             state._mcubes.append(_cubes(entry.get("cubes", ""), f"{field}.cubes"))
         state._mdeck = _card_list(self.get("merchant_deck", []), "merchant_deck")
@@ -1393,7 +1396,7 @@ class _Position:
     def _phase(self, state: State) -> None:
         phase = self.get("phase", "action")
         if phase not in ("action", "discard"):
-            raise ValueError(f"phase: {phase!r} is not 'action' or 'discard'")
+            raise ValueError(f"phase: {_short(phase)} is not 'action' or 'discard'")
         state._discarding = phase == "discard"
         for seat, node in enumerate(state._caravans):
             pending = state._discarding and seat == state.current_player
@@ -1674,7 +1677,7 @@ class View:
 def new_game(players: int, seed: int = 0) -> State:
     """A new game: both decks shuffled with `seed` (a whole number), rows dealt, coin piles
     placed."""
-    seed = _whole(seed, "seed")
+    seed = whole_number(seed, "seed")
     state = State(players)
     rng = random.Random(seed)
     merchant = list(MERCHANT_DECK)
@@ -1699,14 +1702,14 @@ def replay(record: dict[str, Any]) -> State:
     if not isinstance(record, dict):
         raise ValueError(f"a record is a mapping, not {_kind(record)}")
     if record.get("rules") != GAME_ID:
-        raise ValueError(f"rules: the record is for {record.get('rules')!r}, not {GAME_ID!r}")
+        raise ValueError(f"rules: the record is for {_short(record.get('rules'))}, not {GAME_ID!r}")
     if record.get("source_hash") not in (None, SOURCE_HASH):
         raise ValueError(
             "source_hash: the record was made with other rules data (source hash differs)"
         )
     unknown = sorted(str(key) for key in record if key not in _RECORD_FIELDS)
     if unknown:
-        raise ValueError(f"{unknown[0]}: not a field of a record")
+        raise ValueError(f"{unknown[0][:40]}: not a field of a record")
     moves = _typed(record.get("moves", []), list, "moves")
     for i, move in enumerate(moves):
         _typed(move, str, f"moves[{i}]")

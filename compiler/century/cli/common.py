@@ -172,10 +172,11 @@ def check_out(folder: Path, names: list[str] | None = None, what: str = "--out")
 
 def check_out_file(path: Path, what: str) -> None:
     """Refuse (exit 2) an output file that is a folder or cannot be written, before any work."""
-    from century.output import OutputError, check_file_target
+    from century.output import OutputError, check_below, check_file_target
 
     try:
         check_file_target(path, what)
+        check_below(BUILD, path)
     except OutputError as err:
         fail(str(err), 2 if err.usage else 1)
 

@@ -51,10 +51,10 @@ def test_python_and_numpy_integer_seeds_give_the_same_game(E):
 @pytest.mark.parametrize("seed", [1.5, "7", True, None], ids=repr)
 def test_a_record_or_position_with_a_seed_that_is_not_whole_is_refused(E, seed):
     record = E.new_game(2, 7).record()
-    with pytest.raises(ValueError, match="^seed: expected a whole number"):
+    with pytest.raises(ValueError, match=r"^seed: expected a whole number"):
         E.replay({**record, "seed": seed})
     if seed is not None:  # a position may have no seed
-        with pytest.raises(ValueError, match="^seed: expected a whole number"):
+        with pytest.raises(ValueError, match=r"^seed: expected a whole number"):
             E.State.from_dict({**E.new_game(2, 7).to_dict(), "seed": seed})
 
 

@@ -296,10 +296,10 @@ def test_environments_take_whole_number_seeds_only(seed):
     import numpy as np
 
     env = module.env(players=2)
-    with pytest.raises(TypeError, match="^seed must be a whole number"):
+    with pytest.raises(TypeError, match=r"^seed must be a whole number"):
         env.reset(seed=seed)
     single = module.SingleAgentEnv(players=2)
-    with pytest.raises(TypeError, match="^seed must be a whole number"):
+    with pytest.raises(TypeError, match=r"^seed must be a whole number"):
         single.reset(seed=seed)
     env.reset(seed=np.int64(11))
     single.reset(seed=np.uint16(11))
@@ -320,7 +320,7 @@ def test_a_step_takes_a_whole_number_action_never_a_truncated_one(action):
         env.step(action)
     single = module.SingleAgentEnv(players=2, illegal_reward=-1.0)
     single.reset(seed=3)
-    with pytest.raises(TypeError, match="^action must be a whole number"):
+    with pytest.raises(TypeError, match=r"^action must be a whole number"):
         single.step(action if action is not None else 0.5)
     legal = int(np.flatnonzero(single.action_masks())[0])
     single.step(np.int64(legal))  # NumPy's integers are whole numbers
