@@ -408,3 +408,21 @@ def test_play_saves_the_record_on_a_signal(tmp_path: Path, name: str):
     assert f"{name}: leaving the game" in rest and f"record saved to {record}" in rest
     data = json.loads(record.read_text(encoding="utf-8"))
     assert data["rules"] == "spice-road" and len(data["moves"]) == 2
+
+
+def test_schema_write_never_replaces_the_schemas_it_copies(tmp_path, monkeypatch):
+    """Input is never output: `schema --write` into the folder it copies from is refused even
+    when a manifest there lists every schema (as one century wrote would)."""
+    from century import resources
+    from century.output import MANIFEST, manifest_bytes
+
+    bundled = tmp_path / "schema"
+    shutil.copytree(resources.SCHEMAS, bundled)
+    names = sorted(path.name for path in bundled.glob("*.schema.json"))
+    (bundled / MANIFEST).write_bytes(manifest_bytes(names))
+    before = snapshot(bundled)
+    monkeypatch.setattr(resources, "SCHEMAS", bundled)
+    result = CliRunner().invoke(cli.app, ["schema", "--write", str(bundled)])
+    assert result.exit_code == 1, result.output
+    assert "is an input of this run; century never deletes or replaces" in result.output
+    assert snapshot(bundled) == before

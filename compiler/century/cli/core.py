@@ -186,8 +186,12 @@ def schema(
             "Start a rules file with `# yaml-language-server: $schema=<path>/variant.schema.json`"
         )
         return
+    from century.inputs import read_bytes
+    from century.limits import MAX_FILE_BYTES
+
     check_out(write, [f.name for f in files], what="--write")
-    write_outputs(write, {f.name: f.read_bytes() for f in files})
+    data = {f.name: read_bytes(f, f.name, MAX_FILE_BYTES) for f in files}  # inputs: never output
+    write_outputs(write, data)
     typer.echo(f"wrote {len(files)} schemas to {write}")
 
 
