@@ -93,11 +93,12 @@ def read_bytes(
 
 
 _TOKENS = re.compile(
-    rb'"(?:[^"\\]|\\.)*"|[\[\]{}]|(?<!\d)\d{%d,}|NaN|Infinity|[eE][+-]?\d{3,}' % (MAX_DIGITS + 1)
+    rb'"(?:[^"\\]++|\\.)*+"|[\[\]{}]|(?<!\d)\d{%d,}|NaN|Infinity|[eE][+-]?\d{3,}' % (MAX_DIGITS + 1)
 )
-"""What the JSON pre-check looks at: strings (skipped whole), brackets, over-long digit runs
-(tried once per run of digits, so the scan stays linear), the constants JSON does not allow
-and exponents of three or more digits."""
+"""What the JSON pre-check looks at: strings (skipped whole, possessively, so a long string
+keeps no backtracking state), brackets, over-long digit runs (tried once per run of digits,
+so the scan stays linear), the constants JSON does not allow and exponents of three or more
+digits."""
 
 
 def read_json(path: Path, name: str, cap: int, *, log: bool = True) -> Any:
