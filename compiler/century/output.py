@@ -89,23 +89,36 @@ def read_manifest(folder: Path) -> set[str] | None:
 
 def _manifest_entry_problem(folder: Path, entry: str) -> str:
     """Why `entry` cannot be in a manifest of `folder`, or "" when it can."""
-    parts = entry.split("/")
-    if (
-        not entry
-        or "\\" in entry
-        or entry.startswith("/")
-        or PureWindowsPath(entry).drive
-        or any(part in ("", ".", "..") for part in parts)
-    ):
+    if not _plain(entry):
         return "which is not a plain relative path inside the folder"
     if entry.endswith((".yaml", ".yml")):
         return "which is rules data (YAML); century writes none into output folders"
-    if entry.endswith(".schema.json") and parts[-1] not in _bundled_schemas():
+    if entry.endswith(".schema.json") and entry.split("/")[-1] not in _bundled_schemas():
         return "a JSON Schema that century does not ship"
-    for depth in range(1, len(parts) + 1):
-        if (folder.joinpath(*parts[:depth])).is_symlink():
-            return "which is (or lies in) a symlink"
+    if _first_link(folder, entry) is not None:
+        return "which is (or lies in) a symlink"
     return ""
+
+
+def _plain(name: str) -> bool:
+    """Whether `name` is a plain relative POSIX path: no empty, ``.`` or ``..`` parts, no
+    leading slash, backslash or drive."""
+    return (
+        "\\" not in name
+        and not PureWindowsPath(name).drive
+        and all(part not in ("", ".", "..") for part in name.split("/"))
+    )
+
+
+def _first_link(folder: Path, name: str) -> Path | None:
+    """The first of the folders leading to `name` in `folder`, or the file itself, that is a
+    symlink; None when there is none."""
+    parts = name.split("/")
+    for depth in range(1, len(parts) + 1):
+        path = folder.joinpath(*parts[:depth])
+        if path.is_symlink():
+            return path
+    return None
 
 
 def _bundled_schemas() -> set[str]:
@@ -212,18 +225,16 @@ def check_inside(folder: Path, name: str) -> None:
     """Refuse (`OutputError`) to write the file `name` (a relative POSIX path) in `folder`
     where it would leave the folder: through a folder below it that is a symlink, onto a
     symlink, or outside it by ``..``; or replace a file this run read as input."""
-    parts = name.split("/")
-    if any(part in ("", ".", "..") for part in parts) or Path(name).is_absolute():
+    if not _plain(name):
         raise OutputError(f"{_short(name)} is not a file name inside {folder}")
-    for depth in range(1, len(parts) + 1):
-        path = folder.joinpath(*parts[:depth])
-        if path.is_symlink():
-            raise OutputError(
-                f"{path} is a symlink; century writes only real files in real folders inside "
-                f"{folder}, never through a link"
-            )
-        if depth < len(parts) and path.exists() and not path.is_dir():
-            raise OutputError(f"{path} is a file, not a folder; century cannot write below it")
+    link = _first_link(folder, name)
+    if link is not None:
+        raise OutputError(
+            f"{link} is a symlink; century writes only real files in real folders inside "
+            f"{folder}, never through a link"
+        )
+    if not (folder / name).parent.is_dir() and (folder / name).parent.exists():
+        raise OutputError(f"{(folder / name).parent} is not a folder; century cannot write in it")
     refuse_inputs([folder / name])
 
 
