@@ -26,8 +26,8 @@ def paper_help() -> str:
     from century.targets.cards.layout import (
         CARD_H,
         CARD_W,
+        DEFAULT_BLEED,
         MARK_MIN,
-        MARK_MIN_GAP,
         PRINT_MARGIN,
         fit_summary,
         layout,
@@ -37,10 +37,12 @@ def paper_help() -> str:
     return (
         f"Cards are {CARD_W:g} × {CARD_H:g} mm, {duplex.cols} × {duplex.rows} to a page (with "
         f"--fold, {fold.front_cols} × {fold.rows} fronts beside their backs on landscape "
-        f"pages). Cut marks stay {PRINT_MARGIN:g} mm clear of the paper edge and are at least "
-        f"{MARK_MIN:g} mm long ({MARK_MIN_GAP:g} mm with a gap, where the marks across the gaps "
-        "repeat every cut line); where that does not fit, the block of cards shrinks just "
-        "enough (the cover page gives the printed size). Printed card size on " + fit_summary()
+        f"pages); the frames reach {DEFAULT_BLEED:g} mm past the cut lines unless --bleed says "
+        f"otherwise. The cards stay {PRINT_MARGIN:g} mm clear of the paper edge, and so do the "
+        f"cut marks, which are at least {MARK_MIN:g} mm long; a side without room for them has "
+        "none (the marks across the gaps and the lines in the frames carry every cut line). "
+        "Only a block that does not fit at all shrinks (the cover page gives the printed "
+        "size). Printed card size on " + fit_summary()
     )
 
 
@@ -70,13 +72,15 @@ def cards(
         ),
     ] = 3.0,
     bleed: Annotated[
-        float,
+        float | None,
         typer.Option(
             metavar="MM",
             help="Extend the card frames this many mm past the cut lines "
-            "(with a gap, on every side, up to (gap - 1) / 2).",
+            "(with a gap, on every side, up to (gap - 1) / 2; 0 for none). "
+            "Default: 1 mm, or what the gap allows.",
+            show_default=False,
         ),
-    ] = 0.0,
+    ] = None,
     backs: Annotated[bool, typer.Option("--backs/--no-backs", help="Print the card backs.")] = True,
     low_ink: Annotated[
         bool,

@@ -107,8 +107,9 @@ def tts(
         typer.Option(
             "--base-url",
             metavar="URL",
-            help="Where you will host the tts folder (e.g. https://example.org/game/tts): the "
-            "saved objects name the images below it (default: their file:/// URLs).",
+            help="For online play: the web address where you will upload the tts folder "
+            "(e.g. https://example.org/game/tts); the saved objects name the images below it. "
+            "Without it they name file:/// URLs, which work only on this computer.",
         ),
     ] = None,
     lang: LangsOpt = None,
@@ -117,9 +118,13 @@ def tts(
 ) -> None:
     """Write DIR/tts/: a Tabletop Simulator kit with a saved object per language.
 
+    To play online, give --base-url with the address where you will upload the tts folder,
+    upload it there, and copy GAME-LANG.json into Tabletop Simulator's Saves/Saved Objects
+    folder. Without --base-url the images are named by file:/// URLs, which work only on the
+    computer that built the kit (never for the other players).
+
     Per deck a sheet of up to 10 × 7 cards (the last cell is the hidden card) and a back;
-    coins, a caravan mat per seat and cube bags. Copy GAME-LANG.json into Tabletop Simulator's
-    Saves/Saved Objects folder; with --base-url, upload the tts folder there first.
+    coins, a caravan mat per seat and cube bags; each card is named by its title and effect.
     """
     from century.targets.tts import FOLDER, TtsOptions, file_names, folder_url, plan, render
 
@@ -135,6 +140,11 @@ def tts(
     typer.echo(f"wrote {count} images to {folder / FOLDER}")
     for name in sorted(n for n in files if n.endswith(".json")):
         typer.echo(f"wrote {folder / FOLDER / name}")
+    if base_url is None:
+        typer.echo(
+            "note: the images are named by file:/// URLs, which work only on this computer; "
+            "to play online, upload the tts folder and run again with --base-url URL"
+        )
 
 
 def register(app: typer.Typer) -> None:

@@ -5,9 +5,11 @@
 1. a cover page (what to print and how: 100 % scale, long-edge flip or folding, a 50 mm
    scale bar, the printed card size, the contents with counts and page numbers, the cutting
    order) and a second page (each deck's front and back, using the mats, printing tips);
-2. for each deck (merchant, point, starting cards with one reference card per player), its
+2. for each deck (merchant, point, starting cards, one reference card per player), its
    card pages: 3 × 3 fronts, each page followed by its backs mirrored for long-edge duplex,
-   or with ``fold`` 2 × 2 fronts and their backs side by side on landscape pages;
+   or with ``fold`` 2 × 2 fronts and their backs side by side on landscape pages (decks of
+   one colour share pages: the reference cards, with a back of their own, follow the
+   starting cards);
 3. tokens: each coin pile's coins for the most players (or ``players``), and cube tokens,
    ``caravan_limit × players`` of each rank, printed on both sides;
 4. a caravan mat per player: seat, starting cubes, the caravan limit as slots, the ladder
@@ -16,7 +18,8 @@
 Geometry lives in `century.targets.cards.layout`, the card faces in `.faces`, the tokens
 and mats in `.kit`; the templates (``cards.typ``, ``faces.typ``, ``kit.typ``) only place
 what they are given. The PDF asks viewers to print at 100 % and in the right duplex mode,
-and pages with bleed carry a trim box and a bleed box.
+and card pages carry a trim box (the fronts' outer cut lines) and a bleed box (the frame
+colour past them).
 """
 
 from __future__ import annotations
@@ -28,11 +31,21 @@ from typing import Any
 
 from century.model.ruleset import Ruleset
 from century.model.text import shown
-from century.prose import render_prose
+from century.prose import render_prose, typeset
 from century.targets import BuildOptions, Target
 from century.targets.cards import kit
-from century.targets.cards.faces import Deck, coins, deck_colour, decks, resources, term
+from century.targets.cards.faces import (
+    DECK_COLOURS,
+    Deck,
+    back_face,
+    coins,
+    deck_colour,
+    decks,
+    resources,
+    term,
+)
 from century.targets.cards.layout import (
+    DEFAULT_GAP,
     MAX_BACK_OFFSET,
     PAPERS,
     Layout,
@@ -54,8 +67,8 @@ class CardOptions:
     """What the user chose for one kit."""
 
     paper: str = "a4"
-    gap: float = 3.0
-    bleed: float = 0.0
+    gap: float = DEFAULT_GAP
+    bleed: float | None = None  # None: the layout's default for the gap
     backs: bool = True
     low_ink: bool = False
     fold: bool = False
@@ -77,23 +90,23 @@ def _segments(segments: list[tuple[float, float, float, float]]) -> list[list[fl
     return [_mm(*segment) for segment in segments]
 
 
-def _back_face(deck: Deck) -> dict[str, Any]:
-    """What every back of `deck` shows: its title, in its colours."""
-    return {"kind": "back", "title": deck.back_title, **deck_colour(deck.kind)}
-
-
 def _chunks(items: Sequence[Any], size: int) -> list[Sequence[Any]]:
     return [items[i : i + size] for i in range(0, len(items), size)]
 
 
-def _card_page(geo: Layout, deck: Deck, fronts: Sequence[dict[str, Any]], side: str) -> dict:
-    """One page of cards: ``side`` is ``front``, ``back`` (duplex) or ``fold`` (both)."""
+Card = tuple[dict[str, Any], dict[str, Any]]
+"""A card as printed: its front face and its back face."""
+
+
+def _card_page(geo: Layout, kind: str, cards: Sequence[Card], side: str) -> dict[str, Any]:
+    """One page of cards of one colour (`kind`, a deck): ``side`` is ``front``, ``back``
+    (duplex) or ``fold`` (both)."""
     w, h = geo.page
-    colours = deck_colour(deck.kind)
+    colours = deck_colour(kind)
     page: dict[str, Any] = {
         "type": "cards",
         "side": side,
-        "deck": deck.kind,
+        "deck": kind,
         "width": w,
         "height": h,
         "fronts": [],
@@ -102,22 +115,20 @@ def _card_page(geo: Layout, deck: Deck, fronts: Sequence[dict[str, Any]], side: 
         "trims": [],
         "folds": [],
         "registration": [],
-        "back_colour": colours["back"],
         "trim_colour": colours["ink"],
     }
     if side in ("front", "fold"):
-        for i, face in enumerate(fronts):
+        for i, (face, _) in enumerate(cards):
             x, y = geo.slot(i)
             page["fronts"].append({"x": _mm(x)[0], "y": _mm(y)[0], "face": face})
         page["marks"] = _segments(geo.cut_marks())
         page["trims"] = _segments(geo.trim_lines())
         page["folds"] = _segments(geo.fold_marks())
     if side in ("back", "fold"):
-        for i in range(len(fronts)):
+        for i, (_, back) in enumerate(cards):
             x, y = geo.slot(i, back=True)
             area = _mm(*geo.back_rect(i))
-            back = {"x": _mm(x)[0], "y": _mm(y)[0], "area": area, "face": _back_face(deck)}
-            page["backs"].append(back)
+            page["backs"].append({"x": _mm(x)[0], "y": _mm(y)[0], "area": area, "face": back})
     if side in ("front", "back"):
         page["registration"] = [_mm(x, y) for x, y in geo.registration()]
     return page
@@ -175,6 +186,17 @@ def _mat_pages(ruleset: Ruleset, paper: str, seats: int) -> list[dict[str, Any]]
     return pages
 
 
+def _colour_groups(printed: list[Deck]) -> list[list[Deck]]:
+    """Neighbouring decks of one colour, printed on shared pages."""
+    groups: list[list[Deck]] = []
+    for deck in printed:
+        if groups and DECK_COLOURS[groups[-1][0].kind] == DECK_COLOURS[deck.kind]:
+            groups[-1].append(deck)
+        else:
+            groups.append([deck])
+    return groups
+
+
 def _range(first: int, count: int) -> list[int]:
     return [first, first + count - 1]
 
@@ -207,26 +229,36 @@ def document(ruleset: Ruleset, options: CardOptions) -> dict[str, Any]:
     contents: list[dict[str, Any]] = []
     samples: list[dict[str, Any]] = []
     first = 3 if options.kit else 1  # after the cover and its second page
-    for deck in decks(ruleset, text, lang, options.players):
-        samples.append({"label": deck.back_title, "front": deck.faces[0], "back": _back_face(deck)})
-        deck_pages: list[dict[str, Any]] = []
-        for faces in _chunks(deck.faces, geo.per_page):
+    printed = decks(ruleset, text, lang, options.players)
+    for deck in printed:
+        samples.append({"label": deck.label, "front": deck.faces[0], "back": back_face(deck)})
+    for group in _colour_groups(printed):
+        cards: list[Card] = []
+        where: list[tuple[Deck, int, int]] = []  # each deck's first and last card
+        for deck in group:
+            where.append((deck, len(cards), len(cards) + len(deck.faces) - 1))
+            cards += [(face, back_face(deck)) for face in deck.faces]
+        per_chunk = 1 if options.fold or not options.backs else 2
+        for chunk in _chunks(cards, geo.per_page):
             if options.fold:
-                deck_pages.append(_card_page(geo, deck, faces, "fold"))
+                pages.append(_card_page(geo, group[0].kind, chunk, "fold"))
                 continue
-            deck_pages.append(_card_page(geo, deck, faces, "front"))
+            pages.append(_card_page(geo, group[0].kind, chunk, "front"))
             if options.backs:
-                back = _card_page(geo, deck, faces, "back")
-                deck_pages.append(_offset_back(back, *options.back_offset))
-        contents.append(
-            {
-                "part": "cards",
-                "label": deck.back_title,
-                "count": len(deck.faces),
-                "pages": _range(first + len(pages), len(deck_pages)),
-            }
-        )
-        pages += deck_pages
+                back = _card_page(geo, group[0].kind, chunk, "back")
+                pages.append(_offset_back(back, *options.back_offset))
+        start = first + len(pages) - per_chunk * len(_chunks(cards, geo.per_page))
+        for deck, low, high in where:
+            page_low = start + per_chunk * (low // geo.per_page)
+            page_high = start + per_chunk * (high // geo.per_page) + per_chunk - 1
+            contents.append(
+                {
+                    "part": "cards",
+                    "label": deck.label,
+                    "count": len(deck.faces),
+                    "pages": [page_low, page_high],
+                }
+            )
     if options.kit:
         per_rank = ruleset.caravan_limit * seats
         tokens = _token_pages(geo, options, coin_list, len(ruleset.resources), per_rank)
@@ -256,7 +288,7 @@ def document(ruleset: Ruleset, options: CardOptions) -> dict[str, Any]:
 
     cw, ch = geo.card
     return {
-        "game": shown(ruleset.name, lang, ruleset.id),
+        "game": typeset(shown(ruleset.name, lang, ruleset.id)),  # the cover may wrap it
         "lang": lang,
         "text": text,
         "resources": resources(ruleset),
@@ -299,11 +331,9 @@ def render(ruleset: Ruleset, options: CardOptions) -> bytes:
 
     doc = document(ruleset, options)
     pdf = render_pdf(TEMPLATE, doc)
-    boxes = {}
-    if options.bleed > 0:
-        geo = layout(options.paper, options.gap, options.bleed, options.fold)
-        trim, bleed = geo.trim_box(), geo.bleed_box()
-        boxes = {i: (trim, bleed) for i, p in enumerate(doc["pages"]) if p["type"] == "cards"}
+    geo = layout(options.paper, options.gap, options.bleed, options.fold)
+    trim, bleed = geo.trim_box(), geo.bleed_box()
+    boxes = {i: (trim, bleed) for i, p in enumerate(doc["pages"]) if p["type"] == "cards"}
     return print_settings(pdf, _duplex_mode(options), boxes)
 
 
