@@ -90,7 +90,7 @@ def test_no_argument_checks_the_current_folder(project, monkeypatch):
     result = invoke(project, monkeypatch, "validate")
     assert result.exit_code == 0, result.output
     assert "checked 1 game (my-game)" in result.stderr
-    assert "rules/" in result.stderr and "cards/my/" in result.stderr
+    assert "under cards/, rules/, <bundled>:" in result.stderr
     elsewhere = invoke(project / "cards", monkeypatch, "validate")
     assert elsewhere.exit_code == 0
     assert "checked 3 games (golem, spice-road, spice-road-classic)" in elsewhere.stderr

@@ -281,6 +281,7 @@ class Resolver:
                     else:
                         deck.value[ids[target.value]] = op.value[target.value]
             deck.value[:] = [card for i, card in enumerate(deck.value) if i not in remove]
+            deck.mark = ops.mark  # the deck as it now stands is the variant's doing
 
     def _error(self, mark: Mark, code: str, message: str, path: str = "", hint: str = "") -> None:
         self.problems.append(Diagnostic.at(mark, code, message, path=path, hint=hint))

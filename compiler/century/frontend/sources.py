@@ -11,21 +11,45 @@ import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
 from century.diagnostics import Diagnostic, DiagnosticError, Mark
 from century.frontend import schema as schemas
 from century.frontend.loader import Node, load_counted, read_capped
 from century.limits import MAX_FILES, MAX_NODES, MAX_TOTAL_NODES
+from century.resources import CARDS, RULES, SCHEMAS
+
+BUNDLED = "<bundled>"
+"""How diagnostics name the folder of the data that ships inside the package."""
 
 
 def display_name(path: Path) -> str:
-    """A path as shown in diagnostics: relative to the working folder where possible."""
+    """A path as shown in diagnostics: relative to the working folder where it lies inside
+    it; a file of the bundled data by its place there (``<bundled>/rules/spice-road.yaml``),
+    never by the install folder; any other path as it is."""
     try:
         rel = os.path.relpath(path)
     except ValueError:
-        return str(path)
-    return str(path) if rel.startswith("..") else rel
+        rel = ".."
+    if not rel.startswith(".."):
+        return rel
+    return bundled_name(path) or str(path)
+
+
+def bundled_name(path: Path) -> str | None:
+    """``<bundled>/rules/...`` for a file of the bundled data (symlinks followed), else None."""
+    real = Path(os.path.realpath(path))
+    for folder, root in _bundled_roots():
+        if real.is_relative_to(root):
+            return "/".join((BUNDLED, folder, *real.relative_to(root).parts))
+    return None
+
+
+@cache
+def _bundled_roots() -> tuple[tuple[str, Path], ...]:
+    """The folders of the bundled data, by their name under ``<bundled>``, links followed."""
+    return tuple((path.name, Path(os.path.realpath(path))) for path in (RULES, CARDS, SCHEMAS))
 
 
 MARKERS = ("id", "extends", "deck", "lang")
