@@ -3,7 +3,7 @@
 A deck table has a header row naming card fields and one card per row below it:
 
     kind,get,pay,steps,copies,name.en,name.de
-    trade,G,YY,,,Spice Bazaar,Gewürzbasar
+    trade,G,YY,,,Bazaar,Basar
 
 The columns are the fields of the deck schema's cards (``kind``, ``get``, ``pay``, ``steps``,
 ``cost``, ``points``, ``copies``, ``id``) and ``name.<lang>`` per language; headers are read
@@ -124,39 +124,39 @@ def _delimiter(text: str, tab: bool) -> str:
 
 def split_rows(text: str, name: str, delimiter: str) -> Iterator[list[Cell]]:
     """The rows of `text` as cells with their marks; `DiagnosticError` for a quote left open,
-    text after a closing quote or a cell over `MAX_CELL_CHARS`."""
+    text after a closing quote, a cell over `MAX_CELL_CHARS` or a row of over `MAX_ITEMS`
+    cells. Line breaks (``\\n``, ``\\r\\n``, ``\\r``) end a row, or are kept as ``\\n`` in a
+    quoted cell."""
+    plain = re.compile(f"[^{re.escape(delimiter)}\r\n]*")
     i, line, col, size = 0, 1, 1, len(text)
     row: list[Cell] = []
-    while i <= size:
+    while True:
         start = Mark(name, line, col)
-        chars: list[str] = []
         quoted = i < size and text[i] == '"'
         if quoted:
             i, col = i + 1, col + 1
+            parts: list[str] = []
             while True:
-                if i >= size:
+                end = text.find('"', i)
+                if end < 0:
                     raise _refuse(
                         start,
                         "C024",
                         "a quote is left open: the cell never ends",
                         'close the cell with "; a quote inside a cell is written ""',
                     )
-                char = text[i]
-                if char == '"':
-                    if text.startswith('""', i):
-                        chars.append('"')
-                        i, col = i + 2, col + 2
-                        continue
-                    i, col = i + 1, col + 1
+                chunk = text[i:end].replace("\r\n", "\n").replace("\r", "\n")
+                breaks = chunk.count("\n")
+                line += breaks
+                col = len(chunk) - chunk.rfind("\n") if breaks else col + len(chunk)
+                parts.append(chunk)
+                doubled = text.startswith('""', end)
+                parts.append('"' if doubled else "")
+                i, col = end + (2 if doubled else 1), col + (2 if doubled else 1)
+                _cap(sum(map(len, parts)), start)
+                if not doubled:
                     break
-                if char in "\r\n":
-                    step = 2 if text.startswith("\r\n", i) else 1
-                    chars.append("\n")
-                    i, line, col = i + step, line + 1, 1
-                else:
-                    chars.append(char)
-                    i, col = i + 1, col + 1
-                _cap(chars, start)
+            value = "".join(parts)
             if i < size and text[i] not in delimiter + "\r\n":
                 raise _refuse(
                     Mark(name, line, col),
@@ -165,11 +165,16 @@ def split_rows(text: str, name: str, delimiter: str) -> Iterator[list[Cell]]:
                     'quote the whole cell, and write a quote inside it as ""',
                 )
         else:
-            while i < size and text[i] not in delimiter + "\r\n":
-                chars.append(text[i])
-                i, col = i + 1, col + 1
-                _cap(chars, start)
-        row.append(Cell("".join(chars), start, quoted))
+            match = plain.match(text, i)
+            assert match is not None  # the pattern matches the empty text too
+            value = match.group()
+            _cap(len(value), start)
+            i, col = match.end(), col + len(value)
+        row.append(Cell(value, start, quoted))
+        if len(row) > MAX_ITEMS:
+            raise _refuse(
+                start, "C021", f"too many cells: a row holds at most {MAX_ITEMS} (MAX_ITEMS)"
+            )
         if i < size and text[i] == delimiter:
             i, col = i + 1, col + 1
             continue
@@ -181,8 +186,8 @@ def split_rows(text: str, name: str, delimiter: str) -> Iterator[list[Cell]]:
         line, col = line + 1, 1
 
 
-def _cap(chars: list[str], start: Mark) -> None:
-    if len(chars) > MAX_CELL_CHARS:
+def _cap(length: int, start: Mark) -> None:
+    if length > MAX_CELL_CHARS:
         raise _refuse(
             start,
             "C021",
@@ -226,7 +231,16 @@ def load_table(
             "save the sheet as CSV UTF-8",
         ) from None
     text = text.removeprefix("\ufeff")
-    rows = [row for row in split_rows(text, name, _delimiter(text, tab)) if _filled(row)]
+    rows: list[list[Cell]] = []
+    for row in split_rows(text, name, _delimiter(text, tab)):
+        if _filled(row):
+            rows.append(row)
+        if len(rows) > MAX_ITEMS + 1:  # the header and the rows a deck may have
+            raise _refuse(
+                row[0].mark,
+                "C021",
+                f"too many rows: a deck table holds at most {MAX_ITEMS} cards (MAX_ITEMS)",
+            )
     if not rows:
         raise _refuse(Mark(name, 1, 1), "C007", "file is empty")
     problems: list[Diagnostic] = []
@@ -238,12 +252,6 @@ def load_table(
         return Table(Node(None, Mark(name, 1, 1)), 0, is_deck=False)
     columns = {column: mark for column, (_, mark) in header.items()}
     deck = deck or ("point" if {"cost", "points"} & set(columns) else "merchant")
-    if len(rows) - 1 > MAX_ITEMS:
-        raise _refuse(
-            rows[MAX_ITEMS + 1][0].mark,
-            "C021",
-            f"too many rows: a deck table holds at most {MAX_ITEMS} cards (MAX_ITEMS)",
-        )
     budget = _Budget(max_nodes, cap or f"the {MAX_NODES} of one file")
     cards = [_card(row, header, reported, problems, budget) for row in rows[1:]]
     if problems:
