@@ -34,9 +34,7 @@ NEW_VARIANT = """\
 # {title}: a variant of {base}.
 # Say only what differs; everything else is inherited.
 # Commands (in {where}):
-#   century show {id}{rules}      the whole ruleset, each value marked with its file and line
-#   century validate{paths}        checks it; `century build{paths}` builds it into build/{id}/
-#   century sheets {id}{rules}    its rule sheets; `century play {id}{rules}` plays it
+{commands}
 id: {id}
 extends: {base}
 name: {{{names}}}
@@ -228,7 +226,7 @@ def _base(compiled: Compiled, base: str | None) -> Ruleset:
 def titles(ruleset: Ruleset, name: str, given: list[str] | None) -> dict[str, str]:
     """The new variant's title per language of `ruleset`: ``--title`` texts (``TEXT`` for
     every language, ``LANG=TEXT`` for one), else the base game's title and the id in words
-    (``Century: Spice Road – House Rules``). Exit 2 for a language the game lacks or a text
+    (``<base title> – House Rules``). Exit 2 for a language the game lacks or a text
     that is empty, too long or holds control characters."""
     words = " ".join(part.capitalize() for part in name.split("-") if part)
     found = {
@@ -290,6 +288,14 @@ def _write_project(
     shown_folder = shlex.quote(_shown(folder, root))
     rules_opt = "" if found else f" --rules {shown_folder}"
     paths = "" if found else f" {shown_folder}"
+    commands = [
+        (f"century show {name}{rules_opt}", "the whole ruleset, each value with its file and line"),
+        (f"century validate{paths}", "check it"),
+        (f"century build{paths}", f"engine, rule sheets and print-and-play kit in build/{name}/"),
+        (f"century sheets {name}{rules_opt}", "only the rule sheets"),
+        (f"century play {name}{rules_opt}", "play it against bots in the terminal"),
+    ]
+    width = max(len(command) for command, _ in commands) + 2
     table = Path(os.path.relpath((root / "cards" / "merchant.csv").resolve(), folder.resolve()))
     schema = Path(os.path.relpath(schemas / "variant.schema.json", folder.resolve())).as_posix()
     trade = next((c for c in base.merchant_deck if c.kind == "trade"), None)
@@ -298,8 +304,7 @@ def _write_project(
         title=names[base.languages[0]],
         base=base.id,
         where="the folder that holds rules/" if found else "the folder you ran `century new` in",
-        rules=rules_opt,
-        paths=paths,
+        commands="\n".join(f"#   {command:<{width}}{what}" for command, what in commands),
         id=name,
         names=", ".join(
             f"{lang}: {json.dumps(text, ensure_ascii=False)}" for lang, text in names.items()

@@ -29,7 +29,7 @@ BUNDLED = "<bundled>"
 
 def display_name(path: Path) -> str:
     """A path as shown in diagnostics: relative to the working folder where it lies inside
-    it; a file of the bundled data by its place there (``<bundled>/rules/spice-road.yaml``),
+    it; a file of the bundled data by its place there (``<bundled>/rules/GAME.yaml``),
     never by the install folder; any other path as it is."""
     try:
         rel = os.path.relpath(path)
