@@ -40,6 +40,9 @@ CODES: dict[str, str] = {
     "C021": "too much YAML: too many values in a file, entries in a list, or data in one run",
     "C022": "a file that is not rules data (YAML without the keys of one), or not JSON",
     "C023": "a number with too many digits, or too large to read, in a JSON file",
+    "C024": "a deck table (CSV, TSV) whose cells cannot be split: a quote left open, text "
+    "after a closing quote, a cell beyond the named columns",
+    "C025": "a spreadsheet formula where a deck table needs a value",
     "C101": "an unknown key",
     "C102": "a required key is missing",
     "C103": "a value of the wrong type",

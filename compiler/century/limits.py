@@ -21,6 +21,9 @@ MAX_FILES = 2000
 """The most YAML files one folder search collects."""
 MAX_DEPTH = 100
 """The deepest nesting of YAML mappings and lists."""
+MAX_CELL_CHARS = 1000
+"""Characters in one cell of a deck table (CSV, TSV); its rows count against `MAX_ITEMS` and
+its values against `MAX_NODES`, as YAML's do."""
 MAX_SCHEMA_ERRORS = 100
 """Schema problems reported per file (the first ones)."""
 MAX_REPORT_BYTES = 10_000_000

@@ -253,3 +253,32 @@ def test_watch_never_quotes_a_file_a_symlink_brings_in(tmp_path, watching):
     assert code == 0, watch.text()
     assert "hunter2" not in watch.text() and "password" not in watch.text()
     assert "Traceback" not in watch.text()
+
+
+@needs_watchfiles
+def test_watch_finds_a_first_variant_and_rebuilds_on_a_table_edit(tmp_path, watching):
+    """`century new` in an empty folder, its merchant deck exported to a table and named by
+    the variant: a plain `century watch` builds the variant and follows edits of the table."""
+    for args in (
+        ["new", "house", "--from", "spice-road"],
+        ["deck", "export", "house", "merchant", "--out", "cards/merchant.csv"],
+    ):
+        done = subprocess.run(
+            [sys.executable, "-m", "century", *args], cwd=tmp_path, capture_output=True, text=True
+        )
+        assert done.returncode == 0, done.stderr
+    variant = tmp_path / "rules" / "house.yaml"
+    save(variant, variant.read_text("utf-8") + "decks: {merchant: ../cards/merchant.csv}\n")
+    watch = watching(tmp_path)
+    first = watch.until(r"^watching ")
+    assert any(line.startswith("built build/house in ") for line in first), first
+    table = tmp_path / "cards" / "merchant.csv"
+    good = table.read_text("utf-8")
+    save(table, good.replace("gain,YR,", "gain,YX,", 1))
+    broken = watch.until(r"^not built: house ")
+    line = good.splitlines().index("gain,YR,,") + 1
+    assert any(x.startswith(f"cards/merchant.csv:{line}:6: error C302: ") for x in broken), broken
+    save(table, good)
+    watch.until(r"^built build/house in ")
+    code, _ = watch.stop(signal.SIGINT)
+    assert code == 0, watch.text()

@@ -10,7 +10,7 @@ A case is a YAML mapping:
 ``files`` / ``links`` / ``fifos`` / ``generate``
     what the folder holds first: text files, symlinks, FIFOs, and generated inputs (see
     `GENERATORS`: long variant chains, prose with a given sentence, files with many values,
-    game records and simulation reports with a change).
+    deck tables with many rows, game records and simulation reports with a change).
 ``stdin``
     what is typed.
 ``cwd``
@@ -189,6 +189,12 @@ def gen_manifest(folder: Path, spec: dict[str, Any]) -> None:
     (folder / spec["folder"] / MANIFEST).write_bytes(manifest_bytes(spec["files"]))
 
 
+def gen_table(folder: Path, spec: dict[str, Any]) -> None:
+    """A merchant deck table of `spec['rows']` gain cards (each a cube more, up to nine)."""
+    rows = "".join(f"gain,{'Y' * (1 + i % 9)}\n" for i in range(spec["rows"]))
+    write(folder / spec["file"], "kind,get\n" + rows)
+
+
 def gen_copy(folder: Path, spec: dict[str, str]) -> None:
     """Copies of folders of this repository (``{dest: source}``), e.g. the bundled rules."""
     for dest, source in spec.items():
@@ -203,6 +209,7 @@ GENERATORS = {
     "nesting": gen_nesting,
     "padding": gen_padding,
     "many_cards": gen_many_cards,
+    "table": gen_table,
     "record": gen_record,
     "report": gen_report,
     "manifest": gen_manifest,

@@ -43,10 +43,10 @@ CHECKS: dict[str, Check] = {
 MODEL_CHECKS = [limits.move_tables, prose.check_prose]
 
 
-def run_checks(tree: Node) -> list[Diagnostic]:
+def run_checks(tree: Node, own: frozenset[str] = frozenset()) -> list[Diagnostic]:
     """Every problem every check finds in a resolved game tree (only the limits' problems
-    when it is past a limit)."""
-    ctx = Context(tree)
+    when it is past a limit); `own` are the game's own files (see `Context.own`)."""
+    ctx = Context(tree, own=own)
     found: list[Diagnostic] = []
     for registry in (LIMITS, CHECKS):
         for code, check in registry.items():

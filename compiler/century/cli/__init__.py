@@ -17,6 +17,7 @@ from century.cli import (
     bots,
     cards,
     core,
+    deck,
     engine,
     play,
     playtest,
@@ -96,6 +97,7 @@ def _root(
 for _module in (
     core,
     variants,
+    deck,
     engine,
     sheets,
     cards,

@@ -222,9 +222,16 @@ def fail_with(diagnostics: list[diag.Diagnostic]) -> NoReturn:
     raise typer.Exit(1)
 
 
+LOCAL = (Path("rules"), Path("cards"))
+"""The folders of a project's own rules and decks, relative to the project folder."""
+
+
 def local_rules() -> list[Path]:
-    """The current folder's own rules: ``./rules`` and ``./cards`` where they exist."""
-    return [folder for folder in (Path("rules"), Path("cards")) if folder.is_dir()]
+    """The current folder's own rules: ``./rules`` and ``./cards`` where they hold rules files
+    (an empty ``rules/`` folder, made for a first variant, holds no games yet)."""
+    from century.frontend.sources import has_rules_files
+
+    return [folder for folder in LOCAL if folder.is_dir() and has_rules_files(folder)]
 
 
 def load_rulesets(

@@ -87,6 +87,11 @@ def _schemas() -> dict[str, Any]:
     }
 
 
+def definitions() -> dict[str, Any]:
+    """The shared definitions (``$defs`` of ``defs.schema.json``): ids, cubes, cards."""
+    return dict(_schemas()["defs.schema.json"]["$defs"])
+
+
 @cache
 def _validator(kind: str) -> Any:
     from referencing import Registry, Resource

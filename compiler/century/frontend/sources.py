@@ -1,7 +1,8 @@
 """Finding and loading source files: games, variants, decks and prose, each schema-checked.
 
-A file's kind is read from its top-level keys: `extends` makes a variant, `deck` a deck,
-`lang` a rule-sheet text, anything else a base game.
+A YAML file's kind is read from its top-level keys: `extends` makes a variant, `deck` a deck,
+`lang` a rule-sheet text, anything else a base game. A CSV or TSV file is a deck table
+(`century.frontend.csvdeck`) when its header names card fields.
 """
 
 from __future__ import annotations
@@ -11,22 +12,51 @@ import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
 from century.diagnostics import Diagnostic, DiagnosticError, Mark
+from century.frontend import csvdeck
 from century.frontend import schema as schemas
 from century.frontend.loader import Node, load_counted, read_capped
-from century.limits import MAX_FILES, MAX_NODES, MAX_TOTAL_NODES
+from century.inputs import read_bytes
+from century.limits import MAX_FILE_BYTES, MAX_FILES, MAX_NODES, MAX_TOTAL_NODES
+from century.resources import CARDS, RULES, SCHEMAS
+
+BUNDLED = "<bundled>"
+"""How diagnostics name the folder of the data that ships inside the package."""
 
 
 def display_name(path: Path) -> str:
-    """A path as shown in diagnostics: relative to the working folder where possible."""
+    """A path as shown in diagnostics: relative to the working folder where it lies inside
+    it; a file of the bundled data by its place there (``<bundled>/rules/GAME.yaml``),
+    never by the install folder; any other path as it is."""
     try:
         rel = os.path.relpath(path)
     except ValueError:
-        return str(path)
-    return str(path) if rel.startswith("..") else rel
+        rel = ".."
+    if not rel.startswith(".."):
+        return rel
+    return bundled_name(path) or str(path)
 
+
+def bundled_name(path: Path) -> str | None:
+    """``<bundled>/rules/...`` for a file of the bundled data (symlinks followed), else None."""
+    real = Path(os.path.realpath(path))
+    for folder, root in _bundled_roots():
+        if real.is_relative_to(root):
+            return "/".join((BUNDLED, folder, *real.relative_to(root).parts))
+    return None
+
+
+@cache
+def _bundled_roots() -> tuple[tuple[str, Path], ...]:
+    """The folders of the bundled data, by their name under ``<bundled>``, links followed."""
+    return tuple((path.name, Path(os.path.realpath(path))) for path in (RULES, CARDS, SCHEMAS))
+
+
+SUFFIXES = (".yaml", ".yml", *csvdeck.SUFFIXES)
+"""The file name endings of rules data: YAML, and deck tables."""
 
 MARKERS = ("id", "extends", "deck", "lang")
 """The top-level keys of rules data: a file with none of them is not a rules file."""
@@ -130,11 +160,16 @@ class Sources:
     """YAML values the run may still read (`MAX_TOTAL_NODES` in all)."""
 
     def load(
-        self, path: Path, expect: str | None = None, at: Mark | None = None
+        self,
+        path: Path,
+        expect: str | None = None,
+        at: Mark | None = None,
+        deck: str | None = None,
     ) -> SourceFile | None:
         """Load and schema-check `path` once; None (with a diagnostic) if it is unusable.
 
-        `expect` is the kind the referring file wants; `at` is where it names the file. A
+        `expect` is the kind the referring file wants; `at` is where it names the file;
+        `deck` is the deck a deck table is named as (a YAML deck says which it is itself). A
         file named that way that turns out not to be rules data of that kind gets one
         diagnostic at `at`, which never quotes the file.
         """
@@ -145,8 +180,14 @@ class Sources:
             self.diagnostics.append(Diagnostic.at(mark, err.code, err.message))
             return None
         found = self.files.get(path)
-        if found is None:
-            found = self.files[path] = self._read(path, at)
+        if found is not None and not _reads_as(found, deck):
+            found = self.files.get(path.with_name(f"{path.name}#{deck}"))
+            if found is None:
+                found = self.files[path.with_name(f"{path.name}#{deck}")] = self._read(
+                    path, at, deck
+                )
+        elif found is None:
+            found = self.files[path] = self._read(path, at, deck)
         if found.kind == "missing":
             self._report(found)
             return None
@@ -206,9 +247,12 @@ class Sources:
     def _report(self, found: SourceFile) -> None:
         if not found.reported:
             found.reported = True
-            self.diagnostics.extend(found.problems)
+            known = set(self.diagnostics)  # a table read as two decks may say a thing twice
+            self.diagnostics.extend(d for d in found.problems if d not in known)
 
-    def _read(self, path: Path, at: Mark | None) -> SourceFile:
+    def _read(self, path: Path, at: Mark | None, deck: str | None = None) -> SourceFile:
+        if path.suffix.lower() in csvdeck.SUFFIXES:
+            return self._read_table(path, at, deck)
         name = display_name(path)
         try:
             raw = read_capped(path, name, at)
@@ -229,6 +273,38 @@ class Sources:
         problems = [] if kind == "other" else schemas.validate(node, kind)
         return SourceFile(path, name, node, kind, raw, not problems, problems)
 
+    def _read_table(self, path: Path, at: Mark | None, deck: str | None) -> SourceFile:
+        """A deck table, read with the caps of YAML and checked against the deck schema."""
+        name = display_name(path)
+        blank = Node(None, Mark(name, 1, 1))
+        try:
+            raw = read_bytes(path, name, MAX_FILE_BYTES, at, hint="name a CSV or TSV deck file")
+        except DiagnosticError as err:
+            return SourceFile(path, name, blank, "missing", b"", False, [*err.diagnostics])
+        budget = min(MAX_NODES, self.nodes_left)
+        cap = "" if budget == MAX_NODES else f"the {MAX_TOTAL_NODES} one run reads"
+        tab = path.suffix.lower() == ".tsv"
+        try:
+            table = csvdeck.load_table(raw, name, deck, tab=tab, max_nodes=budget, cap=cap)
+        except DiagnosticError as err:
+            return SourceFile(path, name, blank, "deck", raw, False, err.diagnostics)
+        self.nodes_left -= table.count
+        if not table.is_deck:
+            return SourceFile(path, name, blank, "other", raw, False)
+        problems = csvdeck.check_table(table)
+        return SourceFile(path, name, table.node, "deck", raw, not problems, problems)
+
+
+def _reads_as(found: SourceFile, deck: str | None) -> bool:
+    """Whether a file loaded before serves as the deck `deck`: any YAML file, and a deck
+    table read as that deck, or whose text stopped it before its cards were read (a table is
+    checked as the deck it is named as, so one read as another deck is read again)."""
+    if deck is None or found.kind != "deck" or not isinstance(found.node.value, dict):
+        return True
+    if found.path.suffix.lower() not in csvdeck.SUFFIXES:
+        return True
+    return bool(found.node.value["deck"].value == deck)
+
 
 SKIP_FOLDERS = frozenset({"build", "node_modules", "__pycache__"})
 """Folders a search never enters (besides hidden ones): output and tool caches."""
@@ -245,12 +321,20 @@ def discover(paths: Iterable[Path]) -> tuple[dict[Path, bool], list[Diagnostic]]
     for path in paths:
         mark = Mark(display_name(path), 1, 1)
         if path.is_dir():
-            files = _yaml_files(path)
+            files = _rules_files(path)
             if not files:
-                problems.append(Diagnostic.at(mark, "C016", "no rules files (*.yaml) here"))
+                problems.append(
+                    Diagnostic.at(
+                        mark,
+                        "C016",
+                        "no rules files (*.yaml, *.csv, *.tsv) here",
+                        hint="start a variant there: "
+                        f"century new NAME --from GAME --dir {mark.file}",
+                    )
+                )
             if len(files) > MAX_FILES:
                 problems.append(
-                    Diagnostic.at(mark, "C016", f"more than {MAX_FILES} YAML files here")
+                    Diagnostic.at(mark, "C016", f"more than {MAX_FILES} rules files here")
                 )
                 files = files[:MAX_FILES]
             root = search_root(path)
@@ -300,13 +384,18 @@ def _link_out(path: Path, root: Path, searched: bool) -> Diagnostic | None:
     )
 
 
-def _yaml_files(folder: Path) -> list[Path]:
-    """Every *.yaml and *.yml file below `folder`, in a stable order (symlinked folders are
-    not followed)."""
+def _rules_files(folder: Path, most: int = MAX_FILES) -> list[Path]:
+    """Every rules file (`SUFFIXES`) below `folder`, in a stable order, stopping past `most`
+    (symlinked folders are not followed)."""
     files: list[Path] = []
     for root, dirs, names in os.walk(folder):
         dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIP_FOLDERS)
-        files.extend(Path(root, n) for n in sorted(names) if n.endswith((".yaml", ".yml")))
-        if len(files) > MAX_FILES:
+        files.extend(Path(root, n) for n in sorted(names) if n.endswith(SUFFIXES))
+        if len(files) > most:
             break
     return files
+
+
+def has_rules_files(folder: Path) -> bool:
+    """Whether a folder search of `folder` finds any rules file."""
+    return bool(_rules_files(folder, most=0))
