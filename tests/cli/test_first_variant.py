@@ -24,7 +24,7 @@ def invoke(folder: Path, monkeypatch: pytest.MonkeyPatch, *args: str, input: str
 
 def pdf_text(path: Path) -> str:
     text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(path.read_bytes())).pages)
-    return re.sub(r"\u00ad\s*\n?", "", text)
+    return re.sub(r"\u00ad\s*\n?", "", text).replace("\u00a0", " ")  # soft hyphens, no-break spaces
 
 
 def edit(path: Path, old: str, new: str) -> None:
