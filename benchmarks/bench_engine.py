@@ -32,8 +32,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from century.engine import load_engine
 from century.pipeline import compile_paths
-from century.targets.engine import load_engine
 
 
 def forget(node) -> None:

@@ -51,7 +51,7 @@ def load() -> str:
 def timed(bot: str, players: int, games: int, workers: int = 1, seed: int = 1) -> tuple:
     """(wall seconds, CPU seconds of this process and its workers) of one simulation, with
     the tables built beforehand."""
-    from century.targets.engine import load_engine
+    from century.engine import load_engine
 
     ruleset = compile_paths().rulesets[GAME]
     config = SimConfig(games=games, players=players, bots=(bot,) * players, seed=seed)
@@ -100,7 +100,7 @@ def warm(games: int) -> None:
         f"sys.path.insert(0, {str(ROOT)!r})\n"
         "from century.pipeline import compile_paths\n"
         "from century.play.simulate import SimConfig, play_game, prime\n"
-        "from century.targets.engine import load_engine\n"
+        "from century.engine import load_engine\n"
         f"rs = compile_paths().rulesets[{GAME!r}]\n"
         "engine = load_engine(rs)\n"
         "start = time.perf_counter()\n"

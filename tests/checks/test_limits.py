@@ -11,8 +11,8 @@ import time
 import pytest
 
 from century import limits
+from century.engine import load_engine
 from century.model.size import move_bound
-from century.targets.engine import load_engine
 
 from helpers import ROOT, bundled_rulesets, changed, five_ranks, position, spice_road
 

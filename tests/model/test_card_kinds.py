@@ -8,11 +8,11 @@ from dataclasses import replace
 
 import pytest
 
+from century.engine import generate
+from century.engine.runtime import KIND_OUTCOMES
 from century.model.cards import KINDS, UnknownKind, derived_id
 from century.prose import PROSE_KEYS
 from century.resources import SCHEMAS
-from century.targets.engine import generate
-from century.targets.engine.runtime import KIND_OUTCOMES
 
 
 def merchant_schema() -> dict:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from century import cli
-from century.targets.engine import load_engine
+from century.engine import load_engine
 
 from helpers import bundled_rulesets, spice_road
 

@@ -15,6 +15,7 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from century import cli
+from century.engine import load_engine
 from century.pipeline import compile_paths
 from century.play.report import build_report, render_html, wilson
 from century.play.simulate import (
@@ -25,7 +26,6 @@ from century.play.simulate import (
     seat_bots,
     simulate,
 )
-from century.targets.engine import load_engine
 
 from helpers import HOSTILE, five_ranks, hostile
 

@@ -19,7 +19,7 @@ LAYERS = [
     {"century.prose"},
     {"century.checks"},
     {"century.pipeline"},
-    {"century.targets"},
+    {"century.targets", "century.engine"},
     {"century.play"},
     {"century.cli"},
 ]

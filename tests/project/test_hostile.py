@@ -132,7 +132,7 @@ def gen_many_cards(folder: Path, spec: dict[str, Any]) -> None:
 
 @functools.cache
 def valid_record() -> dict[str, Any]:
-    from century.targets.engine import load_engine
+    from century.engine import load_engine
 
     engine = load_engine(spice_road())
     rng = random.Random(3)

@@ -29,7 +29,7 @@ def engine(
     rules: RulesOpt = None,
 ) -> None:
     """Write the game's standalone engine module (the id with - as _, plus .py)."""
-    from century.targets.engine import generate, module_name
+    from century.engine import generate, module_name
 
     folder = game_folder(game, out)
     ruleset = load_game(game, rules)
@@ -75,7 +75,7 @@ def replay(
 
     Exit 0 when every move is legal, 1 when a move is rejected or the record is unusable.
     """
-    from century.targets.engine import load_engine
+    from century.engine import load_engine
 
     record = _read_record(record_path)
     compiled = load_rulesets(rules or local_rules(), with_bundled=True, only=record["rules"])

@@ -287,7 +287,7 @@ def _title(ruleset: Any) -> str:
 
 
 def _load_engine(ruleset: Any) -> Any:
-    from century.targets.engine import load_engine
+    from century.engine import load_engine
 
     return load_engine(ruleset)
 

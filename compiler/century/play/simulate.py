@@ -122,7 +122,7 @@ def run_chunk(ruleset_json: dict[str, Any], config: SimConfig, indices: Sequence
 
 def _engine(ruleset: Ruleset) -> Any:
     """The generated engine module of `ruleset` (`load_engine` caches it per process)."""
-    from century.targets.engine import load_engine
+    from century.engine import load_engine
 
     return load_engine(ruleset)
 

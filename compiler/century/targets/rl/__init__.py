@@ -16,10 +16,10 @@ from functools import cache
 from importlib.resources import files
 from pathlib import Path
 
+from century.engine import HEADER, context, module_name
+from century.engine import generate as generate_engine
+from century.engine.literals import assign
 from century.model.ruleset import Ruleset
-from century.targets.engine import HEADER, context, module_name
-from century.targets.engine import generate as generate_engine
-from century.targets.engine.literals import assign
 
 _BLOCK = re.compile(r"^# <rl constants>\n.*?^# </rl constants>\n", re.S | re.M)
 _LOADED: dict[str, dict[str, types.ModuleType]] = {}

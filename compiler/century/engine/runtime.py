@@ -1,4 +1,4 @@
-# The rules code of every generated engine. `century.targets.engine` copies this module into
+# The rules code of every generated engine. `century.engine` copies this module into
 # each engine after a header, with the block between the game-constants markers replaced by
 # the game's values; here that block is empty so the module imports and lints on its own.
 """A standalone game engine for one Century game, generated from its rules data.

@@ -11,9 +11,9 @@ import sys
 
 import pytest
 
+from century.engine import generate, load_engine, module_name, write
+from century.engine.literals import py_string
 from century.targets import BuildOptions, targets
-from century.targets.engine import generate, load_engine, module_name, write
-from century.targets.engine.literals import py_string
 
 from helpers import (
     GOLDEN,
@@ -83,7 +83,7 @@ def test_same_input_gives_byte_identical_output(tmp_path):
     script = (
         "import sys\n"
         "from century.pipeline import compile_paths\n"
-        "from century.targets.engine import generate\n"
+        "from century.engine import generate\n"
         "sys.stdout.write(generate(compile_paths().rulesets['spice-road']))\n"
     )
     outputs = set()

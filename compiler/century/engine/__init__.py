@@ -19,10 +19,10 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
+from century.engine.literals import assign
+from century.engine.runtime import KIND_OUTCOMES, Card, CoinPile, PointCard
 from century.model.ruleset import MerchantCard, Ruleset
 from century.targets import BuildOptions, Target
-from century.targets.engine.literals import assign
-from century.targets.engine.runtime import KIND_OUTCOMES, Card, CoinPile, PointCard
 
 _ENGINES: dict[str, types.ModuleType] = {}
 
