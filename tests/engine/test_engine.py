@@ -11,9 +11,10 @@ import sys
 
 import pytest
 
-from century.engine import generate, load_engine, module_name, write
+from century.engine import generate, load_engine, module_name
 from century.engine.literals import py_string
 from century.targets import BuildOptions, targets
+from century.targets.engine import write
 
 from helpers import (
     GOLDEN,

@@ -1,11 +1,11 @@
-"""The engine target: one standalone Python module per game, generated from the model.
+"""The engine generator: one standalone Python module per game, generated from the model.
 
 A generated engine is `runtime.py` (the rules code, a real module of this package) headed
 by "generated, do not edit" and the source hash, with its block of game constants replaced
 by ``constants.py.j2`` rendered from the ruleset. The values are Python literals (strings
 only through `py_string`, never spliced into code) laid out the way ``ruff format`` lays
 them out, so the module is lint- and format-clean as generated. `load_engine(ruleset)`
-imports that source in memory; `write` puts it in a build folder.
+imports that source in memory; the engine target (`century.targets.engine`) writes it.
 """
 
 from __future__ import annotations
@@ -16,13 +16,11 @@ import sys
 import types
 from functools import cache
 from importlib.resources import files
-from pathlib import Path
 from typing import Any
 
 from century.engine.literals import assign
 from century.engine.runtime import KIND_OUTCOMES, Card, CoinPile, PointCard
 from century.model.ruleset import MerchantCard, Ruleset
-from century.targets import BuildOptions, Target
 
 _ENGINES: dict[str, types.ModuleType] = {}
 
@@ -164,16 +162,3 @@ def load_engine(ruleset: Ruleset) -> types.ModuleType:
         exec(compile(source, module.__file__, "exec"), module.__dict__)
         _ENGINES[digest] = module
     return module
-
-
-def write(ruleset: Ruleset, out: Path, options: BuildOptions | None = None) -> list[Path]:
-    """Write ``out/<module>.py`` and return its path."""
-    from century.output import atomic_write_bytes
-
-    path = out / f"{module_name(ruleset)}.py"
-    atomic_write_bytes(path, generate(ruleset).encode("utf-8"))
-    path.chmod(0o644)  # a module to import, readable like any other
-    return [path]
-
-
-TARGET = Target("engine", "the standalone game engine (<game>.py)", write)
