@@ -12,7 +12,7 @@ import pytest
 
 from century import limits
 from century.engine import load_engine
-from century.model.size import move_bound
+from century.engine.size import move_bound
 
 from helpers import ROOT, bundled_rulesets, changed, five_ranks, position, spice_road
 

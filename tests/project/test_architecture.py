@@ -15,11 +15,12 @@ PACKAGE = Path(century.__file__).resolve().parent
 LAYERS = [
     {"century", "century.diagnostics", "century.resources", "century.output"},
     {"century.model"},
+    {"century.engine"},
     {"century.frontend"},
     {"century.prose"},
     {"century.checks"},
     {"century.pipeline"},
-    {"century.targets", "century.engine"},
+    {"century.targets"},
     {"century.play"},
     {"century.cli"},
 ]
