@@ -20,7 +20,7 @@ LAYERS = [
     {"century.prose"},
     {"century.checks"},
     {"century.pipeline"},
-    {"century.targets"},
+    {"century.render", "century.targets"},
     {"century.play"},
     {"century.cli"},
 ]

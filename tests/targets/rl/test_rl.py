@@ -19,8 +19,8 @@ from math import comb
 import pytest
 
 from century.model.ruleset import Ruleset
+from century.render.rl import load_actions
 from century.targets import BuildOptions, targets
-from century.targets.rl import load_actions
 
 from helpers import HOSTILE, ROOT, bundled_rulesets, changed, five_ranks, hostile, lint, spice_road
 

@@ -1,6 +1,6 @@
 """The OpenSpiel target: a ``pyspiel`` Python game per game (``<game>_openspiel.py``,
 `runtime.py` here) registered under the game's id, written with the engine and the action
-module it imports (see `century.targets.rl`). Using it needs ``open_spiel`` (the ``rl``
+module it imports (see `century.render.rl`). Using it needs ``open_spiel`` (the ``rl``
 extra); a plain ``century build`` leaves it out: ``--target openspiel`` or
 ``century openspiel GAME``.
 """
@@ -11,7 +11,8 @@ import types
 from pathlib import Path
 
 from century.model.ruleset import Ruleset
-from century.targets import BuildOptions, Target, rl
+from century.render import rl
+from century.targets import BuildOptions, Target
 
 
 def generate(ruleset: Ruleset) -> dict[str, str]:

@@ -1,6 +1,6 @@
 """The PettingZoo target: a PettingZoo AEC environment and a Gymnasium single-agent wrapper
 per game (``<game>_pettingzoo.py``, `runtime.py` here), written with the engine and the
-action module it imports (see `century.targets.rl`). Using it needs the ``rl`` extra; writing
+action module it imports (see `century.render.rl`). Using it needs the ``rl`` extra; writing
 it does not, but a plain ``century build`` leaves it out: ``--target pettingzoo`` or
 ``century pettingzoo GAME``.
 """
@@ -11,7 +11,8 @@ import types
 from pathlib import Path
 
 from century.model.ruleset import Ruleset
-from century.targets import BuildOptions, Target, rl
+from century.render import rl
+from century.targets import BuildOptions, Target
 
 
 def generate(ruleset: Ruleset) -> dict[str, str]:

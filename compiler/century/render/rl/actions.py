@@ -1,4 +1,4 @@
-# The action codec of every generated learning adapter. `century.targets.rl` copies this module
+# The action codec of every generated learning adapter. `century.render.rl` copies this module
 # after a header, with the block between the constants markers naming the game's engine
 # module; here that block is empty, so this file is read as text, never imported.
 """Numbered actions for one Century game, shared by its learning adapters (PettingZoo,
