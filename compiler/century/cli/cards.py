@@ -122,8 +122,8 @@ def cards(
     bar, contents, cutting order), coin and cube tokens and a caravan mat per player.
     """
     from century.model.text import TextError
+    from century.render.typst import RenderError
     from century.targets.cards import CardOptionError, CardOptions, file_name, render
-    from century.targets.typst import RenderError
 
     offset = parse_offset(back_offset)
     folder = game_folder(game, out)

@@ -41,8 +41,8 @@ def _check(out: Path, subfolder: str, names: list[str]) -> None:
 def _render(game: str, render: Callable[[], T]) -> T:
     """`render()`, or exit with its error: options 2, data 1 (nothing is written)."""
     from century.prose import TextError
+    from century.render.typst import RenderError
     from century.targets.images import ImageOptionError
-    from century.targets.typst import RenderError
 
     try:
         return render()

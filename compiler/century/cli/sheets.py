@@ -27,8 +27,8 @@ def sheets(
     rules: RulesOpt = None,
 ) -> None:
     """Write the rule sheets of GAME as rules-<lang>-<paper>.pdf."""
+    from century.render.typst import RenderError
     from century.targets.sheets import SheetError, render_sheet, sheet_name
-    from century.targets.typst import RenderError
 
     folder = game_folder(game, out)
     ruleset = load_game(game, rules)

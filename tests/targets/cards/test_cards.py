@@ -18,11 +18,11 @@ from typer.testing import CliRunner
 
 from century.model.ruleset import Ruleset
 from century.pipeline import compile_paths
+from century.render.typst.colours import BLACK, WHITE, contrast, ink_on
 from century.targets.cards import CardOptions, document, render
 from century.targets.cards.faces import DECK_COLOURS, deck_colour
 from century.targets.cards.kit import COIN_SIZE, CUBE_SIZE
 from century.targets.cards.layout import BACK_BLEED, MARK_MIN, MARK_MIN_GAP, PRINT_MARGIN, layout
-from century.targets.typst.colours import BLACK, WHITE, contrast, ink_on
 
 from helpers import VALID, bundled_rulesets, edited, five_ranks, hostile, spice_road
 
@@ -298,7 +298,7 @@ def test_bleed_files_have_trim_and_bleed_boxes_on_card_pages() -> None:
 
 
 def test_a_pdf_without_an_xref_table_is_refused_not_damaged() -> None:
-    from century.targets.typst.pdf import PdfStructureError, print_settings
+    from century.render.typst.pdf import PdfStructureError, print_settings
 
     with pytest.raises(PdfStructureError):
         print_settings(b"%PDF-1.7\n1 0 obj\n<<>>\nendobj\nstartxref\n9\n%%EOF", "Simplex")
@@ -500,7 +500,7 @@ def test_backs_are_borderless_and_forgive_a_2mm_shift() -> None:
 
 def ink(d: Drawing) -> float:
     """Filled area weighted by darkness (mm², overlaps counted twice): a rough ink measure."""
-    from century.targets.typst.colours import relative_luminance
+    from century.render.typst.colours import relative_luminance
 
     return sum(w * h * (1 - relative_luminance(c)) for _, _, w, h, c in d.fills)
 
@@ -619,8 +619,8 @@ def test_cube_letters_reach_4_5_to_1_in_every_ladder() -> None:
 
 
 def test_an_unknown_card_kind_is_an_error_not_another_kind(monkeypatch) -> None:
+    from century.render.typst import RenderError
     from century.targets import cards
-    from century.targets.typst import RenderError
 
     real = cards.document
 

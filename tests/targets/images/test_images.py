@@ -258,7 +258,7 @@ def test_images_replace_only_what_century_wrote(run, tmp_path, monkeypatch):
         def no_drawing(*args: object) -> None:
             raise AssertionError("drew before checking the output folder")
 
-        patch.setattr("century.targets.typst.render_png", no_drawing)
+        patch.setattr("century.render.typst.render_png", no_drawing)
         result = run(*args)
     assert result.exit_code == 1, result.output
     assert "holds files century did not write (images/en/merchant/yy-g.png)" in result.stderr

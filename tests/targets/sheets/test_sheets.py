@@ -535,7 +535,7 @@ def test_card_kinds_on_the_sheet_come_from_the_data(base):
 
 
 def test_letters_on_cubes_and_coins_contrast_with_their_colour(bundled):
-    from century.targets.typst.colours import contrast
+    from century.render.typst.colours import contrast
 
     for ruleset in bundled.rulesets.values():
         data = sheets.sheet_data(ruleset, ruleset.languages[0], "a4")

@@ -380,7 +380,7 @@ def test_tts_replaces_only_what_century_wrote(run, tmp_path, monkeypatch):
         def no_drawing(*args: object) -> None:
             raise AssertionError("drew before checking the output folder")
 
-        patch.setattr("century.targets.typst.render_png", no_drawing)
+        patch.setattr("century.render.typst.render_png", no_drawing)
         result = run(*args)
     assert result.exit_code == 1, result.output
     assert "holds files century did not write (tts/spice-road-en.json)" in result.stderr

@@ -40,7 +40,7 @@ from century.targets.cards.layout import (
     layout,
 )
 
-TEMPLATE = "cards/cards.typ"
+TEMPLATE = "targets/cards/cards.typ"
 SCALE_BAR = 50.0
 """Length of the scale bar on the cover, in mm."""
 
@@ -294,8 +294,8 @@ def _duplex_mode(options: CardOptions) -> str:
 
 def render(ruleset: Ruleset, options: CardOptions) -> bytes:
     """The print-and-play PDF for `ruleset`."""
-    from century.targets.typst import render_pdf
-    from century.targets.typst.pdf import print_settings
+    from century.render.typst import render_pdf
+    from century.render.typst.pdf import print_settings
 
     doc = document(ruleset, options)
     pdf = render_pdf(TEMPLATE, doc)

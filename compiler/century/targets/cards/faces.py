@@ -15,7 +15,7 @@ from typing import Any
 from century.model.cards import KINDS
 from century.model.ruleset import MerchantCard, PointCard, Ruleset
 from century.model.text import capital, shown
-from century.targets.typst.colours import ink_on, lighten
+from century.render.typst.colours import ink_on, lighten
 
 DECK_COLOURS: dict[str, str] = {"merchant": "#2F4858", "point": "#9A6B1E", "starting": "#5E7F5A"}
 """Frame and back colour per deck (a property of the print layout, not of a game)."""

@@ -32,7 +32,7 @@ from century.targets import BuildOptions, Target, write_files
 from century.targets.cards.faces import back_face, coins, decks, resources
 from century.targets.images.names import file_stem, unique_stems
 
-TEMPLATE = "images/images.typ"
+TEMPLATE = "targets/images/images.typ"
 FOLDER = "images"
 """Where a build puts the images, inside the game's folder."""
 DEFAULT_DPI = 300
@@ -203,7 +203,7 @@ def render(
 ) -> dict[str, bytes]:
     """Every card image and the contact sheet, by path relative to the images folder
     (`planned`: what `plan` gave for these options, to save working it out again)."""
-    from century.targets.typst import render_png
+    from century.render.typst import render_png
 
     planned = plan(ruleset, options) if planned is None else planned
     files: dict[str, bytes] = {}

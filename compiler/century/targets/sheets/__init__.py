@@ -3,7 +3,7 @@
 The sentences are the game's prose rendered by `century.prose`; this module adds the drawing
 data (ladder, seats, coins, end table, one card face per kind drawn like the printed cards,
 the worked examples to show) and hands both to Typst as JSON. Letter colours on cubes and
-coins are chosen here for contrast (`century.targets.typst.colours`).
+coins are chosen here for contrast (`century.render.typst.colours`).
 """
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ from typing import Any
 from century.model.ruleset import Ruleset
 from century.model.text import TextError
 from century.prose import PROSE_KEYS, example_cards, prose_context, render_prose
+from century.render.typst.colours import ink_on
 from century.targets import BuildOptions, Target
 from century.targets.cards.faces import card_kinds, merchant_face, point_face, term
-from century.targets.typst.colours import ink_on
 
-TEMPLATE = "sheets/rules.typ"
+TEMPLATE = "targets/sheets/rules.typ"
 PAPERS = {"a4": "a4", "letter": "us-letter"}
 """Paper names on the command line -> Typst paper names."""
 
@@ -103,7 +103,7 @@ def sheet_data(ruleset: Ruleset, lang: str, paper: str) -> dict[str, Any]:
 
 def render_sheet(ruleset: Ruleset, lang: str, paper: str = "a4") -> bytes:
     """The rule sheet of `ruleset` in `lang` on `paper`, as PDF bytes."""
-    from century.targets.typst import render_pdf
+    from century.render.typst import render_pdf
 
     return render_pdf(TEMPLATE, sheet_data(ruleset, lang, paper))
 

@@ -52,7 +52,7 @@ from century.targets.images import (
 )
 from century.targets.images.names import file_stem
 
-TEMPLATE = "tts/tts.typ"
+TEMPLATE = "targets/tts/tts.typ"
 FOLDER = "tts"
 """Where a build puts the kit, inside the game's folder."""
 DEFAULT_DPI = 150
@@ -376,7 +376,7 @@ def render(
 ) -> dict[str, bytes]:
     """Every file of the kit by path relative to its folder, whose URL is `url`
     (`planned`: what `plan` gave for these arguments, to save working it out again)."""
-    from century.targets.typst import render_png
+    from century.render.typst import render_png
 
     planned = plan(ruleset, options, url) if planned is None else planned
     files: dict[str, bytes] = {}
