@@ -23,7 +23,7 @@ from century.cli.common import (
 
 def paper_help() -> str:
     """The command's epilog: what fits on each paper, computed from the layout."""
-    from century.targets.cards.layout import (
+    from century.render.cards.layout import (
         CARD_H,
         CARD_W,
         MARK_MIN,

@@ -18,11 +18,11 @@ from typer.testing import CliRunner
 
 from century.model.ruleset import Ruleset
 from century.pipeline import compile_paths
+from century.render.cards.faces import DECK_COLOURS, deck_colour
+from century.render.cards.kit import COIN_SIZE, CUBE_SIZE
+from century.render.cards.layout import BACK_BLEED, MARK_MIN, MARK_MIN_GAP, PRINT_MARGIN, layout
 from century.render.typst.colours import BLACK, WHITE, contrast, ink_on
 from century.targets.cards import CardOptions, document, render
-from century.targets.cards.faces import DECK_COLOURS, deck_colour
-from century.targets.cards.kit import COIN_SIZE, CUBE_SIZE
-from century.targets.cards.layout import BACK_BLEED, MARK_MIN, MARK_MIN_GAP, PRINT_MARGIN, layout
 
 from helpers import VALID, bundled_rulesets, edited, five_ranks, hostile, spice_road
 
@@ -758,7 +758,7 @@ def test_cli_options_reach_the_kit(runner: CliRunner, tmp_path: Path) -> None:
 
 
 def test_cli_help_says_what_fits_on_each_paper(runner: CliRunner) -> None:
-    from century.targets.cards.layout import fit_summary
+    from century.render.cards.layout import fit_summary
 
     result = invoke(runner, "--help")
     assert result.exit_code == 0

@@ -19,9 +19,9 @@ import pytest
 from century.model.ruleset import Ruleset
 from century.output import MANIFEST, read_manifest
 from century.prose import render_prose
-from century.targets.cards.faces import DECK_COLOURS, decks
+from century.render.cards.faces import DECK_COLOURS, decks
+from century.render.names import MAX_STEM, file_stem, unique_stems
 from century.targets.images import ImageOptions, image_size, render
-from century.targets.images.names import MAX_STEM, file_stem, unique_stems
 
 from helpers import ROOT, bundled_rulesets, edited, spice_road
 

@@ -21,8 +21,8 @@ import pytest
 from century.model.ruleset import Ruleset
 from century.output import MANIFEST, read_manifest
 from century.prose import render_prose
+from century.render.cards.faces import decks
 from century.targets import BuildOptions, Target, targets
-from century.targets.cards.faces import decks
 from century.targets.images import ImageOptions, deck_images
 from century.targets.images import render as render_images
 from century.targets.tts import MAX_COLS, MAX_ROWS, PER_SHEET, TtsOptions, render, write

@@ -13,7 +13,7 @@
 4. a caravan mat per player: seat, starting cubes, the caravan limit as slots, the ladder
    with the points per cube, the four actions.
 
-Geometry lives in `century.targets.cards.layout`, the card faces in `.faces`, the tokens
+Geometry lives in `century.render.cards.layout`, the card faces in `.faces`, the tokens
 and mats in `.kit`; the templates (``cards.typ``, ``faces.typ``, ``kit.typ``) only place
 what they are given. The PDF asks viewers to print at 100 % and in the right duplex mode,
 and pages with bleed carry a trim box and a bleed box.
@@ -29,16 +29,16 @@ from typing import Any
 from century.model.ruleset import Ruleset
 from century.model.text import shown
 from century.prose import render_prose
-from century.targets import BuildOptions, Target
-from century.targets.cards import kit
-from century.targets.cards.faces import Deck, coins, deck_colour, decks, resources, term
-from century.targets.cards.layout import (
+from century.render.cards import kit
+from century.render.cards.faces import Deck, coins, deck_colour, decks, resources, term
+from century.render.cards.layout import (
     MAX_BACK_OFFSET,
     PAPERS,
     Layout,
     LayoutError,
     layout,
 )
+from century.targets import BuildOptions, Target
 
 TEMPLATE = "targets/cards/cards.typ"
 SCALE_BAR = 50.0

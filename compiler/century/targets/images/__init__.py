@@ -3,7 +3,7 @@
 `render(ruleset, options)` returns every file as ``{relative path: bytes}``:
 
 - ``<lang>/<deck>/<name>.png``: each distinct card front of a deck, once however many copies
-  the deck has, named by its card id (`century.targets.images.names`: ids are data, so a
+  the deck has, named by its card id (`century.render.names`: ids are data, so a
   name keeps only safe characters; the reference card, which has no id, is ``reference``);
 - ``<lang>/backs/<deck>.png``: the deck's back;
 - ``index.html``: a contact sheet with every card of the game, per language and deck, with
@@ -28,9 +28,9 @@ from typing import Any
 from century.model.ruleset import Ruleset
 from century.model.text import shown
 from century.prose import render_prose
+from century.render.cards.faces import back_face, coins, decks, resources
+from century.render.names import file_stem, unique_stems
 from century.targets import BuildOptions, Target, write_files
-from century.targets.cards.faces import back_face, coins, decks, resources
-from century.targets.images.names import file_stem, unique_stems
 
 TEMPLATE = "targets/images/images.typ"
 FOLDER = "images"

@@ -14,9 +14,9 @@ from typing import Any
 from century.model.ruleset import Ruleset
 from century.model.text import TextError
 from century.prose import PROSE_KEYS, example_cards, prose_context, render_prose
+from century.render.cards.faces import card_kinds, merchant_face, point_face, term
 from century.render.typst.colours import ink_on
 from century.targets import BuildOptions, Target
-from century.targets.cards.faces import card_kinds, merchant_face, point_face, term
 
 TEMPLATE = "targets/sheets/rules.typ"
 PAPERS = {"a4": "a4", "letter": "us-letter"}

@@ -37,9 +37,10 @@ from typing import Any
 from century.model.ruleset import Ruleset
 from century.model.text import shown
 from century.prose import render_prose
+from century.render.cards import kit
+from century.render.cards.faces import term
+from century.render.names import file_stem
 from century.targets import BuildOptions, Target, write_files
-from century.targets.cards import kit
-from century.targets.cards.faces import term
 from century.targets.images import (
     CARD_MM,
     CardImage,
@@ -50,7 +51,6 @@ from century.targets.images import (
     languages,
     pixels,
 )
-from century.targets.images.names import file_stem
 
 TEMPLATE = "targets/tts/tts.typ"
 FOLDER = "tts"
