@@ -45,12 +45,13 @@ def folder_size(folder: Path) -> tuple[int, int]:
 def parts(game: str, runs: int) -> None:
     """The pieces of one language's images and kit, in this process."""
     from century.pipeline import compile_paths
+    from century.render.cards.images import deck_images
     from century.render.typst import render_png
     from century.targets import images, tts
 
     ruleset = compile_paths().rulesets[game]
     lang = ruleset.languages[0]
-    print(line("card data (deck_images)", timed(lambda: images.deck_images(ruleset, lang), runs)))
+    print(line("card data (deck_images)", timed(lambda: deck_images(ruleset, lang), runs)))
 
     captured: dict[str, tuple[str, dict, float]] = {}
 

@@ -1,5 +1,6 @@
 """Shared test helpers: paths, the bundled rulesets and the test variants built from them, the
-hostile names, and small tools for the engine tests.
+hostile names, small tools for the engine tests, and targets' files written as a build writes
+them.
 
 Test modules import them as ``from helpers import ...`` (pytest puts ``tests/`` on the path,
 see ``pythonpath`` in pyproject.toml). No tests here.
@@ -20,6 +21,7 @@ from helpers.rulesets import (
     spice_road,
     with_test_variants,
 )
+from helpers.targets import written
 
 __all__ = [
     "CASES",
@@ -41,4 +43,5 @@ __all__ = [
     "ruff",
     "spice_road",
     "with_test_variants",
+    "written",
 ]

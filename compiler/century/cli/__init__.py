@@ -15,12 +15,9 @@ import typer.core
 from century import __version__
 from century.cli import (
     bots,
-    cards,
     core,
     engine,
     play,
-    playtest,
-    sheets,
     simulate,
     targets,
     variants,
@@ -95,9 +92,6 @@ for _module in (
     core,
     variants,
     engine,
-    sheets,
-    cards,
-    playtest,
     play,
     simulate,
     bots,

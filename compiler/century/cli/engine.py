@@ -1,4 +1,5 @@
-"""`century engine` (write a game's engine module) and `century replay` (check a record)."""
+"""`century replay`: check a game record with the game's engine (`century engine` writes
+the engine: a target command, `century.cli.targets`)."""
 
 from __future__ import annotations
 
@@ -10,37 +11,11 @@ import typer
 
 from century.cli.common import (
     Command,
-    GameArg,
-    GameOutOpt,
     RulesOpt,
-    check_out,
     fail,
-    game_folder,
-    load_game,
     load_rulesets,
     local_rules,
-    write_outputs,
 )
-
-
-def engine(
-    game: GameArg,
-    out: GameOutOpt = None,
-    rules: RulesOpt = None,
-) -> None:
-    """Write the game's standalone engine module (the id with - as _, plus .py)."""
-    from century.engine import generate, module_name
-
-    folder = game_folder(game, out)
-    ruleset = load_game(game, rules)
-    name = f"{module_name(ruleset)}.py"
-    check_out(folder, [name])
-    try:
-        source = generate(ruleset)
-    except ValueError as err:
-        fail(f"could not write the engine: {err}")
-    (path,) = write_outputs(folder, {name: source.encode("utf-8")})
-    typer.echo(f"wrote {path}")
 
 
 def _read_record(path: Path) -> dict[str, Any]:
@@ -122,5 +97,4 @@ def _summary(state: Any, moves: int) -> None:
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to `app`."""
-    app.command(cls=Command)(engine)
     app.command(cls=Command)(replay)

@@ -2,23 +2,30 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from century.engine import generate, load_engine, module_name
 from century.model.ruleset import Ruleset
-from century.targets import BuildOptions, Target
+from century.targets import NoOptions, Target, TargetError
 
-__all__ = ["TARGET", "generate", "load_engine", "module_name", "write"]
-
-
-def write(ruleset: Ruleset, out: Path, options: BuildOptions | None = None) -> list[Path]:
-    """Write ``out/<module>.py`` and return its path."""
-    from century.output import atomic_write_bytes
-
-    path = out / f"{module_name(ruleset)}.py"
-    atomic_write_bytes(path, generate(ruleset).encode("utf-8"))
-    path.chmod(0o644)  # a module to import, readable like any other
-    return [path]
+__all__ = ["TARGET", "generate", "load_engine", "module_name", "render"]
 
 
-TARGET = Target("engine", "the standalone game engine (<game>.py)", write)
+class EngineError(TargetError):
+    """Rules the engine cannot play (say, resource codes that are not single letters)."""
+
+
+def render(ruleset: Ruleset, options: NoOptions) -> dict[str, bytes]:
+    """``<module>.py``: the engine's source."""
+    try:
+        source = generate(ruleset)
+    except ValueError as err:
+        raise EngineError(f"could not write the engine: {err}") from None
+    return {f"{module_name(ruleset)}.py": source.encode("utf-8")}
+
+
+TARGET = Target(
+    "engine",
+    "the standalone game engine (<game>.py)",
+    render,
+    error=EngineError,
+    help="Write the game's standalone engine module (the id with - as _, plus .py).",
+)

@@ -24,7 +24,7 @@ from century.render.cards.layout import BACK_BLEED, MARK_MIN, MARK_MIN_GAP, PRIN
 from century.render.typst.colours import BLACK, WHITE, contrast, ink_on
 from century.targets.cards import CardOptions, document, render
 
-from helpers import VALID, bundled_rulesets, edited, five_ranks, hostile, spice_road
+from helpers import VALID, bundled_rulesets, edited, five_ranks, hostile, spice_road, written
 
 PT = 25.4 / 72  # mm per PDF point
 PAPER_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
@@ -793,11 +793,8 @@ def test_cli_rejects_bad_options_clearly(
 
 
 def test_build_target_writes_a_kit_per_language_and_paper(tmp_path: Path) -> None:
-    from century.targets import BuildOptions, targets
-
     r = spice_road()
-    written = targets()["cards"].write(r, tmp_path, BuildOptions(papers=("a4", "letter")))
-    names = sorted(p.name for p in written)
+    names = sorted(p.name for p in written("cards", r, tmp_path, papers=("a4", "letter")))
     assert names == sorted(
         f"cards-{lang}-{p}.pdf" for lang in r.languages for p in ("a4", "letter")
     )

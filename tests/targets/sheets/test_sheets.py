@@ -17,7 +17,7 @@ from pypdf import PdfReader
 from century import prose
 from century.targets import BuildOptions, sheets, targets
 
-from helpers import HOSTILE, ROOT, VALID, edited, five_ranks, hostile
+from helpers import HOSTILE, ROOT, VALID, edited, five_ranks, hostile, written
 
 MM_PER_PT = 25.4 / 72
 SPICE_WORDS = (
@@ -283,8 +283,7 @@ def test_code_and_templates_name_no_base_game_spice():
 
 
 def test_target_writes_every_language_and_paper(base, tmp_path):
-    written = targets()["sheets"].write(base, tmp_path, BuildOptions(papers=("a4", "letter")))
-    names = sorted(p.name for p in written)
+    names = sorted(p.name for p in written("sheets", base, tmp_path, papers=("a4", "letter")))
     expected = sorted(
         f"rules-{lang}-{paper}.pdf" for lang in base.languages for paper in ("a4", "letter")
     )
@@ -315,7 +314,7 @@ def test_cli_defaults_to_every_language_on_a4(run, tmp_path, base):
     ("args", "code", "message"),
     [
         (("no-such-game",), 2, "unknown game"),
-        (("spice-road", "--lang", "fr"), 2, "unknown language 'fr'"),
+        (("spice-road", "--lang", "fr"), 2, "spice-road has no language 'fr' (known: en, de)"),
         (("spice-road", "--paper", "a3"), 2, "'a3' is not one of"),
     ],
 )
@@ -328,8 +327,9 @@ def test_cli_rejects_bad_choices(run, tmp_path, args, code, message):
 
 
 def test_target_honours_languages_option(base, tmp_path):
-    written = targets()["sheets"].write(base, tmp_path, BuildOptions(languages=("de",)))
-    assert [p.name for p in written] == ["rules-de-a4.pdf"]
+    assert list(targets()["sheets"].build(base, BuildOptions(languages=("de",)))) == [
+        "rules-de-a4.pdf"
+    ]
 
 
 def test_missing_translation_is_an_error_not_a_fallback(base):

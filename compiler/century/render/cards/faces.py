@@ -104,15 +104,35 @@ def reference_face(ruleset: Ruleset, text: Mapping[str, str], lang: str) -> dict
         "id": "",
         "title": text["ref_title"],
         "text": {key: text[key] for key in REFERENCE_KEYS},
-        "actions": [
-            {"name": term(ruleset, action, lang), "text": text[f"ref_{action}"]}
-            for action in ("play", "acquire", "claim", "rest")
-        ],
+        "actions": actions(ruleset, text, lang),
         "players": counts,
         "thresholds": [ruleset.end_threshold.get(n) for n in counts],
         "resource_points": list(ruleset.resource_points),
         "coin_values": [c.value for c in sorted(ruleset.coins, key=lambda c: c.position)],
         **deck_colour("starting"),
+    }
+
+
+ACTIONS = ("play", "acquire", "claim", "rest")
+"""The four actions, in the order the reference card and the mats list them."""
+
+
+def actions(ruleset: Ruleset, text: Mapping[str, str], lang: str) -> list[dict[str, str]]:
+    """Each action's term and its reference text."""
+    return [
+        {"name": term(ruleset, action, lang), "text": text[f"ref_{action}"]} for action in ACTIONS
+    ]
+
+
+def mat_text(ruleset: Ruleset, lang: str, text: Mapping[str, str]) -> dict[str, Any]:
+    """What ``kit.typ`` reads besides the pieces: the prose, the caravan limit and the points
+    per cube, the caravan's term and the actions."""
+    return {
+        "text": text,
+        "caravan_limit": ruleset.caravan_limit,
+        "resource_points": list(ruleset.resource_points),
+        "caravan_term": term(ruleset, "caravan", lang),
+        "actions": actions(ruleset, text, lang),
     }
 
 

@@ -14,7 +14,6 @@ import sys
 import types
 from functools import cache
 from importlib.resources import files
-from pathlib import Path
 
 from century.engine import HEADER, context, module_name
 from century.engine import generate as generate_engine
@@ -65,16 +64,9 @@ def load_actions(ruleset: Ruleset) -> types.ModuleType:
     return load(modules)[list(modules)[-1]]
 
 
-def write(modules: dict[str, str], out: Path) -> list[Path]:
-    """Write each module as ``out/<name>.py``; return the paths."""
-    from century.output import atomic_write_bytes
-
-    paths = []
-    for name, source in modules.items():
-        path = out / f"{name}.py"
-        atomic_write_bytes(path, source.encode("utf-8"))
-        paths.append(path)
-    return paths
+def module_files(modules: dict[str, str]) -> dict[str, bytes]:
+    """Each module as the file ``<name>.py``."""
+    return {f"{name}.py": source.encode("utf-8") for name, source in modules.items()}
 
 
 def load(modules: dict[str, str]) -> dict[str, types.ModuleType]:

@@ -22,47 +22,113 @@ and pages with bleed carry a trim box and a bleed box.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from pathlib import Path
+from dataclasses import dataclass, replace
 from typing import Any
 
 from century.model.ruleset import Ruleset
 from century.model.text import shown
 from century.prose import render_prose
 from century.render.cards import kit
-from century.render.cards.faces import Deck, coins, deck_colour, decks, resources, term
+from century.render.cards.faces import (
+    Deck,
+    back_face,
+    coins,
+    deck_colour,
+    decks,
+    mat_text,
+    resources,
+)
 from century.render.cards.layout import (
+    CARD_H,
+    CARD_W,
+    MARK_MIN,
+    MARK_MIN_GAP,
     MAX_BACK_OFFSET,
     PAPERS,
+    PRINT_MARGIN,
     Layout,
     LayoutError,
+    fit_summary,
     layout,
 )
-from century.targets import BuildOptions, Target
+from century.targets import (
+    Languages,
+    Papers,
+    Target,
+    TargetError,
+    check_language,
+    languages,
+    option,
+)
 
 TEMPLATE = "targets/cards/cards.typ"
 SCALE_BAR = 50.0
 """Length of the scale bar on the cover, in mm."""
 
 
-class CardOptionError(ValueError):
-    """The options cannot be printed (paper unknown, bleed too large, players out of range)."""
+class CardError(TargetError):
+    """A kit that cannot be printed: options (paper unknown, bleed too large, players out of
+    range; a usage error) or data."""
+
+
+def parse_offset(value: str) -> tuple[float, float]:
+    """``"X,Y"`` in mm, e.g. ``"1.5,-0.5"``."""
+    parts = value.split(",")
+    try:
+        if len(parts) != 2:
+            raise ValueError
+        x, y = (float(p) for p in parts)
+    except ValueError:
+        raise ValueError(f"expected X,Y in mm (e.g. 1.5,-0.5), not {value!r}") from None
+    return x, y
 
 
 @dataclass(frozen=True)
-class CardOptions:
-    """What the user chose for one kit."""
+class CardOptions(Languages, Papers):
+    """What the user chose: the kit's options, the languages and papers to print it in (one
+    PDF each), and `paper` and `lang` of one kit (`render`)."""
 
+    gap: float = option(
+        3.0,
+        "--gap",
+        metavar="MM",
+        help="Space between cards in mm; 0 puts them edge to edge (guillotine).",
+    )
+    bleed: float = option(
+        0.0,
+        "--bleed",
+        metavar="MM",
+        help="Extend the card frames this many mm past the cut lines "
+        "(with a gap, on every side, up to (gap - 1) / 2).",
+    )
+    backs: bool = option(True, "--backs/--no-backs", help="Print the card backs.")
+    low_ink: bool = option(
+        False, "--low-ink", help="White backs with an outlined motif instead of tinted ones."
+    )
+    fold: bool = option(
+        False, "--fold", help="For printers without duplex: fronts and backs side by side, to fold."
+    )
+    kit: bool = option(
+        True, "--kit/--no-kit", help="Add the cover page, coin and cube tokens and caravan mats."
+    )
+    players: int | None = option(
+        None,
+        "--players",
+        metavar="N",
+        help="Print starting cards, tokens and mats for this many players "
+        "(default: the most players).",
+    )
+    back_offset: tuple[float, float] = option(
+        (0.0, 0.0),
+        "--back-offset",
+        metavar="X,Y",
+        parse=parse_offset,
+        help="Move the backs X mm right and Y mm down (as seen on the back) to correct "
+        "a printer that shifts the back side.",
+    )
     paper: str = "a4"
-    gap: float = 3.0
-    bleed: float = 0.0
-    backs: bool = True
-    low_ink: bool = False
-    fold: bool = False
-    kit: bool = True
-    players: int | None = None
-    back_offset: tuple[float, float] = (0.0, 0.0)
     lang: str | None = None
+    """One kit's language (None: the game's first)."""
 
 
 # -- pages ---------------------------------------------------------------------------------
@@ -75,11 +141,6 @@ def _mm(*values: float) -> list[float]:
 
 def _segments(segments: list[tuple[float, float, float, float]]) -> list[list[float]]:
     return [_mm(*segment) for segment in segments]
-
-
-def _back_face(deck: Deck) -> dict[str, Any]:
-    """What every back of `deck` shows: its title, in its colours."""
-    return {"kind": "back", "title": deck.back_title, **deck_colour(deck.kind)}
 
 
 def _chunks(items: Sequence[Any], size: int) -> list[Sequence[Any]]:
@@ -116,7 +177,7 @@ def _card_page(geo: Layout, deck: Deck, fronts: Sequence[dict[str, Any]], side: 
         for i in range(len(fronts)):
             x, y = geo.slot(i, back=True)
             area = _mm(*geo.back_rect(i))
-            back = {"x": _mm(x)[0], "y": _mm(y)[0], "area": area, "face": _back_face(deck)}
+            back = {"x": _mm(x)[0], "y": _mm(y)[0], "area": area, "face": back_face(deck)}
             page["backs"].append(back)
     if side in ("front", "back"):
         page["registration"] = [_mm(x, y) for x, y in geo.registration()]
@@ -179,95 +240,106 @@ def _range(first: int, count: int) -> list[int]:
     return [first, first + count - 1]
 
 
-def document(ruleset: Ruleset, options: CardOptions) -> dict[str, Any]:
-    """Everything ``cards.typ`` draws, as JSON-ready data."""
+# -- the document ----------------------------------------------------------------------------
+
+
+def check(ruleset: Ruleset, options: CardOptions) -> Layout:
+    """The geometry of one kit, or `CardError` (a usage error) for options it cannot print."""
     try:
         geo = layout(options.paper, options.gap, options.bleed, options.fold)
     except LayoutError as err:
-        raise CardOptionError(str(err)) from None
-    lang = options.lang or ruleset.languages[0]
-    if lang not in ruleset.languages:
-        known = ", ".join(ruleset.languages)
-        raise CardOptionError(f"{ruleset.id} has no language {lang!r} (known: {known})")
+        raise CardError(str(err), usage=True) from None
+    if options.lang is not None:
+        check_language(ruleset, options.lang, CardError)
     if options.players is not None and options.players not in ruleset.player_counts:
-        raise CardOptionError(
+        raise CardError(
             f"{ruleset.id} is for {ruleset.players_min} to {ruleset.players_max} players, "
-            f"not {options.players}"
+            f"not {options.players}",
+            usage=True,
         )
     if not all(abs(v) <= MAX_BACK_OFFSET for v in options.back_offset):
-        raise CardOptionError(f"a back offset is at most {MAX_BACK_OFFSET:g} mm each way")
+        raise CardError(f"a back offset is at most {MAX_BACK_OFFSET:g} mm each way", usage=True)
     if options.fold and not options.backs:
-        raise CardOptionError("folding puts each back beside its front: it needs the backs")
+        raise CardError("folding puts each back beside its front: it needs the backs", usage=True)
+    return geo
+
+
+@dataclass
+class _Pages:
+    """The pages of a kit so far, with the cover's contents and the guide's samples."""
+
+    first: int  # the number of the first page after the cover pages
+    pages: list[dict[str, Any]]
+    contents: list[dict[str, Any]]
+    samples: list[dict[str, Any]]
+
+    def add(self, pages: list[dict[str, Any]], entry: dict[str, Any]) -> None:
+        """Add a part's pages, with its entry in the contents (its page numbers filled in)."""
+        self.contents.append({**entry, "pages": _range(self.first + len(self.pages), len(pages))})
+        self.pages += pages
+
+
+def _deck_pages(geo: Layout, options: CardOptions, deck: Deck) -> list[dict[str, Any]]:
+    """One deck's card pages: fronts each followed by their backs, or folded pages."""
+    found: list[dict[str, Any]] = []
+    for faces in _chunks(deck.faces, geo.per_page):
+        if options.fold:
+            found.append(_card_page(geo, deck, faces, "fold"))
+            continue
+        found.append(_card_page(geo, deck, faces, "front"))
+        if options.backs:
+            found.append(_offset_back(_card_page(geo, deck, faces, "back"), *options.back_offset))
+    return found
+
+
+def _paginate(
+    ruleset: Ruleset,
+    options: CardOptions,
+    geo: Layout,
+    text: dict[str, str],
+    lang: str,
+    coin_list: list[dict[str, Any]],
+) -> list[dict[str, Any]]:
+    """Every page of the kit: the cover pages (with the kit), each deck's cards, then the
+    tokens and mats (with the kit)."""
+    seats = options.players if options.players is not None else ruleset.players_max
+    parts = _Pages(3 if options.kit else 1, [], [], [])  # after the cover and its second page
+    for deck in decks(ruleset, text, lang, options.players):
+        parts.samples.append(
+            {"label": deck.back_title, "front": deck.faces[0], "back": back_face(deck)}
+        )
+        entry = {"part": "cards", "label": deck.back_title, "count": len(deck.faces)}
+        parts.add(_deck_pages(geo, options, deck), entry)
+    if not options.kit:
+        return parts.pages
+    per_rank = ruleset.caravan_limit * seats
+    tokens = _token_pages(geo, options, coin_list, len(ruleset.resources), per_rank)
+    counts = [c["count"] for c in coin_list]
+    parts.add(tokens, {"part": "tokens", "label": "", "coins": counts, "cubes": per_rank})
+    mats = _mat_pages(ruleset, options.paper, seats)
+    parts.add(mats, {"part": "mats", "label": "", "count": seats})
+    w, h = PAPERS[options.paper]
+    cover = {"type": "cover", "width": w, "height": h, "contents": parts.contents}
+    guide = {"type": "guide", "width": w, "height": h, "samples": parts.samples}
+    return [cover, guide, *parts.pages]
+
+
+def document(ruleset: Ruleset, options: CardOptions) -> dict[str, Any]:
+    """Everything ``cards.typ`` draws, as JSON-ready data: the options checked (`check`),
+    the pages laid out (`_paginate`), and what every page draws from."""
+    geo = check(ruleset, options)
+    lang = options.lang or ruleset.languages[0]
     text = render_prose(ruleset, lang)  # a TextError names what is missing
     seats = options.players if options.players is not None else ruleset.players_max
     coin_list = coins(ruleset, seats)
-    w, h = PAPERS[options.paper]
-
-    pages: list[dict[str, Any]] = []
-    contents: list[dict[str, Any]] = []
-    samples: list[dict[str, Any]] = []
-    first = 3 if options.kit else 1  # after the cover and its second page
-    for deck in decks(ruleset, text, lang, options.players):
-        samples.append({"label": deck.back_title, "front": deck.faces[0], "back": _back_face(deck)})
-        deck_pages: list[dict[str, Any]] = []
-        for faces in _chunks(deck.faces, geo.per_page):
-            if options.fold:
-                deck_pages.append(_card_page(geo, deck, faces, "fold"))
-                continue
-            deck_pages.append(_card_page(geo, deck, faces, "front"))
-            if options.backs:
-                back = _card_page(geo, deck, faces, "back")
-                deck_pages.append(_offset_back(back, *options.back_offset))
-        contents.append(
-            {
-                "part": "cards",
-                "label": deck.back_title,
-                "count": len(deck.faces),
-                "pages": _range(first + len(pages), len(deck_pages)),
-            }
-        )
-        pages += deck_pages
-    if options.kit:
-        per_rank = ruleset.caravan_limit * seats
-        tokens = _token_pages(geo, options, coin_list, len(ruleset.resources), per_rank)
-        contents.append(
-            {
-                "part": "tokens",
-                "label": "",
-                "coins": [c["count"] for c in coin_list],
-                "cubes": per_rank,
-                "pages": _range(first + len(pages), len(tokens)),
-            }
-        )
-        pages += tokens
-        mats = _mat_pages(ruleset, options.paper, seats)
-        contents.append(
-            {
-                "part": "mats",
-                "label": "",
-                "count": seats,
-                "pages": _range(first + len(pages), len(mats)),
-            }
-        )
-        pages += mats
-        cover = {"type": "cover", "width": w, "height": h, "contents": contents}
-        guide = {"type": "guide", "width": w, "height": h, "samples": samples}
-        pages = [cover, guide, *pages]
-
+    pages = _paginate(ruleset, options, geo, text, lang, coin_list)
     cw, ch = geo.card
     return {
         "game": shown(ruleset.name, lang, ruleset.id),
         "lang": lang,
-        "text": text,
+        **mat_text(ruleset, lang, text),
         "resources": resources(ruleset),
         "coins": coin_list,
-        "caravan_limit": ruleset.caravan_limit,
-        "resource_points": list(ruleset.resource_points),
-        "caravan_term": term(ruleset, "caravan", lang),
-        "actions": [
-            {"name": term(ruleset, action, lang), "text": text[f"ref_{action}"]}
-            for action in ("play", "acquire", "claim", "rest")
-        ],
         "card": {"width": _mm(cw)[0], "height": _mm(ch)[0], "scale": geo.scale},
         "layout": {
             "paper": options.paper,
@@ -293,7 +365,7 @@ def _duplex_mode(options: CardOptions) -> str:
 
 
 def render(ruleset: Ruleset, options: CardOptions) -> bytes:
-    """The print-and-play PDF for `ruleset`."""
+    """The print-and-play PDF of one kit: `options.paper` and `options.lang`."""
     from century.render.typst import render_pdf
     from century.render.typst.pdf import print_settings
 
@@ -311,21 +383,57 @@ def file_name(lang: str, paper: str) -> str:
     return f"cards-{lang}-{paper}.pdf"
 
 
-def write(ruleset: Ruleset, out: Path, options: BuildOptions) -> list[Path]:
-    """Build target: ``cards-<lang>-<paper>.pdf`` for every language and paper asked for
-    (every language of the game unless the build names some)."""
-    languages = [
-        lang for lang in options.languages or ruleset.languages if lang in ruleset.languages
+def _kits(ruleset: Ruleset, options: CardOptions) -> list[CardOptions]:
+    """One kit's options for every language and paper asked for."""
+    papers = dict.fromkeys(options.papers)
+    return [
+        replace(options, lang=lang, paper=paper)
+        for lang in languages(ruleset, options.languages)
+        for paper in papers
     ]
-    written = []
-    for lang in languages:
-        for paper in options.papers:
-            path = out / file_name(lang, paper)
-            path.write_bytes(render(ruleset, CardOptions(paper=paper, lang=lang)))
-            written.append(path)
-    return written
+
+
+def names(ruleset: Ruleset, options: CardOptions) -> list[str]:
+    """``cards-<lang>-<paper>.pdf`` for every language and paper asked for; every kit's
+    options checked."""
+    kits = _kits(ruleset, options)
+    for each in kits:
+        check(ruleset, each)
+    return [file_name(each.lang or "", each.paper) for each in kits]
+
+
+def files(ruleset: Ruleset, options: CardOptions) -> dict[str, bytes]:
+    """A kit for every language and paper asked for (`names`)."""
+    names(ruleset, options)  # every kit's options, before any is drawn
+    return {
+        file_name(each.lang or "", each.paper): render(ruleset, each)
+        for each in _kits(ruleset, options)
+    }
+
+
+def paper_help() -> str:
+    """The command's epilog: what fits on each paper, computed from the layout."""
+    duplex, fold = layout("a4"), layout("a4", fold=True)
+    return (
+        f"Cards are {CARD_W:g} × {CARD_H:g} mm, {duplex.cols} × {duplex.rows} to a page (with "
+        f"--fold, {fold.front_cols} × {fold.rows} fronts beside their backs on landscape "
+        f"pages). Cut marks stay {PRINT_MARGIN:g} mm clear of the paper edge and are at least "
+        f"{MARK_MIN:g} mm long ({MARK_MIN_GAP:g} mm with a gap, where the marks across the gaps "
+        "repeat every cut line); where that does not fit, the block of cards shrinks just "
+        "enough (the cover page gives the printed size). Printed card size on " + fit_summary()
+    )
 
 
 TARGET = Target(
-    "cards", "print-and-play kits per language and paper (cards-<lang>-<paper>.pdf)", write
+    "cards",
+    "print-and-play kits per language and paper (cards-<lang>-<paper>.pdf)",
+    files,
+    options=CardOptions,
+    error=CardError,
+    names=names,
+    help="Write cards-LANG-PAPER.pdf: the print-and-play kit, backs mirrored for long-edge "
+    "duplex.\n\nBesides every card, the kit has a cover page (print at 100 %, how to flip, a "
+    "50 mm scale bar, contents, cutting order), coin and cube tokens and a caravan mat per "
+    "player.",
+    epilog=paper_help,
 )

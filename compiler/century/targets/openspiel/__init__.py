@@ -8,11 +8,10 @@ extra); a plain ``century build`` leaves it out: ``--target openspiel`` or
 from __future__ import annotations
 
 import types
-from pathlib import Path
 
 from century.model.ruleset import Ruleset
 from century.render import rl
-from century.targets import BuildOptions, Target
+from century.targets import NoOptions, Target
 
 
 def generate(ruleset: Ruleset) -> dict[str, str]:
@@ -26,14 +25,14 @@ def load_game_module(ruleset: Ruleset) -> types.ModuleType:
     return rl.load(modules)[list(modules)[-1]]
 
 
-def write(ruleset: Ruleset, out: Path, options: BuildOptions | None = None) -> list[Path]:
-    """Write the three modules into `out`."""
-    return rl.write(generate(ruleset), out)
+def render(ruleset: Ruleset, options: NoOptions) -> dict[str, bytes]:
+    """The three modules."""
+    return rl.module_files(generate(ruleset))
 
 
 TARGET = Target(
     "openspiel",
     "an OpenSpiel game (<game>_openspiel.py, with the engine)",
-    write,
+    render,
     in_build=False,
 )
