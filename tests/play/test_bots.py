@@ -12,8 +12,8 @@ from century.engine import load_engine
 from century.model.ruleset import Ruleset
 from century.pipeline import compile_paths
 from century.play.bots import BOTS, check_spec, make_bot
-from century.play.report import wilson
 from century.play.simulate import derive_seed
+from century.play.stats import wilson
 from century.play.terminal import Painter, card_text
 
 from helpers import five_ranks, hostile, spice_road

@@ -17,7 +17,7 @@ from typer.testing import CliRunner, Result
 from century import cli
 from century.engine import load_engine
 from century.pipeline import compile_paths
-from century.play.report import build_report, render_html, wilson
+from century.play.report import build_report, render_html
 from century.play.simulate import (
     ProgressBar,
     SimConfig,
@@ -26,6 +26,7 @@ from century.play.simulate import (
     seat_bots,
     simulate,
 )
+from century.play.stats import wilson
 
 from helpers import HOSTILE, five_ranks, hostile
 

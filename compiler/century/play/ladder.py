@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from century.model.ruleset import Ruleset
-from century.play.report import wilson
 from century.play.simulate import ProgressFn, SimConfig, derive_seed, iter_results
+from century.play.stats import wilson
 
 LADDER_VERSION = 1
 LADDER_FILE = "ladder.json"
