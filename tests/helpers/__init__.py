@@ -11,7 +11,7 @@ from __future__ import annotations
 from helpers.engine import position
 from helpers.hostile import HOSTILE, hostile
 from helpers.lint import lint, ruff
-from helpers.paths import CASES, GOLDEN, REFERENCE, ROOT, TESTS, VALID, as_in_checkout
+from helpers.paths import BUNDLED, CASES, GOLDEN, REFERENCE, ROOT, TESTS, VALID, as_in_checkout
 from helpers.rulesets import (
     bundled_rulesets,
     changed,
@@ -24,6 +24,7 @@ from helpers.rulesets import (
 from helpers.targets import written
 
 __all__ = [
+    "BUNDLED",
     "CASES",
     "GOLDEN",
     "HOSTILE",

@@ -23,6 +23,7 @@ from century.render.rl import load_actions
 from century.targets import targets
 
 from helpers import (
+    BUNDLED,
     HOSTILE,
     ROOT,
     bundled_rulesets,
@@ -170,7 +171,7 @@ DICT_OBSERVATIONS = pytest.mark.filterwarnings(
 
 
 @DICT_OBSERVATIONS
-@pytest.mark.parametrize("game", sorted(bundled_rulesets()))
+@pytest.mark.parametrize("game", BUNDLED)
 def test_pettingzoo_api_test(game):
     module = pettingzoo_module(RULESETS[game])
     from pettingzoo.test import api_test
