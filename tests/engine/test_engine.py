@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import re
 import subprocess
 import sys
@@ -268,3 +269,34 @@ def test_cli_replay_unusable_files(run, tmp_path, content, message):
     assert result.exit_code == 1 and message in result.output
     missing = run("replay", str(tmp_path / "missing.json"))
     assert missing.exit_code == 1 and "cannot read" in missing.output
+
+
+def test_the_engine_names_its_api(tmp_path):
+    """``from <engine> import *`` gives the documented API (``__all__``), not its helpers."""
+    (path,) = written("engine", spice_road(), tmp_path)
+    found: dict[str, object] = {}
+    script = f"import sys\nsys.path.insert(0, {str(tmp_path)!r})\nfrom {path.stem} import *\n"
+    exec(script, found)
+    names = set(found) - {"__builtins__", "sys"}
+    engine = load_engine(spice_road())
+    assert names == set(engine.__all__)
+    assert {"new_game", "replay", "State", "View", "IllegalMove", "KIND_RULES", "CARDS"} <= names
+    assert not names & {"random", "comb", "mul", "bisect_left", "Any", "NamedTuple", "annotations"}
+
+
+def test_a_state_prints_its_board():
+    engine = load_engine(spice_road())
+    state = engine.new_game(2, 7)
+    lines = str(state).splitlines()
+    assert lines[0] == "spice-road: round 1, seat 1 to move"
+    row = " ".join(
+        f"{slot}:{card['card']}" for slot, card in enumerate(state.to_dict()["merchant_row"], 1)
+    )
+    assert lines[1] == f"merchant row ({len(state.to_dict()['merchant_deck'])} left): {row}"
+    assert lines[3].startswith("coins: gold ")
+    assert lines[4] == "seat 1: score 0, caravan yyy, hand +yy up2, played -, point cards 0"
+    rng = random.Random(7)
+    while not state.is_over():
+        state.play(rng.choice(state.legal_moves()))
+    winners = " and ".join(f"seat {seat + 1}" for seat in state.winners())
+    assert str(state).splitlines()[0].endswith(f"game over: winner {winners}")

@@ -129,8 +129,8 @@ def new(
         names=", ".join(f"{lang}: {name}" for lang in ruleset.languages),
         resource=ruleset.resources[0].id,
         card=(trade or ruleset.merchant_deck[0]).id,
-        pay=ruleset.cubes(trade.pay) if trade else ruleset.codes[0],
-        get=ruleset.cubes(trade.get) if trade else ruleset.codes[-1],
+        pay=ruleset.cubes(trade.cubes("pay")) if trade else ruleset.codes[0],
+        get=ruleset.cubes(trade.cubes("get")) if trade else ruleset.codes[-1],
     )
     from century.output import atomic_write_bytes
 

@@ -17,9 +17,13 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from century.model.ruleset import Ruleset
+
+if TYPE_CHECKING:
+    from century.engine import Engine
+    from century.engine.runtime import State
 
 GameResult = dict[str, Any]
 """The outcome of one game: plain data (picklable, JSON-ready)."""
@@ -72,28 +76,28 @@ def seat_bots(spec: str, players: int) -> tuple[str, ...]:
 # -- one game ----------------------------------------------------------------------------
 
 
-def play_game(engine: Any, ruleset: Ruleset, config: SimConfig, index: int) -> GameResult:
+def play_game(engine: Engine, ruleset: Ruleset, config: SimConfig, index: int) -> GameResult:
     """Play game number `index` of a simulation to its end and summarise it."""
     from century.play.bots import make_bot
 
     seed = derive_seed(config.seed, index)
     state = engine.new_game(config.players, seed)
     seating = config.seating(index)
-    bots = [make_bot(spec, ruleset, derive_seed(seed, seat)) for seat, spec in enumerate(seating)]
+    bots = [
+        make_bot(spec, engine, ruleset, derive_seed(seed, seat))
+        for seat, spec in enumerate(seating)
+    ]
     for _ in range(MAX_PLIES):
         if state.is_over():
-            return {**summarise(state, index, seed), "bots": list(seating)}
+            return {**summarise(engine, state, index, seed), "bots": list(seating)}
         state.play(bots[state.current_player].choose(state))
     raise SimulationError(f"game {index} (seed {seed}) did not end within {MAX_PLIES} moves")
 
 
-def summarise(state: Any, index: int, seed: int) -> GameResult:
-    """The figures of a finished game that the report needs: scores, winner, length, the
-    cards and coins each seat took (ids)."""
-    from century.play.knowledge import engine_of
-
+def summarise(engine: Engine, state: State, index: int, seed: int) -> GameResult:
+    """The figures of a finished game of `engine` that the report needs: scores, winner,
+    length, the cards and coins each seat took (ids)."""
     view = state.view()
-    engine = engine_of(state)
     cards, points, piles = engine.CARDS, engine.POINT_CARDS, engine.COINS
     seats = range(view.players)
     return {
@@ -120,7 +124,7 @@ def run_chunk(ruleset_json: dict[str, Any], config: SimConfig, indices: Sequence
     return [play_game(engine, ruleset, config, i) for i in indices]
 
 
-def _engine(ruleset: Ruleset) -> Any:
+def _engine(ruleset: Ruleset) -> Engine:
     """The generated engine module of `ruleset` (`load_engine` caches it per process)."""
     from century.engine import load_engine
 
@@ -130,7 +134,7 @@ def _engine(ruleset: Ruleset) -> Any:
 _PRIMED: set[tuple[str, tuple[int, ...]]] = set()
 
 
-def prime(engine: Any, ruleset: Ruleset, players: int) -> None:
+def prime(engine: Engine, ruleset: Ruleset, players: int) -> None:
     """Build the engine's move tables and the bots' knowledge of the game now (once per
     process), so that the games after run at warm speed from the first."""
     from century.play.knowledge import knowledge
@@ -138,7 +142,7 @@ def prime(engine: Any, ruleset: Ruleset, players: int) -> None:
     key = (engine.__name__, tuple(ruleset.value_weights))
     if key not in _PRIMED:
         engine.warm_up()
-        knowledge(engine.new_game(players, 0), ruleset)
+        knowledge(engine, ruleset)
         _PRIMED.add(key)
 
 

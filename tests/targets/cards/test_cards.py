@@ -556,12 +556,13 @@ def test_index_corner_shows_each_cards_effect_in_miniature() -> None:
     ):
         corner = [f for f in minis if x < f[0] < x + 10 and y < f[1] < y + geo.card[1] / 2]
         if card.kind == "upgrade":  # grey upgrade marks, one per step
-            assert len(corner) == card.steps
+            assert len(corner) == card.count("steps")
             continue
         vector = [0] * len(r.resources)
         for f in corner:
             vector[colours[f[4]]] += 1
-        expected = tuple(a + b for a, b in zip(card.pay, card.get, strict=True))
+        paid, got = card.cubes("pay"), card.cubes("get")
+        expected = tuple(a + b for a, b in zip(paid, got, strict=True))
         assert tuple(vector) == expected, card.id
 
 

@@ -66,9 +66,10 @@ def expected_size(ruleset: Ruleset) -> int:
         if card.kind == "gain":
             plays += 1
         elif card.kind == "trade":
-            plays += carry // sum(card.pay)
+            plays += carry // sum(card.cubes("pay"))
         else:
-            plays += comb(ranks - 1 + card.steps, card.steps) - 1  # multisets of 1..N steps
+            steps = card.count("steps")
+            plays += comb(ranks - 1 + steps, steps) - 1  # multisets of 1..N steps
     return plays + ruleset.merchant_row + ruleset.point_row + 1 + ranks
 
 
@@ -319,8 +320,9 @@ def test_gymnasium_wrapper_against_a_century_bot(seat, players):
     module = pettingzoo_module(ruleset)
     import numpy as np
 
+    engine = module.engine  # the bots play the environment's engine
     env = module.SingleAgentEnv(
-        players=players, seat=seat, opponent=lambda seed: make_bot("greedy", ruleset, seed)
+        players=players, seat=seat, opponent=lambda seed: make_bot("greedy", engine, ruleset, seed)
     )
     observation, info = env.reset(seed=3)
     assert env.observation_space.contains(observation)

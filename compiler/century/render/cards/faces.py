@@ -1,6 +1,6 @@
 """What each printed card shows, as JSON-ready data for ``faces.typ``.
 
-A face is a dict with a ``kind`` (``gain``, ``upgrade``, ``trade``, ``point`` or
+A face is a dict with a ``kind`` (a merchant card kind of `KINDS`, ``point`` or
 ``reference``; the template refuses any other), the deck colour, a title and the numbers to
 draw. The rule sheet draws its card examples from the same faces, so cards and rules
 always look alike.
@@ -21,9 +21,6 @@ DECK_COLOURS: dict[str, str] = {"merchant": "#2F4858", "point": "#9A6B1E", "star
 """Frame and back colour per deck (a property of the print layout, not of a game)."""
 BACK_LIGHTEN = 0.5
 """Backs are the deck colour mixed with this much white (less ink than the full colour)."""
-
-MERCHANT_KINDS: tuple[str, ...] = tuple(KINDS)
-"""The kinds of playable cards, in the registry's order."""
 
 
 def term(ruleset: Ruleset, key: str, lang: str) -> str:
@@ -49,22 +46,19 @@ def deck_colour(deck: str) -> dict[str, str]:
 def card_kinds(ruleset: Ruleset) -> list[str]:
     """The card kinds this game has, playable kinds first (in the model's order), then point."""
     present = {c.kind for c in (*ruleset.starting_cards, *ruleset.merchant_deck)}
-    kinds = [k for k in MERCHANT_KINDS if k in present]
+    kinds = [k for k in KINDS if k in present]
     return kinds + (["point"] if ruleset.point_deck else [])
 
 
 def merchant_face(ruleset: Ruleset, card: MerchantCard, lang: str, deck: str) -> dict[str, Any]:
-    """The data a gain, upgrade or trade card front is drawn from."""
+    """The data a merchant card's front is drawn from: its kind, id, title, the fields of its
+    effect (cubes as counts per rank) and its deck's colours."""
     title = shown(card.name, lang) or term(ruleset, f"{card.kind}_card", lang)
-    return {
-        "kind": card.kind,
-        "id": card.id,
-        "title": title,
-        "get": list(card.get),
-        "pay": list(card.pay),
-        "steps": card.steps,
-        **deck_colour(deck),
+    effect = {
+        key: list(value) if isinstance(value, tuple) else value
+        for key, value in card.effect.items()
     }
+    return {"kind": card.kind, "id": card.id, "title": title, **effect, **deck_colour(deck)}
 
 
 def point_face(ruleset: Ruleset, card: PointCard, lang: str) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from typing import Any
 
 from century.model.ruleset import Ruleset
 from century.model.text import TextError
-from century.prose import PROSE_KEYS, example_cards, prose_context, render_prose
+from century.prose import example_cards, prose_context, prose_keys, render_prose
 from century.render.cards.faces import card_kinds, merchant_face, point_face, term
 from century.render.typst.colours import ink_on
 from century.targets import Languages, Papers, Target, TargetError, check_paper, languages
@@ -71,7 +71,7 @@ def sheet_data(ruleset: Ruleset, lang: str, paper: str) -> dict[str, Any]:
         text = render_prose(ruleset, lang)
     except TextError as err:
         raise SheetError(str(err)) from None
-    missing = sorted(PROSE_KEYS - text.keys())
+    missing = sorted(prose_keys() - text.keys())
     if missing:
         raise SheetError(f"prose {lang}: no text for {', '.join(missing)}")
     counts = list(ruleset.player_counts)
