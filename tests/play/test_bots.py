@@ -11,7 +11,7 @@ from century.engine import load_engine
 from century.model.ruleset import Ruleset
 from century.pipeline import compile_paths
 from century.play.bots import BOTS, check_spec, make_bot
-from century.play.simulate import derive_seed
+from century.play.config import derive_seed
 from century.play.stats import wilson
 from century.play.terminal import Painter, card_text
 

@@ -158,8 +158,9 @@ def gen_record(folder: Path, spec: dict[str, Any]) -> None:
 
 @functools.cache
 def valid_report() -> dict[str, Any]:
+    from century.play.config import SimConfig
     from century.play.report import build_report
-    from century.play.simulate import SimConfig, simulate
+    from century.play.simulate import simulate
 
     ruleset = spice_road()
     config = SimConfig(games=2, players=2, bots=("random", "random"), seed=1)

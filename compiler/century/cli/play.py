@@ -155,7 +155,7 @@ def _set_table(
 ) -> Table:
     """A new game with the bots seated around you."""
     from century.play.bots import make_bot
-    from century.play.simulate import derive_seed
+    from century.play.config import derive_seed
 
     engine = _load_engine(ruleset)
     others = iter(specs)

@@ -16,7 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from century.model.ruleset import Ruleset
-from century.play.simulate import ProgressFn, SimConfig, derive_seed, iter_results
+from century.play.config import SimConfig, derive_seed
+from century.play.progress import ProgressFn
+from century.play.simulate import iter_results
 from century.play.stats import wilson
 
 LADDER_VERSION = 1

@@ -18,7 +18,7 @@ from markupsafe import Markup
 
 from century.model.ruleset import Ruleset
 from century.model.text import shown
-from century.play.simulate import Aggregate, CardTally
+from century.play.aggregate import Aggregate, CardTally
 from century.play.stats import Z95, wilson
 
 REPORT_LANGUAGE = "en"
