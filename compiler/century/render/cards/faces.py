@@ -14,18 +14,13 @@ from typing import Any
 
 from century.model.cards import KINDS
 from century.model.ruleset import MerchantCard, PointCard, Ruleset
-from century.model.text import capital, shown
+from century.model.text import shown, term
 from century.render.typst.colours import ink_on, lighten
 
 DECK_COLOURS: dict[str, str] = {"merchant": "#2F4858", "point": "#9A6B1E", "starting": "#5E7F5A"}
 """Frame and back colour per deck (a property of the print layout, not of a game)."""
 BACK_LIGHTEN = 0.5
 """Backs are the deck colour mixed with this much white (less ink than the full colour)."""
-
-
-def term(ruleset: Ruleset, key: str, lang: str) -> str:
-    """A term of the game, capitalised, in `lang`."""
-    return capital(shown(ruleset.terms.get(key, {}), lang, key.replace("_", " ")))
 
 
 def deck_colour(deck: str) -> dict[str, str]:

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from century.model.ruleset import Ruleset
-from century.model.text import TextError
+from century.model.text import TextError, term
 from century.prose import example_cards, prose_context, prose_keys, render_prose
-from century.render.cards.faces import card_kinds, merchant_face, point_face, term
+from century.render.cards.faces import card_kinds, merchant_face, point_face
 from century.render.typst.colours import ink_on
 from century.targets import Languages, Papers, Target, TargetError, check_paper, languages
 

@@ -35,10 +35,10 @@ from pathlib import Path
 from typing import Any
 
 from century.model.ruleset import Ruleset
-from century.model.text import shown
+from century.model.text import shown, term
 from century.prose import render_prose
 from century.render.cards import kit
-from century.render.cards.faces import mat_text, term
+from century.render.cards.faces import mat_text
 from century.render.cards.images import (
     CARD_MM,
     CardImage,
