@@ -26,9 +26,10 @@ from typing import Any
 
 from century.model.ruleset import Ruleset
 from century.model.text import TextError
+from century.render.cards.layout import PAPERS as PAPER_SIZES
 
-PAPERS = ("a4", "letter")
-"""The paper sizes every printed target knows (its layouts say what fits on each)."""
+PAPERS = tuple(PAPER_SIZES)
+"""The papers every printed target knows (`century.render.cards.layout` has their sizes)."""
 
 Files = Mapping[str, bytes]
 """What a target renders: relative path (``/``-separated) -> the file's bytes."""
