@@ -5,10 +5,9 @@ and nothing else, and the whole pipeline plays and prints it.
 The recipe's edits are written out below as the changes they make (`EDITS` counts them): the
 registry and the runtime are patched in this process, the card faces template in a copy of
 the templates, and the texts and a swap card in a copy of the bundled rules (which stands for
-them). Then the data
-validates (the schema reads the registry), the engine plays the card (its rules record), the
-learning adapters' action codec numbers its plays, the terminal shows it, the move bound
-counts it, and the rule sheet and the print kit draw it.
+them). Then the data validates (the schema reads the registry), the engine plays the card (its
+rules record), the learning adapters' action codec numbers its plays, the terminal shows it,
+the move bound counts it, and the rule sheet and the print kit draw it.
 """
 
 from __future__ import annotations
@@ -46,7 +45,7 @@ REGISTRY = {
         "swap",
         ("pay", "get", "times"),
         "pay `pay` for `get`, at most `times` times",
-        lambda card: f"{cards._cubes(card, 'pay')}-{cards._cubes(card, 'get')}-{card['times']}",
+        lambda card: f"{card['pay']}-{card['get']}-{card['times']}".lower(),
         lambda card: iter([("times", "a swap needs 1 time or more")] if card["times"] < 1 else []),
     ),
 }
