@@ -102,8 +102,8 @@ def main() -> None:
     args = parser.parse_args()
 
     from century.pipeline import compile_paths
+    from century.render.typst import render_pdf
     from century.targets.cards import TEMPLATE, CardOptions, document, render
-    from century.targets.typst import render_pdf
 
     ruleset = compile_paths().rulesets[args.game]
     first = ruleset.languages[0]

@@ -12,12 +12,13 @@ to "warm" is what the compiled tables buy.
     python benchmarks/bench_engine.py                       # spice-road, 2 and 4 players
     python benchmarks/bench_engine.py --game golem --games 2000 --players 2 3 4 5
 
-A/B against another generated engine (say, the golden copy of an earlier commit): both are
-timed in this process, in rounds on the same seeds, each going first in every other round;
-the median ratio is printed. Comparing an engine with a copy of itself shows the noise.
+A/B against another generated engine (say, the engine of an earlier commit): both are timed
+in this process, in rounds on the same seeds, each going first in every other round; the
+median ratio is printed. Comparing an engine with a copy of itself shows the noise.
 
-    git show main:tests/golden/spice_road.py > /tmp/old.py
-    python benchmarks/bench_engine.py --ab /tmp/old.py --rounds 7
+    git worktree add /tmp/old main
+    PYTHONPATH=/tmp/old/compiler python -m century engine spice-road --out /tmp/ab
+    python benchmarks/bench_engine.py --ab /tmp/ab/spice_road.py --rounds 7
 """
 
 from __future__ import annotations
@@ -32,8 +33,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from century.engine import load_engine
 from century.pipeline import compile_paths
-from century.targets.engine import load_engine
 
 
 def forget(node) -> None:

@@ -45,12 +45,13 @@ def folder_size(folder: Path) -> tuple[int, int]:
 def parts(game: str, runs: int) -> None:
     """The pieces of one language's images and kit, in this process."""
     from century.pipeline import compile_paths
+    from century.render.cards.images import deck_images
+    from century.render.typst import render_png
     from century.targets import images, tts
-    from century.targets.typst import render_png
 
     ruleset = compile_paths().rulesets[game]
     lang = ruleset.languages[0]
-    print(line("card data (deck_images)", timed(lambda: images.deck_images(ruleset, lang), runs)))
+    print(line("card data (deck_images)", timed(lambda: deck_images(ruleset, lang), runs)))
 
     captured: dict[str, tuple[str, dict, float]] = {}
 
@@ -58,7 +59,7 @@ def parts(game: str, runs: int) -> None:
         captured[template] = (template, data, ppi)
         return render_png(template, data, ppi)
 
-    import century.targets.typst as typst_module  # render() imports render_png when called
+    import century.render.typst as typst_module  # render() imports render_png when called
 
     typst_module.render_png = spy
     try:

@@ -35,12 +35,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from century.engine import load_engine
 from century.pipeline import compile_paths
 from century.play.bots import GreedyBot
+from century.play.config import derive_seed
 from century.play.knowledge import knowledge
 from century.play.planner import PlannerBot
-from century.play.simulate import derive_seed
-from century.targets.engine import load_engine
 
 
 class SettledPlanner(PlannerBot):
@@ -54,8 +54,7 @@ def handed_engines(engine: Any, ruleset: Any, size: int) -> list[list[int]]:
     """Per seat, `size` merchant cards (engine indices) that raise the planner's pace most
     over the starting hand, added one at a time; the second seat chooses from what is
     left of the deck."""
-    state = engine.new_game(2, 0)
-    know, bot = knowledge(state, ruleset), PlannerBot(ruleset, 0)
+    know, bot = knowledge(engine, ruleset), PlannerBot(engine, ruleset, 0)
     left = list(engine.MERCHANT_DECK)
     engines = []
     for _ in range(2):
@@ -132,17 +131,17 @@ def main() -> None:
         return statistics.fmean(found)
 
     print(f"Two-player games of {args.game}, the same deals in each setup (seed {args.seed}):")
-    greedy = run("greedy", lambda seat: GreedyBot(ruleset, seat))
-    run("planner", lambda seat: PlannerBot(ruleset, seat))
+    greedy = run("greedy", lambda seat: GreedyBot(engine, ruleset, seat))
+    run("planner", lambda seat: PlannerBot(engine, ruleset, seat))
     floor: dict[int, float] = {}
     for size in (int(n) for n in args.sizes.split(",")):
         engines = handed_engines(engine, ruleset, size)
         print(f"Handed {size} cards: " + "; ".join(", ".join(names[c] for c in e) for e in engines))
-        run("planner, handed engine", lambda seat: PlannerBot(ruleset, seat), engines)
+        run("planner, handed engine", lambda seat: PlannerBot(engine, ruleset, seat), engines)
         for depth in (int(d) for d in args.depths.split(",")):
             found = run(
                 f"planner:{depth}, handed engine, no acquiring",
-                lambda seat, depth=depth: SettledPlanner(ruleset, seat, depth),
+                lambda seat, depth=depth: SettledPlanner(engine, ruleset, seat, depth),
                 engines,
             )
             floor[size] = min(floor.get(size, found + size), found + size)

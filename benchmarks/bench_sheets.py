@@ -101,8 +101,8 @@ def fresh_process(game: str, paper: str) -> list[float]:
 
 def per_sheet(ruleset: object, lang: str, paper: str, runs: int) -> None:
     """Print the parts of one sheet: data (prose included), Typst compile, both."""
+    from century.render.typst import render_pdf
     from century.targets.sheets import TEMPLATE, render_sheet, sheet_data
-    from century.targets.typst import render_pdf
 
     data = sheet_data(ruleset, lang, paper)
     print(line(f"[{lang}] data + prose", timed(lambda: sheet_data(ruleset, lang, paper), runs)))

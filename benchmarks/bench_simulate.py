@@ -37,7 +37,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from century.pipeline import compile_paths
-from century.play.simulate import SimConfig, prime, simulate
+from century.play.config import SimConfig
+from century.play.game import prime
+from century.play.simulate import simulate
 
 GAME = "spice-road"
 BOTS = ("random", "greedy", "search", "planner")
@@ -51,7 +53,7 @@ def load() -> str:
 def timed(bot: str, players: int, games: int, workers: int = 1, seed: int = 1) -> tuple:
     """(wall seconds, CPU seconds of this process and its workers) of one simulation, with
     the tables built beforehand."""
-    from century.targets.engine import load_engine
+    from century.engine import load_engine
 
     ruleset = compile_paths().rulesets[GAME]
     config = SimConfig(games=games, players=players, bots=(bot,) * players, seed=seed)
@@ -99,8 +101,9 @@ def warm(games: int) -> None:
         "import json, sys, time\n"
         f"sys.path.insert(0, {str(ROOT)!r})\n"
         "from century.pipeline import compile_paths\n"
-        "from century.play.simulate import SimConfig, play_game, prime\n"
-        "from century.targets.engine import load_engine\n"
+        "from century.play.config import SimConfig\n"
+        "from century.play.game import play_game, prime\n"
+        "from century.engine import load_engine\n"
         f"rs = compile_paths().rulesets[{GAME!r}]\n"
         "engine = load_engine(rs)\n"
         "start = time.perf_counter()\n"
@@ -172,7 +175,8 @@ def peak_memory(games: int, workers: int) -> dict[str, float]:
         f"sys.path.insert(0, {str(ROOT)!r})\n"
         "from century.pipeline import compile_paths\n"
         "from century.play.report import build_report\n"
-        "from century.play.simulate import SimConfig, simulate\n"
+        "from century.play.config import SimConfig\n"
+        "from century.play.simulate import simulate\n"
         f"rs = compile_paths().rulesets[{GAME!r}]\n"
         f"cfg = SimConfig({games}, 2, ('greedy', 'greedy'), 7)\n"
         f"report = build_report(simulate(rs, cfg, workers={workers}))\n"

@@ -20,7 +20,7 @@ def render_png(template: str, data: Any, ppi: int = 40) -> list[bytes]:
     """Every page of `template` rendered with `data`, as PNG bytes."""
     import typst
 
-    from century.targets.typst import FONTS, ROOT
+    from century.render.typst import FONTS, ROOT
 
     pages = typst.compile(
         str(ROOT / template),

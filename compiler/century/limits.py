@@ -71,7 +71,7 @@ MAX_CHAIN = 20
 
 MAX_MOVES = 30_000
 """Legal moves one decision may list, as bounded from the rules without building the tables
-(`century.model.size`). The engine keeps that many per caravan it meets in its memo tables,
+(`century.engine.size`). The engine keeps that many per caravan it meets in its memo tables,
 so this bounds both its time per decision and its memory per caravan."""
 
 # -- rule-sheet prose ------------------------------------------------------------------------

@@ -123,8 +123,6 @@ PROSE_KEYS = frozenset(
         "turn_end",
         "coins_shift",
         "coins_stay",
-        *(f"card_{kind}_title" for kind in KINDS),
-        *(f"card_{kind}" for kind in KINDS),
         "card_point_title",
         "card_point",
         "end_trigger",
@@ -203,6 +201,16 @@ PROSE_KEYS = frozenset(
         "times",
     )
 )
+"""The keys every rule-sheet text file has besides the texts of the card kinds."""
+
+
+def prose_keys() -> frozenset[str]:
+    """Every key a rule-sheet text file must have: `PROSE_KEYS`, and for each card kind in
+    `KINDS` its title and its text (``card_<kind>_title``, ``card_<kind>``)."""
+    kinds = {f"card_{kind}{end}" for kind in KINDS for end in ("_title", "")}
+    return PROSE_KEYS | kinds
+
+
 """The prose keys the printed output reads (rule sheet, reference card, print-and-play kit);
 a language missing one cannot be typeset."""
 
@@ -229,14 +237,17 @@ class ProseError(TextError):
 
 
 def _card(card: MerchantCard, ruleset: Ruleset, lang: str) -> dict[str, Any]:
+    """A card for the prose: its id, name, kind, copies and effect (cubes as strings)."""
+    effect = {
+        key: ruleset.cubes(value) if isinstance(value, tuple) else value
+        for key, value in card.effect.items()
+    }
     return {
         "id": card.id,
         "name": shown(card.name, lang),
         "kind": card.kind,
         "copies": card.copies,
-        "steps": card.steps,
-        "get": ruleset.cubes(card.get),
-        "pay": ruleset.cubes(card.pay),
+        **effect,
     }
 
 
@@ -260,13 +271,13 @@ def example_cards(ruleset: Ruleset) -> dict[str, MerchantCard]:
         found.setdefault(card.kind, card)
 
     def climbs(card: MerchantCard) -> bool:
-        paid = [i for i, n in enumerate(card.pay) if n]
-        got = [i for i, n in enumerate(card.get) if n]
+        paid = [i for i, n in enumerate(card.cubes("pay")) if n]
+        got = [i for i, n in enumerate(card.cubes("get")) if n]
         return bool(paid and got) and max(paid) < min(got)
 
     trades = [c for c in cards if c.kind == "trade" and climbs(c)]
     if trades:
-        found["trade"] = min(trades, key=lambda c: sum(c.pay) + sum(c.get))
+        found["trade"] = min(trades, key=lambda c: sum(c.cubes("pay")) + sum(c.cubes("get")))
     return found
 
 
@@ -281,7 +292,7 @@ def _examples(
         ex["acquire"] = {"slot": slot, "pay": codes[0] * (slot - 1)}
     upgrade = cards.get("upgrade")
     if upgrade is not None and len(codes) >= 2:
-        steps = upgrade.steps
+        steps = upgrade.count("steps")
         ex["upgrade"] = {
             "steps": steps,
             "chain": list(codes[: min(steps, len(codes) - 1) + 1]),
@@ -290,8 +301,9 @@ def _examples(
         }
     trade = cards.get("trade")
     if trade is not None:
-        pay, get = ruleset.cubes(trade.pay), ruleset.cubes(trade.get)
-        double = tuple(2 * n for n in trade.pay), tuple(2 * n for n in trade.get)
+        paid, got = trade.cubes("pay"), trade.cubes("get")
+        pay, get = ruleset.cubes(paid), ruleset.cubes(got)
+        double = tuple(2 * n for n in paid), tuple(2 * n for n in got)
         ex["trade"] = {
             "pay": pay,
             "gain": get,

@@ -74,7 +74,7 @@ def test_three_level_chain_and_five_ranks():
     five = compiled.rulesets["five-spices"]
     assert len(five.resources) == 5 and five.caravan_limit == 12 and len(five.coins) == 3
     assert five.resource_points == (0, 1, 1, 1, 2)
-    assert five.merchant_deck[-1].get == (0, 0, 0, 0, 1)
+    assert five.merchant_deck[-1].cubes("get") == (0, 0, 0, 0, 1)
 
 
 def test_diff_of_a_retheme_shows_only_names(run):

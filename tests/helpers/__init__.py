@@ -1,5 +1,6 @@
 """Shared test helpers: paths, the bundled rulesets and the test variants built from them, the
-hostile names, and small tools for the engine tests.
+hostile names, small tools for the engine tests, and targets' files written as a build writes
+them.
 
 Test modules import them as ``from helpers import ...`` (pytest puts ``tests/`` on the path,
 see ``pythonpath`` in pyproject.toml). No tests here.
@@ -7,10 +8,10 @@ see ``pythonpath`` in pyproject.toml). No tests here.
 
 from __future__ import annotations
 
-from helpers.engine import position
+from helpers.engine import caravans, kind_rules_disagree, position
 from helpers.hostile import HOSTILE, hostile
 from helpers.lint import lint, ruff
-from helpers.paths import CASES, GOLDEN, REFERENCE, ROOT, TESTS, VALID, as_in_checkout
+from helpers.paths import BUNDLED, CASES, GOLDEN, REFERENCE, ROOT, TESTS, VALID, as_in_checkout
 from helpers.rulesets import (
     bundled_rulesets,
     changed,
@@ -20,8 +21,10 @@ from helpers.rulesets import (
     spice_road,
     with_test_variants,
 )
+from helpers.targets import written
 
 __all__ = [
+    "BUNDLED",
     "CASES",
     "GOLDEN",
     "HOSTILE",
@@ -31,14 +34,17 @@ __all__ = [
     "VALID",
     "as_in_checkout",
     "bundled_rulesets",
+    "caravans",
     "changed",
     "compiled",
     "edited",
     "five_ranks",
     "hostile",
+    "kind_rules_disagree",
     "lint",
     "position",
     "ruff",
     "spice_road",
     "with_test_variants",
+    "written",
 ]

@@ -18,6 +18,8 @@ GOLDEN = TESTS / "golden"
 REFERENCE = TESTS / "data"
 """The verified reference lists of the bundled data (CSV)."""
 DATA = package_dir("data")
+BUNDLED = sorted(path.stem for path in (DATA / "rules").glob("*.yaml"))
+"""The ids of the bundled games and variants (their file names), known without compiling."""
 
 
 def as_in_checkout(shown: str) -> str:

@@ -9,14 +9,28 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
+from century.diagnostics import has_errors, to_text
 from century.model.ruleset import Ruleset
 from century.pipeline import Compiled, compile_paths
+
+
+class BundledDataError(Exception):
+    """The bundled rules do not compile: the message is their diagnostics."""
+
+
+def checked(found: Compiled) -> Compiled:
+    """`found`, or `BundledDataError` with its diagnostics if it has errors (so that a test,
+    or the collection of a module that builds a table of rulesets, says what is wrong in the
+    data rather than failing on a game that is missing)."""
+    if has_errors(found.diagnostics):
+        raise BundledDataError("the rules do not compile:\n" + to_text(found.diagnostics))
+    return found
 
 
 @functools.cache
 def compiled() -> Compiled:
     """The bundled rules, compiled once: rulesets and resolved trees (treat as read-only)."""
-    return compile_paths()
+    return checked(compile_paths())
 
 
 def bundled_rulesets() -> dict[str, Ruleset]:

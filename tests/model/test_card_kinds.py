@@ -8,15 +8,18 @@ from dataclasses import replace
 
 import pytest
 
+from century.engine import generate, load_engine
+from century.engine.runtime import KIND_RULES
+from century.frontend.schema import schemas, with_kinds
 from century.model.cards import KINDS, UnknownKind, derived_id
-from century.prose import PROSE_KEYS
+from century.prose import prose_keys
 from century.resources import SCHEMAS
-from century.targets.engine import generate
-from century.targets.engine.runtime import KIND_OUTCOMES
+
+from helpers import ROOT, five_ranks, kind_rules_disagree, spice_road
 
 
 def merchant_schema() -> dict:
-    return json.loads((SCHEMAS / "defs.schema.json").read_text("utf-8"))["$defs"]["merchantCard"]
+    return schemas()["defs.schema.json"]["$defs"]["merchantCard"]
 
 
 def test_the_schema_knows_exactly_the_registered_kinds():
@@ -28,15 +31,35 @@ def test_the_schema_knows_exactly_the_registered_kinds():
         assert tuple(branches[name]["required"]) == kind.fields
         allowed = set(branches[name]["propertyNames"]["enum"])
         assert allowed == {"id", "kind", "copies", "name", *kind.fields}
+    terms = schemas()["defs.schema.json"]["$defs"]["gameTerms"]["required"]
+    assert {f"{name}_card" for name in KINDS} <= set(terms)
+
+
+def test_the_schema_file_says_what_the_registry_says(refresh_goldens):
+    """Validation builds the registry's part of the schema; the file that editors read keeps
+    in step (refresh with: python -m pytest --refresh-goldens)."""
+    defs = json.loads((SCHEMAS / "defs.schema.json").read_text("utf-8"))
+    built = with_kinds(defs)
+    if refresh_goldens:
+        text = json.dumps(built, indent=2, ensure_ascii=False) + "\n"
+        (ROOT / "schema" / "defs.schema.json").write_text(text, encoding="utf-8")
+    assert built == defs, "schema/defs.schema.json differs from the registry: refresh the goldens"
 
 
 def test_the_engine_has_rules_for_every_kind():
-    assert KIND_OUTCOMES.keys() == KINDS.keys()
+    assert KIND_RULES.keys() == KINDS.keys()
+
+
+def test_every_kinds_rules_agree_with_its_outcomes():
+    """`moves` and `most_moves` of every kind say what `outcomes` does (for every card of the
+    bundled games and the five-rank variant, from every caravan of up to 6 cubes)."""
+    for ruleset in (spice_road(), five_ranks()):
+        assert kind_rules_disagree(load_engine(ruleset), 6) == []
 
 
 def test_every_kind_has_sheet_text_and_a_term(bundled):
     for name in KINDS:
-        assert {f"card_{name}", f"card_{name}_title"} <= PROSE_KEYS
+        assert {f"card_{name}", f"card_{name}_title"} <= prose_keys()
     for ruleset in bundled.rulesets.values():
         assert {f"{name}_card{s}" for name in KINDS for s in ("", "s")} <= ruleset.terms.keys()
 

@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from typing import Any
 
 import pytest
 
+from century.engine import load_engine
 from century.model.ruleset import Ruleset
 from century.pipeline import compile_paths
 from century.play.bots import BOTS, check_spec, make_bot
-from century.play.report import wilson
-from century.play.simulate import derive_seed
+from century.play.config import derive_seed
+from century.play.stats import wilson
 from century.play.terminal import Painter, card_text
-from century.targets.engine import load_engine
 
 from helpers import five_ranks, hostile, spice_road
 
@@ -33,7 +32,7 @@ def play_out(ruleset: Ruleset, specs: list[str], seed: int) -> Any:
     """One game between bots (seat i plays specs[i]); the finished state."""
     engine = load_engine(ruleset)
     state = engine.new_game(len(specs), seed)
-    bots = [make_bot(s, ruleset, derive_seed(seed, i)) for i, s in enumerate(specs)]
+    bots = [make_bot(s, engine, ruleset, derive_seed(seed, i)) for i, s in enumerate(specs)]
     while not state.is_over():
         move = bots[state.current_player].choose(state)
         assert move in state.legal_moves()
@@ -99,7 +98,7 @@ def test_greedy_claims_the_best_card_it_can_pay() -> None:
     )
     claims = [m for m in state.legal_moves() if m.startswith("claim")]
     assert claims
-    move = make_bot("greedy", ruleset, 0).choose(state)
+    move = make_bot("greedy", engine, ruleset, 0).choose(state)
     assert move.startswith("claim")
     points = {c.id: c.points for c in ruleset.point_deck}
 
@@ -235,15 +234,17 @@ def test_bots_do_not_read_the_order_of_the_decks(spec: str) -> None:
         reordered = dict(data, merchant_deck=sorted(data["merchant_deck"]))
         reordered["point_deck"] = sorted(data["point_deck"], reverse=True)
         b = engine.State.from_dict(reordered)
-        assert make_bot(spec, ruleset, 3).choose(a) == make_bot(spec, ruleset, 3).choose(b)
+        bot = make_bot(spec, engine, ruleset, 3)
+        assert bot.choose(a) == make_bot(spec, engine, ruleset, 3).choose(b)
 
 
 def test_card_texts_fail_on_an_unknown_kind() -> None:
-    card = base_ruleset().merchant_deck[0]
+    engine = load_engine(base_ruleset())
+    card = engine.CARDS[engine.CARD_INDEX[base_ruleset().merchant_deck[0].id]]
     painter = Painter(base_ruleset(), colour=False)
-    assert card_text(card, painter).startswith(card.id + "(")
+    assert card_text(engine, card, painter).startswith(card.id + "(")
     with pytest.raises(ValueError, match="kind 'double'"):
-        card_text(dataclasses.replace(card, kind="double"), painter)
+        card_text(engine, card._replace(kind="double"), painter)
 
 
 # -- strength --------------------------------------------------------------------------------
@@ -268,13 +269,15 @@ def test_greedy_rests_when_its_hand_is_spent() -> None:
             "seats": [{"caravan": "", "hand": [], "played": played}, {}],
         }
     )
-    assert make_bot("greedy", ruleset, 0).choose(state) == "rest"
+    assert make_bot("greedy", engine, ruleset, 0).choose(state) == "rest"
 
 
 def test_greedy_acquires_merchant_cards_early() -> None:
     ruleset = base_ruleset()
     engine = load_engine(ruleset)
-    first = [make_bot("greedy", ruleset, 0).choose(engine.new_game(2, s)) for s in range(10)]
+    first = [
+        make_bot("greedy", engine, ruleset, 0).choose(engine.new_game(2, s)) for s in range(10)
+    ]
     assert all(m.startswith("acquire") for m in first), first
 
 
@@ -320,10 +323,10 @@ def test_the_planner_builds_its_engine_first() -> None:
     engine = load_engine(ruleset)
     for seed in range(5):
         state = engine.new_game(2, seed)
-        bots = [PlannerBot(ruleset, seat) for seat in range(2)]
+        bots = [PlannerBot(engine, ruleset, seat) for seat in range(2)]
         for _ in range(2 * PlannerBot.OPENING):
             view = state.view()
-            know = knowledge(state, ruleset)
+            know = knowledge(engine, ruleset)
             plan = Plan(bots[state.current_player], know, view)
             move = bots[state.current_player].choose(state)
             if plan.rate >= PlannerBot.BUILT:
@@ -347,10 +350,10 @@ def test_a_planner_handed_an_engine_builds_no_more() -> None:
 
     ruleset = base_ruleset()
     engine = load_engine(ruleset)
-    bot = PlannerBot(ruleset, 0)
+    bot = PlannerBot(engine, ruleset, 0)
     names = [card.id for card in engine.CARDS]
     data = engine.new_game(2, 1).to_dict(moves=False)
-    know = knowledge(engine.new_game(2, 1), ruleset)
+    know = knowledge(engine, ruleset)
 
     def opening() -> tuple[float, str | None]:
         state = engine.State.from_dict(data)
@@ -385,18 +388,18 @@ def test_a_trade_is_worth_more_to_a_hand_that_feeds_it() -> None:
     engine = load_engine(ruleset)
     ids = [card.id for card in engine.CARDS]
     trade, gain = ids.index("yyy-rrr"), ids.index("+yyyy")
-    bot = PlannerBot(ruleset, 0)
+    bot = PlannerBot(engine, ruleset, 0)
 
     def worth(extra: list[str]) -> float:
         data = engine.new_game(2, 1).to_dict(moves=False)
         data["seats"][0]["hand"] += extra
         state = engine.State.from_dict(data)
-        plan = Plan(bot, knowledge(state, ruleset), state.view())
+        plan = Plan(bot, knowledge(engine, ruleset), state.view())
         return plan.worth_to_hand((trade,))[trade]
 
     plain, fed = worth([]), worth(["+yyyy"])
     assert gain != trade and fed > plain
-    assert fed > knowledge(engine.new_game(2, 1), ruleset).card_worth[trade]
+    assert fed > knowledge(engine, ruleset).card_worth[trade]
 
 
 @pytest.mark.parametrize(
@@ -406,8 +409,9 @@ def test_two_planners_do_not_wait_for_each_other(seed: int) -> None:
     """Deals where the player one card short of the end was behind and would not end the
     game, and the leader waited for that end: the leader now plays on and ends it."""
     ruleset = base_ruleset()
-    state = load_engine(ruleset).new_game(2, seed)
-    bots = [make_bot("planner", ruleset, derive_seed(seed, seat)) for seat in range(2)]
+    engine = load_engine(ruleset)
+    state = engine.new_game(2, seed)
+    bots = [make_bot("planner", engine, ruleset, derive_seed(seed, seat)) for seat in range(2)]
     for _ in range(1000):
         if state.is_over():
             break
@@ -422,11 +426,12 @@ def test_a_planner_out_of_patience_ends_the_game_when_it_can(
     from century.play.planner import Plan, PlannerBot
 
     ruleset = base_ruleset()
-    state = load_engine(ruleset).new_game(2, 1)
-    bot = PlannerBot(ruleset, 0)
-    assert Plan(bot, knowledge(state, ruleset), state.view()).patient
+    engine = load_engine(ruleset)
+    state = engine.new_game(2, 1)
+    bot = PlannerBot(engine, ruleset, 0)
+    assert Plan(bot, knowledge(engine, ruleset), state.view()).patient
     monkeypatch.setattr(PlannerBot, "PATIENCE", 0)
     state.play("rest")
     state.play("rest")
-    plan = Plan(bot, knowledge(state, ruleset), state.view())
+    plan = Plan(bot, knowledge(engine, ruleset), state.view())
     assert not plan.patient and plan.last_turns == 0

@@ -10,12 +10,11 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from century import cli
-from century.targets.engine import load_engine
+from century.engine import load_engine
 
 from helpers import bundled_rulesets, spice_road
 
 runner = CliRunner()
-ENGINE = load_engine(spice_road())
 
 
 def play(args: list[str], lines: list[str]):
@@ -24,7 +23,7 @@ def play(args: list[str], lines: list[str]):
 
 def test_scripted_game_help_mistakes_a_legal_move_and_quit(tmp_path: Path) -> None:
     record = tmp_path / "game.json"
-    legal = ENGINE.new_game(2, 42).legal_moves()
+    legal = load_engine(spice_road()).new_game(2, 42).legal_moves()
     illegal = "claim 1"
     assert illegal not in legal
     result = play(
@@ -46,7 +45,7 @@ def test_scripted_game_help_mistakes_a_legal_move_and_quit(tmp_path: Path) -> No
     assert data["rules"] == "spice-road" and data["seed"] == 42 and data["players"] == 2
     assert data["moves"][0] == legal[0]
     assert len(data["moves"]) == 2  # ours and the bot's answer
-    replayed = ENGINE.replay(data)
+    replayed = load_engine(spice_road()).replay(data)
     assert replayed.record() == data
     assert replayed.current_player == 0
 
@@ -72,7 +71,7 @@ def test_moves_by_number_and_a_whole_game_to_the_end(tmp_path: Path) -> None:
     assert "Game over. Scores:" in result.output
     assert "seat 1 (greedy):" in result.output and "seat 3 (random):" in result.output
     data = json.loads(record.read_text(encoding="utf-8"))
-    state = ENGINE.replay(data)
+    state = load_engine(spice_road()).replay(data)
     assert state.is_over()
     scores = ", ".join(f"seat {i + 1} {s}" for i, s in enumerate(state.scores()))
     assert f"Game over. Scores: {scores}" in result.output

@@ -15,17 +15,14 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from century import cli
+from century.engine import load_engine
 from century.pipeline import compile_paths
-from century.play.report import build_report, render_html, wilson
-from century.play.simulate import (
-    ProgressBar,
-    SimConfig,
-    chunks,
-    play_game,
-    seat_bots,
-    simulate,
-)
-from century.targets.engine import load_engine
+from century.play.config import SimConfig, seat_bots
+from century.play.game import play_game
+from century.play.progress import ProgressBar
+from century.play.report import build_report, render_html
+from century.play.simulate import chunks, simulate
+from century.play.stats import wilson
 
 from helpers import HOSTILE, five_ranks, hostile
 

@@ -92,3 +92,53 @@ def test_all_problems_in_one_run(run):
     assert result.exit_code == 1
     files = {d["file"] for d in json.loads(result.stdout)}
     assert len([f for f in files if f.startswith("tests/cases/invalid/")]) >= 25
+
+
+PROBE = """
+from pathlib import Path
+
+import helpers.rulesets
+from century.pipeline import compile_paths
+
+helpers.rulesets.compile_paths = lambda: compile_paths([Path({rules!r}), Path({cards!r})])
+
+from helpers import spice_road
+
+BASE = spice_road()  # a table built as the module is collected, as some test modules do
+
+
+def test_uses_the_rules():
+    assert BASE.id
+"""
+
+
+def test_a_data_error_in_the_rules_fails_the_tests_with_its_diagnostics(tmp_path):
+    """The test helpers compile the rules; broken rules make the tests say what is wrong
+    (the diagnostics), not fail on a game that is missing."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    shutil.copytree(ROOT / "rules", tmp_path / "rules")
+    shutil.copytree(ROOT / "cards", tmp_path / "cards")
+    prose = tmp_path / "rules" / "prose" / "century.de.yaml"
+    lines = prose.read_text(encoding="utf-8").splitlines(keepends=True)
+    prose.write_text("".join(line for line in lines if "ref_title:" not in line), "utf-8")
+    probe = tmp_path / "probe" / "test_probe.py"
+    probe.parent.mkdir()
+    probe.write_text(
+        PROBE.format(rules=str(tmp_path / "rules"), cards=str(tmp_path / "cards")), "utf-8"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "tests")}
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(probe)],
+        cwd=probe.parent,
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert done.returncode != 0
+    assert "BundledDataError: the rules do not compile" in done.stdout, done.stdout
+    assert "error C315" in done.stdout and "ref_title" in done.stdout, done.stdout
+    assert "KeyError" not in done.stdout

@@ -1,5 +1,6 @@
 """The extension recipes of CONTRIBUTING.md, done for real: a third language is data only,
-and a new target is one module that `century build` and the command line pick up."""
+and a new target is one module that `century build` and the command line pick up, the
+fields of its options' dataclass its command's options."""
 
 from __future__ import annotations
 
@@ -16,16 +17,24 @@ from helpers import ROOT
 
 NEW_TARGET = '''"""A word list: every merchant card id of the game, one per line."""
 
-from century.targets import Target
+from dataclasses import dataclass
+
+from century.targets import Target, option
 
 
-def write(ruleset, out, options):
-    path = out / "words.txt"
-    path.write_text("\\n".join(card.id for card in ruleset.merchant_deck) + "\\n")
-    return [path]
+@dataclass(frozen=True)
+class WordOptions:
+    upper: bool = option(False, "--upper", help="Write the ids in capitals.")
 
 
-TARGET = Target("words", "a list of the card ids (words.txt)", write, in_build=False)
+def render(ruleset, options):
+    words = [card.id.upper() if options.upper else card.id for card in ruleset.merchant_deck]
+    return {"words.txt": ("\\n".join(words) + "\\n").encode()}
+
+
+TARGET = Target(
+    "words", "a list of the card ids (words.txt)", render, in_build=False, options=WordOptions
+)
 '''
 
 
@@ -55,8 +64,12 @@ def test_a_new_target_is_one_module(tmp_path):
     own = century_with(plugins, "words", "golem", "--out", "golem-words", cwd=tmp_path)
     assert own.returncode == 0, own.stderr
     assert (tmp_path / "golem-words" / "words.txt").is_file()
+    upper = century_with(plugins, "words", "golem", "--upper", "--out", "up", cwd=tmp_path)
+    assert upper.returncode == 0, upper.stderr
+    assert "UP3" in (tmp_path / "up" / "words.txt").read_text().split()
     listed = century_with(plugins, "--help", cwd=tmp_path).stdout
     assert "words" in listed
+    assert "--upper" in century_with(plugins, "words", "--help", cwd=tmp_path).stdout
 
 
 def add_language(node: Any, lang: str, source: str) -> Any:

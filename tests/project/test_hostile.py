@@ -142,7 +142,7 @@ def gen_many_cards(folder: Path, spec: dict[str, Any]) -> None:
 
 @functools.cache
 def valid_record() -> dict[str, Any]:
-    from century.targets.engine import load_engine
+    from century.engine import load_engine
 
     engine = load_engine(spice_road())
     rng = random.Random(3)
@@ -168,8 +168,9 @@ def gen_record(folder: Path, spec: dict[str, Any]) -> None:
 
 @functools.cache
 def valid_report() -> dict[str, Any]:
+    from century.play.config import SimConfig
     from century.play.report import build_report
-    from century.play.simulate import SimConfig, simulate
+    from century.play.simulate import simulate
 
     ruleset = spice_road()
     config = SimConfig(games=2, players=2, bots=("random", "random"), seed=1)

@@ -26,7 +26,8 @@ def test_merchant_deck_matches_reference(bundled):
             expected[key] += 1
     got = Counter()
     for card in game.merchant_deck:
-        got[(card.kind, card.get, card.pay, card.steps)] += card.copies
+        effect = (card.cubes("get"), card.cubes("pay"), card.count("steps"))
+        got[(card.kind, *effect)] += card.copies
     assert sum(got.values()) == 43
     assert got == expected
 
@@ -62,7 +63,10 @@ def test_setup_and_rules_match_the_rulebook(bundled):
     assert game.finish_round is True
     assert game.resource_points == (0, 1, 1, 1)
     assert game.tie_break == "latest_turn"
-    start = {(c.kind, game.cubes(c.get), c.steps, c.copies) for c in game.starting_cards}
+    start = {
+        (c.kind, game.cubes(c.cubes("get")), c.count("steps"), c.copies)
+        for c in game.starting_cards
+    }
     assert start == {("gain", "YY", 0, 1), ("upgrade", "", 2, 1)}
     assert game.resources[0].name == {"en": "turmeric", "de": "Kurkuma"}
     assert game.terms["caravan"] == {"en": "caravan", "de": "Karawane"}

@@ -7,13 +7,14 @@ from collections.abc import Iterator
 from century.checks.context import Context
 from century.diagnostics import Diagnostic
 from century.frontend.loader import Path_
+from century.model.cards import cube_fields
 
 
 def _cube_fields(ctx: Context) -> Iterator[tuple[Path_, str]]:
     for seat, cubes in enumerate(ctx.data["setup"]["seats"]):
         yield ("setup", "seats", seat), cubes
     for deck, i, card in ctx.cards():
-        for name in ("get", "pay", "cost"):
+        for name in (*cube_fields(), "cost"):  # a point card's cost too
             if name in card:
                 yield ("decks", deck, "cards", i, name), card[name]
 

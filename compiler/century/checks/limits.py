@@ -12,9 +12,9 @@ from typing import Any
 from century import limits
 from century.checks.context import Context
 from century.diagnostics import Diagnostic
+from century.engine.size import move_bound
 from century.frontend.loader import Node, Path_, format_path
 from century.model.ruleset import Ruleset
-from century.model.size import move_bound
 
 NUMBER_CAPS: dict[Path_, str] = {
     ("players", "min"): "MAX_PLAYERS",
@@ -108,7 +108,7 @@ def _over(ctx: Context, decks: list[tuple[str, int]], name: str, what: str) -> I
 
 
 def move_tables(ruleset: Ruleset, tree: Node) -> Iterator[Diagnostic]:
-    """The engine's move lists stay within `MAX_MOVES` per decision (`century.model.size`)."""
+    """The engine's move lists stay within `MAX_MOVES` per decision (`century.engine.size`)."""
     bound = move_bound(ruleset)
     if bound.per_decision <= limits.MAX_MOVES:
         return

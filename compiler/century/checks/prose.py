@@ -12,10 +12,10 @@ from century.model.ruleset import Ruleset
 def check_prose(ruleset: Ruleset, tree: Node) -> Iterator[Diagnostic]:
     """Every rule-sheet sentence renders: its placeholders exist in the ruleset."""
     from century.model.text import TextError
-    from century.prose import PROSE_KEYS, ProseError, render_prose
+    from century.prose import ProseError, prose_keys, render_prose
 
     for lang in ruleset.languages:
-        missing = sorted(PROSE_KEYS - set(ruleset.prose.get(lang, {})))
+        missing = sorted(prose_keys() - set(ruleset.prose.get(lang, {})))
         if missing and lang in ruleset.prose:
             shown = ", ".join(missing[:8]) + (
                 f" and {len(missing) - 8} more" if len(missing) > 8 else ""

@@ -15,13 +15,10 @@ import typer.core
 from century import __version__
 from century.cli import (
     bots,
-    cards,
     core,
     deck,
     engine,
     play,
-    playtest,
-    sheets,
     simulate,
     targets,
     variants,
@@ -99,9 +96,6 @@ for _module in (
     variants,
     deck,
     engine,
-    sheets,
-    cards,
-    playtest,
     play,
     simulate,
     bots,

@@ -54,8 +54,10 @@ def bots(
     """Play every bot against every other; print the win matrix with 95% intervals and the
     mean rounds, and save it for the balance reports of the game."""
     from century.play.bots import BOTS, STRONGEST_FIRST, check_spec
+    from century.play.config import SimulationError
     from century.play.ladder import LADDER_FILE, format_ladder, pairings, run_ladder
-    from century.play.simulate import ProgressBar, SimulationError, workers_for
+    from century.play.progress import ProgressBar
+    from century.play.simulate import workers_for
 
     ruleset = load_game(game, rules)
     if not ruleset.players_min <= players <= ruleset.players_max:

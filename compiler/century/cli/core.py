@@ -136,7 +136,7 @@ def build(
     refused before any work. Builds into one OUT folder take turns.
     """
     from century.output import OutputError
-    from century.targets import BuildOptions
+    from century.targets import BuildOptions, TargetError
 
     check_out(out)
     chosen = pick_targets(target)
@@ -155,6 +155,8 @@ def build(
         )
     except OutputError as err:
         fail(str(err), 2 if err.usage else 1)
+    except TargetError as err:
+        fail(str(err))
     except OSError as err:
         fail(f"cannot write into {out}: {err.strerror or err}")
 
@@ -183,11 +185,13 @@ def build_games(
     """Build each ruleset into OUT/<id>/ with the `chosen` targets, in id order, under OUT's
     lock: every game folder is checked before any is written, and each is built whole in a
     temporary folder and moved into place; `built` is told, per game, its id, the files
-    written and the seconds taken. Raises `OutputError` for a refused folder and `OSError`
-    for one that cannot be written."""
+    written and the seconds taken. Raises `OutputError` for a refused folder, `TargetError`
+    (naming the game and the target) for what a target cannot render, and `OSError` for a
+    folder that cannot be written."""
     from dataclasses import replace
 
-    from century.output import atomic_dir, check_folder, check_root, locked
+    from century.output import atomic_dir, atomic_write_bytes, check_folder, check_root, locked
+    from century.targets import TargetError
 
     games = sorted(rulesets)
 
@@ -201,11 +205,17 @@ def build_games(
         check()  # again: another build may have written meanwhile
         for game_id in games:
             start = time.perf_counter()
+            request = replace(options, dest=out / game_id)
             written: list[str] = []
-            with atomic_dir(out / game_id) as tmp:
+            with atomic_dir(out / game_id) as tmp:  # an error leaves the game's folder as it was
                 for each in chosen:
-                    paths = each.write(rulesets[game_id], tmp, replace(options, dest=out / game_id))
-                    written += [path.relative_to(tmp).as_posix() for path in paths]
+                    try:
+                        files = each.build(rulesets[game_id], request)
+                    except TargetError as err:
+                        raise TargetError(f"{game_id}: {each.name}: {err}", err.usage) from None
+                    for name, data in files.items():
+                        atomic_write_bytes(tmp / name, data)
+                    written += files
             seconds = time.perf_counter() - start
             built(game_id, sorted(set(written)), seconds)
 

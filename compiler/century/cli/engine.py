@@ -1,4 +1,5 @@
-"""`century engine` (write a game's engine module) and `century replay` (check a record)."""
+"""`century replay`: check a game record with the game's engine (`century engine` writes
+the engine: a target command, `century.cli.targets`)."""
 
 from __future__ import annotations
 
@@ -9,38 +10,12 @@ import typer
 
 from century.cli.common import (
     Command,
-    GameArg,
-    GameOutOpt,
     RulesOpt,
-    check_out,
     fail,
-    game_folder,
-    load_game,
     load_rulesets,
     local_rules,
     read_json_input,
-    write_outputs,
 )
-
-
-def engine(
-    game: GameArg,
-    out: GameOutOpt = None,
-    rules: RulesOpt = None,
-) -> None:
-    """Write the game's standalone engine module (the id with - as _, plus .py)."""
-    from century.targets.engine import generate, module_name
-
-    folder = game_folder(game, out)
-    ruleset = load_game(game, rules)
-    name = f"{module_name(ruleset)}.py"
-    check_out(folder, [name])
-    try:
-        source = generate(ruleset)
-    except ValueError as err:
-        fail(f"could not write the engine: {err}")
-    (path,) = write_outputs(folder, {name: source.encode("utf-8")})
-    typer.echo(f"wrote {path}")
 
 
 def _read_record(path: Path) -> dict[str, Any]:
@@ -68,7 +43,7 @@ def replay(
 
     Exit 0 when every move is legal, 1 when a move is rejected or the record is unusable.
     """
-    from century.targets.engine import load_engine
+    from century.engine import load_engine
 
     record = _read_record(record_path)
     compiled = load_rulesets(rules or local_rules(), with_bundled=True, only=record["rules"])
@@ -115,5 +90,4 @@ def _summary(state: Any, moves: int) -> None:
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to `app`."""
-    app.command(cls=Command)(engine)
     app.command(cls=Command)(replay)

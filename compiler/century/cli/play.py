@@ -10,7 +10,7 @@ import signal
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -27,16 +27,22 @@ from century.cli.common import (
 )
 from century.play.terminal import HELP, Painter, list_moves, render
 
+if TYPE_CHECKING:
+    from century.engine import Engine
+    from century.engine.runtime import State
+    from century.model.ruleset import Ruleset
+    from century.play.bots import Bot
+
 
 @dataclass
 class Table:
     """A game in progress in the terminal: the state, who sits where, how to draw it."""
 
-    state: Any
-    engine: Any
-    ruleset: Any
+    state: State
+    engine: Engine
+    ruleset: Ruleset
     you: int
-    bots: dict[int, Any]
+    bots: dict[int, Bot]
     labels: list[str]
     paint: Painter
 
@@ -139,22 +145,22 @@ def _other_bots(spec: str, players: int) -> list[str]:
 
 
 def _set_table(
-    ruleset: Any, players: int, specs: list[str], you: int, seed: int, colour: bool
+    ruleset: Ruleset, players: int, specs: list[str], you: int, seed: int, colour: bool
 ) -> Table:
     """A new game with the bots seated around you."""
     from century.play.bots import make_bot
-    from century.play.simulate import derive_seed
+    from century.play.config import derive_seed
 
     engine = _load_engine(ruleset)
     others = iter(specs)
-    bots: dict[int, Any] = {}
+    bots: dict[int, Bot] = {}
     labels = []
     for s in range(players):
         if s == you:
             labels.append("you")
             continue
         spec = next(others)
-        bots[s] = make_bot(spec, ruleset, derive_seed(seed, "play", s))
+        bots[s] = make_bot(spec, engine, ruleset, derive_seed(seed, "play", s))
         labels.append(spec)
     state = engine.new_game(players, seed)
     return Table(state, engine, ruleset, you, bots, labels, Painter(ruleset, colour))
@@ -174,7 +180,7 @@ def _loop(table: Table) -> None:
     """Alternate bot moves and your moves until the game ends or you leave."""
     from century.play.bots import GreedyBot
 
-    advisor = GreedyBot(table.ruleset, 0)
+    advisor = GreedyBot(table.engine, table.ruleset, 0)
     state, shown = table.state, False
     while not state.is_over():
         mover = state.current_player
@@ -187,7 +193,7 @@ def _loop(table: Table) -> None:
         if not shown:
             typer.echo("")
             typer.echo(
-                render(state, table.ruleset, table.you, table.labels, table.paint),
+                render(table.engine, state, table.ruleset, table.you, table.labels, table.paint),
                 color=table.paint.colour,
             )
             typer.echo(list_moves(state.legal_moves()))
@@ -224,7 +230,7 @@ def _read_line() -> str | None:
     return line
 
 
-def _command(table: Table, text: str, advisor: Any) -> str:
+def _command(table: Table, text: str, advisor: Bot) -> str:
     """Act on one line you typed: ``"leave"``, ``"moved"`` or ``"stay"`` (ask again)."""
     state = table.state
     moves = state.legal_moves()
@@ -256,12 +262,12 @@ def _is_number(text: str) -> bool:
     return text.isascii() and text.isdecimal() and len(text) <= 9
 
 
-def _help(ruleset: Any) -> str:
+def _help(ruleset: Ruleset) -> str:
     gains = [c.id for c in (*ruleset.starting_cards, *ruleset.merchant_deck) if c.kind == "gain"]
     return HELP.format(gain=gains[0] if gains else "<card>", codes=" ".join(ruleset.codes))
 
 
-def _save(state: Any, path: Path) -> None:
+def _save(state: State, path: Path) -> None:
     from century.output import atomic_write_bytes
 
     data = json.dumps(state.record(), indent=2, ensure_ascii=False) + "\n"
@@ -274,14 +280,14 @@ def _save(state: Any, path: Path) -> None:
     typer.echo(f"record saved to {path}")
 
 
-def _title(ruleset: Any) -> str:
+def _title(ruleset: Ruleset) -> str:
     from century.play.report import ruleset_label
 
     return ruleset_label(ruleset)
 
 
-def _load_engine(ruleset: Any) -> Any:
-    from century.targets.engine import load_engine
+def _load_engine(ruleset: Ruleset) -> Engine:
+    from century.engine import load_engine
 
     return load_engine(ruleset)
 

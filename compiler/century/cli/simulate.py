@@ -154,11 +154,13 @@ def _report_for(name: str, req: SimRequest, out: Path | None) -> dict[str, Any]:
     """The report made by simulating the game `name`, naming the bots' strength from the
     game's bot ladder where one was saved (in `out`, else the game's report folder)."""
     from century.diagnostics import DiagnosticError
+    from century.play.config import SimConfig, SimulationError
+    from century.play.config import seat_bots as per_seat
     from century.play.ladder import read_ladder
+    from century.play.progress import ProgressBar
     from century.play.report import build_report
-    from century.play.simulate import ProgressBar, SimConfig, SimulationError, workers_for
-    from century.play.simulate import seat_bots as per_seat
     from century.play.simulate import simulate as run
+    from century.play.simulate import workers_for
 
     ruleset = load_game(name, req.rules)
     try:  # checked before the games, which may take long
@@ -186,7 +188,8 @@ def _report_for(name: str, req: SimRequest, out: Path | None) -> dict[str, Any]:
 
 def _auto_bot(ruleset: Any, req: SimRequest, workers: int) -> str:
     """The strongest bot that fits the time budget, said on stderr."""
-    from century.play.simulate import duration, pick_bot
+    from century.play.progress import duration
+    from century.play.simulate import pick_bot
 
     if not ruleset.players_min <= req.players <= ruleset.players_max:
         fail(f"{ruleset.id} is for {ruleset.players_min} to {ruleset.players_max} players", 2)

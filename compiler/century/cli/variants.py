@@ -311,8 +311,8 @@ def _write_project(
         ),
         resource=base.resources[0].id,
         card=(trade or base.merchant_deck[0]).id,
-        pay=base.cubes(trade.pay) if trade else base.codes[0],
-        get=base.cubes(trade.get) if trade else base.codes[-1],
+        pay=base.cubes(trade.cubes("pay")) if trade else base.codes[0],
+        get=base.cubes(trade.cubes("get")) if trade else base.codes[-1],
         table=table.as_posix(),
         table_out=_shown(root / "cards" / "merchant.csv", root),
     )

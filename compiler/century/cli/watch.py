@@ -247,13 +247,14 @@ class _Watcher:
 
     def _build(self, rulesets: dict[str, Ruleset]) -> None:
         from century.output import OutputError
+        from century.targets import TargetError
 
         def built(game: str, files: list[str], seconds: float) -> None:
             typer.echo(f"built {self.out_name(game)} in {seconds:.2f} s: {', '.join(files)}")
 
         try:
             build_games(rulesets, self.out_path, self.chosen, self.options, built)
-        except OutputError as err:
+        except (OutputError, TargetError) as err:
             typer.echo(f"error: {diag.printable(str(err))}", err=True)
         except OSError as err:
             message = f"cannot write into {self.out_path}: {err.strerror or err}"

@@ -20,13 +20,12 @@ from century.diagnostics import Diagnostic, Mark
 from century.frontend.loader import Node, format_path
 from century.frontend.sources import PathProblem, SourceFile, Sources, referenced_path
 from century.limits import MAX_CHAIN
-from century.model.cards import derived_id
+from century.model.cards import cube_fields, derived_id
 
 OPEN_MAPS = {("name",), ("end", "point_cards"), ("balance", "variety_bonus")}
 """Mappings whose keys a variant may add to (besides translated texts)."""
 
 PATCH_BY_ID = {("resources",), ("coins", "piles")}
-CUBE_FIELDS = ("get", "pay", "cost")
 APPLY_FIRST = ("resources", "decks", "prose")
 """Applied before the other keys: later keys are written in the new codes and files."""
 
@@ -308,7 +307,7 @@ def _recode_tree(tree: Node, recode: dict[str, str]) -> None:
         convert(seat)
     for deck in tree.value["decks"].value.values():
         for card in deck.value["cards"].value:
-            for name in CUBE_FIELDS:
+            for name in (*cube_fields(), "cost"):  # a point card's cost too
                 if name in card.value:
                     convert(card.value[name])
 

@@ -4,6 +4,11 @@ Schemas live in `schema/` (draft 2020-12) and refer to `defs.schema.json` by rel
 reference, which editors resolve beside the file and which this module resolves from a
 registry keyed by file name. Errors become located diagnostics with readable messages.
 
+What the card-kind registry (`century.model.cards`) says is read from the registry, not from
+the file: `with_kinds` builds the merchant cards' schema (their kinds and fields) and the
+kinds' terms, so a new kind validates as soon as it is registered. A test keeps
+``defs.schema.json``, which editors read, in step (``pytest --refresh-goldens`` rewrites it).
+
 The schemas mean here what they mean in an editor: ``integer`` is a whole number written as
 one (``12.0`` is not), and a ``pattern`` follows ECMA-262, where ``$`` ends the text (in
 Python's `re` it also matches before a final line break, so ``"evil\n"`` would pass).
@@ -11,6 +16,7 @@ Python's `re` it also matches before a final line break, so ``"evil\n"`` would p
 
 from __future__ import annotations
 
+import copy
 import difflib
 import json
 import re
@@ -22,6 +28,8 @@ from typing import Any
 from century.diagnostics import Diagnostic
 from century.frontend.loader import Node, format_path
 from century.limits import MAX_SCHEMA_ERRORS
+from century.model.cards import COUNT, CUBES, FIELDS
+from century.model.cards import KINDS as CARD_KINDS
 from century.resources import SCHEMAS
 
 KINDS = {
@@ -79,29 +87,121 @@ def _validator_class() -> Any:
 
 
 @cache
-def _schemas() -> dict[str, Any]:
-    """Every bundled schema by file name (read once)."""
+def _files() -> dict[str, Any]:
+    """Every bundled schema file by name (read once)."""
     return {
         path.name: json.loads(path.read_text(encoding="utf-8"))
         for path in sorted(SCHEMAS.glob("*.schema.json"))
     }
 
 
+# -- what the card-kind registry says ---------------------------------------------------------
+
+_FIELD_SCHEMAS = {CUBES: {"$ref": "#/$defs/cubes"}, COUNT: {"type": "integer"}}
+_KIND_TERMS_AFTER, _KIND_TERMS_BEFORE = "starting_cards", "coin"
+"""The terms of the card kinds (``<kind>_card``) stand between these two in the schema."""
+
+
+def _either(names: list[str]) -> str:
+    return " or ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+
+
+def _article(word: str) -> str:
+    return "An" if word[:1] in "aeiou" else "A"
+
+
+def merchant_card_schema() -> dict[str, Any]:
+    """The schema of a merchant card, from the registry: its kinds, and per kind the fields
+    it requires and allows."""
+    names = list(CARD_KINDS)
+    return {
+        "description": f"A {_either(names)} card.",
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["kind"],
+        "properties": {
+            "id": {"$ref": "#/$defs/cardId"},
+            "kind": {"enum": names},
+            **{name: dict(_FIELD_SCHEMAS[kind]) for name, kind in FIELDS.items()},
+            "copies": {"$ref": "#/$defs/count"},
+            "name": {"$ref": "#/$defs/text"},
+        },
+        "allOf": [
+            {
+                "if": {"properties": {"kind": {"const": kind.name}}},
+                "then": {
+                    "required": list(kind.fields),
+                    "propertyNames": {
+                        "enum": ["id", "kind", "copies", "name", *kind.fields],
+                        "description": f"{_article(kind.name)} {kind.name} card takes "
+                        + " and ".join(f"`{name}`" for name in kind.fields)
+                        + ".",
+                    },
+                },
+            }
+            for kind in CARD_KINDS.values()
+        ],
+    }
+
+
+def _with_kind_terms(names: list[str], plurals: bool = True) -> list[str]:
+    """`names` (terms, in order) with the kinds' terms in their place (the registry's):
+    ``<kind>_card`` and, with `plurals`, ``<kind>_cards`` after it."""
+    start, end = names.index(_KIND_TERMS_AFTER) + 1, names.index(_KIND_TERMS_BEFORE)
+    endings = ("_card", "_cards") if plurals else ("_card",)
+    kinds = [f"{kind}{ending}" for kind in CARD_KINDS for ending in endings]
+    return [*names[:start], *kinds, *names[end:]]
+
+
+def with_kinds(defs: dict[str, Any]) -> dict[str, Any]:
+    """``defs.schema.json`` with what the registry says: the merchant card schema, the terms
+    of the kinds (each with its plural) among the terms, and among the terms a game requires
+    (the singular)."""
+    found = copy.deepcopy(defs)
+    definitions = found["$defs"]
+    definitions["merchantCard"] = merchant_card_schema()
+    terms = definitions["terms"]["properties"]
+    text = {"$ref": "#/$defs/text"}
+    definitions["terms"]["properties"] = {
+        name: terms.get(name, text) for name in _with_kind_terms(list(terms))
+    }
+    game_terms = definitions["gameTerms"]
+    game_terms["required"] = _with_kind_terms(game_terms["required"], plurals=False)
+    return found
+
+
+def schemas() -> dict[str, Any]:
+    """Every schema by file name, as validation uses them (the registry's part built)."""
+    files = _files()
+    return {**files, "defs.schema.json": with_kinds(files["defs.schema.json"])}
+
+
+def _registry_state() -> str:
+    """What of the registry the schemas read, as a key for the validators built from it."""
+    kinds = [(kind.name, kind.fields) for kind in CARD_KINDS.values()]
+    return repr((kinds, sorted(FIELDS.items())))
+
+
 def definitions() -> dict[str, Any]:
-    """The shared definitions (``$defs`` of ``defs.schema.json``): ids, cubes, cards."""
-    return dict(_schemas()["defs.schema.json"]["$defs"])
+    """The shared definitions (``$defs`` of ``defs.schema.json``, the registry's part built):
+    ids, cubes, cards."""
+    return dict(schemas()["defs.schema.json"]["$defs"])
+
+
+def _validator(kind: str) -> Any:
+    return _validator_for(kind, _registry_state())
 
 
 @cache
-def _validator(kind: str) -> Any:
+def _validator_for(kind: str, registry_state: str) -> Any:
     from referencing import Registry, Resource
     from referencing.jsonschema import DRAFT202012
 
-    schemas = _schemas()
+    found = schemas()
     registry = Registry().with_resources(
-        (name, Resource.from_contents(contents, DRAFT202012)) for name, contents in schemas.items()
+        (name, Resource.from_contents(contents, DRAFT202012)) for name, contents in found.items()
     )
-    return _validator_class()(schemas[KINDS[kind]], registry=registry)
+    return _validator_class()(found[KINDS[kind]], registry=registry)
 
 
 def validate(node: Node, kind: str) -> list[Diagnostic]:

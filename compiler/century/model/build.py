@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from century.model.cards import derived_id
+from century.model.cards import CUBES, FIELDS, derived_id
 from century.model.ruleset import Ruleset, cube_vector
 
 
@@ -26,13 +26,15 @@ def build_ruleset(
     codes = "".join(r["code"] for r in data["resources"])
 
     def merchant(card: Mapping[str, Any]) -> dict[str, Any]:
+        effect = {
+            key: cube_vector(codes, card.get(key, "")) if kind == CUBES else card.get(key, 0)
+            for key, kind in FIELDS.items()
+        }
         return {
             "id": derived_id(card),
             "kind": card["kind"],
             "copies": card.get("copies", 1),
-            "get": cube_vector(codes, card.get("get", "")),
-            "pay": cube_vector(codes, card.get("pay", "")),
-            "steps": card.get("steps", 0),
+            **effect,
             "name": card.get("name", {}),
         }
 

@@ -1,11 +1,13 @@
 """The card kinds: one definition of what each kind of merchant card holds and how its id reads.
 
-`KINDS` is the registry every stage reads: the schema (a test keeps ``defs.schema.json`` in
-step with it), the checks (`CardKind.problems`), the model, the engine generator (the engine's
-runtime must have rules for every kind) and the print targets (prose keys ``card_<kind>`` and
-``card_<kind>_title``, the term ``<kind>_card``). Adding a kind means adding it here, to the
-schema, to the engine runtime's ``_KIND_OUTCOMES``, to the card drawing and to the prose; a
-kind missing from any of them is an error, never a fall-through to another kind.
+`KINDS` is the registry every stage reads: the schema (`century.frontend.schema` builds the
+merchant cards' part from it; a test keeps ``defs.schema.json`` in step), the checks
+(`CardKind.problems`), the model (a card's `effect` holds the fields in `FIELDS`), the engine
+generator (the engine's runtime must have rules for every kind, ``KIND_RULES``) and the
+printed texts (prose keys ``card_<kind>`` and ``card_<kind>_title``, the term
+``<kind>_card``). Adding a kind means adding it here (and a new field to `FIELDS`), its rules
+to the engine runtime, its drawing to ``faces.typ`` and its texts; a kind missing from any
+of them is an error, never a fall-through to another kind.
 
 Card ids are derived from a card's effect so that they read well in moves and data:
 gain ``+yyr`` · upgrade ``up3`` · trade ``yy-g`` (pay, then get) · point card ``yyrr`` (cost).
@@ -23,6 +25,12 @@ from typing import Any
 Card = Mapping[str, Any]
 """A card as written in the data."""
 
+CUBES, COUNT = "cubes", "count"
+"""The types of effect fields: a cube string (a vector in the model), a whole number."""
+
+FIELDS: dict[str, str] = {"get": CUBES, "pay": CUBES, "steps": COUNT}
+"""Every field a merchant card's effect can have, with its type, in the schema's order."""
+
 
 @dataclass(frozen=True)
 class CardKind:
@@ -30,7 +38,7 @@ class CardKind:
 
     name: str
     fields: tuple[str, ...]
-    """The keys of its effect, as the schema requires them."""
+    """The keys of its effect (names in `FIELDS`), as the schema requires them."""
     summary: str
     derive_id: Callable[[Card], str]
     problems: Callable[[Card], Iterator[tuple[str, str]]]
@@ -108,6 +116,11 @@ KINDS: dict[str, CardKind] = {
     )
 }
 """Every kind of merchant card, by name."""
+
+
+def cube_fields() -> tuple[str, ...]:
+    """The effect fields written as cube strings (a re-theme renames their codes)."""
+    return tuple(name for name, kind in FIELDS.items() if kind == CUBES)
 
 
 class UnknownKind(ValueError):

@@ -60,7 +60,7 @@ def _key(card: MerchantCard | PointCard) -> tuple[Any, ...]:
 
     if isinstance(card, PointCard):
         return ("point", trim(card.cost))
-    return (card.kind, trim(card.get), trim(card.pay), card.steps)
+    return (card.kind, *(trim(v) if isinstance(v, tuple) else v for v in card.effect.values()))
 
 
 def _diff_deck(

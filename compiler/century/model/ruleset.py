@@ -54,15 +54,59 @@ class Coin:
 
 @dataclass(frozen=True)
 class MerchantCard:
-    """A card that is played from the hand: gain, upgrade or trade."""
+    """A card that is played from the hand; its kind says what it does with its effect."""
 
     id: str
     kind: str  # a name in century.model.cards.KINDS
     copies: int
-    get: Vector
-    pay: Vector
-    steps: int
+    effect: Mapping[str, Vector | int]
+    """Every effect field of `century.model.cards.FIELDS` by name, in its order: cubes as
+    vectors, counts as whole numbers; no cubes or 0 where the card's kind has no such field."""
     name: Text
+
+    def cubes(self, field: str) -> Vector:
+        """The cube field `field` of the effect, as a vector."""
+        value = self.effect[field]
+        if not isinstance(value, tuple):
+            raise TypeError(f"{field!r} is not a cube field")
+        return value
+
+    def count(self, field: str) -> int:
+        """The whole-number field `field` of the effect."""
+        value = self.effect[field]
+        if not isinstance(value, int):
+            raise TypeError(f"{field!r} is not a count field")
+        return value
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form: the effect's fields beside the card's other fields."""
+        return {
+            "id": self.id,
+            "kind": self.kind,
+            "copies": self.copies,
+            **{key: _plain(value) for key, value in self.effect.items()},
+            "name": _plain(self.name),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> MerchantCard:
+        """A card from its JSON form (`to_json`): every field of `FIELDS` is read from it."""
+        from century.model.cards import CUBES, FIELDS
+
+        effect: dict[str, Vector | int] = {}
+        for key, kind in FIELDS.items():
+            value = data.get(key)
+            if kind == CUBES:
+                effect[key] = tuple(int(n) for n in value or ())
+            else:
+                effect[key] = int(value or 0)
+        return cls(
+            id=data["id"],
+            kind=data["kind"],
+            copies=int(data["copies"]),
+            effect=MappingProxyType(effect),
+            name=frozen_map(data["name"]),
+        )
 
 
 @dataclass(frozen=True)
@@ -160,6 +204,8 @@ def cube_string(codes: str, vector: Vector) -> str:
 
 def _read(kind: Any, value: Any) -> Any:
     """`value` (plain JSON data) as an instance of the declared type `kind`."""
+    if kind is MerchantCard:  # its effect's fields stand beside its own
+        return MerchantCard.from_json(value)
     if isinstance(kind, type) and is_dataclass(kind):
         hints = _fields(kind)
         return kind(**{name: _read(hint, value[name]) for name, hint in hints})
@@ -183,6 +229,8 @@ def _fields(kind: type) -> tuple[tuple[str, Any], ...]:
 
 def _plain(value: Any) -> Any:
     """Dataclasses, mappings and tuples as JSON-ready dicts and lists."""
+    if isinstance(value, MerchantCard):
+        return value.to_json()
     if hasattr(value, "__dataclass_fields__"):
         return {f.name: _plain(getattr(value, f.name)) for f in fields(value)}
     if isinstance(value, Mapping):

@@ -11,7 +11,8 @@
 - ``planner`` (``planner:N``): plans its own next N turns (default 3) toward the point
   cards in the row and builds its engine; see `century.play.planner`.
 
-Bots read the position through ``state.view()`` (live, nothing converted) and learn what a
+Bots are made for one engine (`century.engine.Engine`, passed to them) and play its states.
+They read the position through ``state.view()`` (live, nothing converted) and learn what a
 move does only from the engine: each legal move comes with the caravan it leaves, from the
 engine's memo tables, so the rules of the cards are written once, in the engine. What they
 know of a game is in `century.play.knowledge`. They never read the decks' order.
@@ -22,11 +23,15 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from century.model.ruleset import Ruleset
 from century.play.knowledge import Knowledge, Node, knowledge
 from century.play.planner import PlannerBot
+
+if TYPE_CHECKING:
+    from century.engine import Engine
+    from century.engine.runtime import State
 
 CLAIM_SCORE = 1000.0
 """Greedy scores of claims start here, above every other kind of move."""
@@ -37,7 +42,7 @@ class Bot(Protocol):
 
     name: str
 
-    def choose(self, state: Any) -> str: ...
+    def choose(self, state: State) -> str: ...
 
 
 class RandomBot:
@@ -45,10 +50,10 @@ class RandomBot:
 
     name = "random"
 
-    def __init__(self, ruleset: Ruleset, seed: int) -> None:
+    def __init__(self, engine: Engine, ruleset: Ruleset, seed: int) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, state: Any) -> str:
+    def choose(self, state: State) -> str:
         return self.rng.choice(state.legal_moves())
 
 
@@ -66,16 +71,17 @@ class GreedyBot:
     ACQUIRE_MIN = 2.0  # ...and the card is worth at least this much net
     PAY_WEIGHT = 0.5  # worth lost per unit of cube value placed on the row
 
-    def __init__(self, ruleset: Ruleset, seed: int) -> None:
+    def __init__(self, engine: Engine, ruleset: Ruleset, seed: int) -> None:
+        self.engine = engine
         self.ruleset = ruleset
 
-    def choose(self, state: Any) -> str:
+    def choose(self, state: State) -> str:
         return best_move(self.scored(state))
 
-    def scored(self, state: Any) -> list[Scored]:
+    def scored(self, state: State) -> list[Scored]:
         """The legal moves with their greedy scores, in the engine's order; acquisitions
         once per slot and multiset of cubes paid. Claims score above everything else."""
-        know = knowledge(state, self.ruleset)
+        know = knowledge(self.engine, self.ruleset)
         view = state.view()
         potential = self.potential(know, know.targets(view))
         if view.discarding:
@@ -144,13 +150,14 @@ class SearchBot:
     BREADTH = 3  # moves tried per own turn
     DEPTH = 3  # own turns looked ahead
 
-    def __init__(self, ruleset: Ruleset, seed: int, breadth: int = BREADTH) -> None:
+    def __init__(self, engine: Engine, ruleset: Ruleset, seed: int, breadth: int = BREADTH) -> None:
+        self.engine = engine
         self.ruleset = ruleset
-        self.greedy = GreedyBot(ruleset, seed)
+        self.greedy = GreedyBot(engine, ruleset, seed)
         self.breadth = breadth
         self.rng = random.Random(seed)
 
-    def choose(self, state: Any) -> str:
+    def choose(self, state: State) -> str:
         ranked = self.ranked(state)
         if len(ranked) == 1 or ranked[0][0] >= CLAIM_SCORE:
             return ranked[0][1]  # a claim now beats any plan that claims later
@@ -165,7 +172,7 @@ class SearchBot:
                 best, best_value = move, value
         return best
 
-    def ranked(self, state: Any) -> list[Scored]:
+    def ranked(self, state: State) -> list[Scored]:
         """The greedy scores, best first (the engine's order among equal scores)."""
         scored = self.greedy.scored(state)
         order = sorted(range(len(scored)), key=lambda i: (-scored[i][0], i))
@@ -184,7 +191,7 @@ class SearchBot:
                 break
         return found
 
-    def value(self, state: Any, me: int, depth: int) -> float:
+    def value(self, state: State, me: int, depth: int) -> float:
         """The best evaluation reachable in `depth` more own turns."""
         self.advance(state, me)
         if depth == 0 or state.is_over():
@@ -196,19 +203,19 @@ class SearchBot:
             best = max(best, self.value(child, me, depth - 1))
         return best
 
-    def advance(self, state: Any, me: int) -> None:
+    def advance(self, state: State, me: int) -> None:
         """Play greedy moves (own discards, the opponents' turns) until our next action."""
         view = state.view()
         while not view.over and (view.current_player != me or view.discarding):
             state.play(self.greedy.choose(state))
 
-    def evaluate(self, state: Any, me: int) -> float:
+    def evaluate(self, state: State, me: int) -> float:
         """Own score and progress minus the best opponent's; a finished game is won or lost."""
         view = state.view()
         scores = [view.score(seat) for seat in range(view.players)]
         if view.over:
             return 1000.0 if state.winner() == me else -1000.0 + scores[me] - max(scores)
-        know = knowledge(state, self.ruleset)
+        know = knowledge(self.engine, self.ruleset)
         potential = self.greedy.potential(know, know.targets(view))
         estimate = [
             scores[seat]
@@ -260,9 +267,10 @@ def check_spec(spec: str) -> None:
         raise ValueError(f"bad bot option in {spec!r}: N is 1..9, taken by {takes}")
 
 
-def make_bot(spec: str, ruleset: Ruleset, seed: int) -> Bot:
-    """A bot from its spec: a name from `BOTS`, with ``:N`` for the bots that take it."""
+def make_bot(spec: str, engine: Engine, ruleset: Ruleset, seed: int) -> Bot:
+    """A bot from its spec (a name from `BOTS`, with ``:N`` for the bots that take it) that
+    plays the states of `engine` (the engine of `ruleset`)."""
     check_spec(spec)
     name, _, arg = spec.partition(":")
     kind = BOTS[name]
-    return kind.make(ruleset, seed, int(arg)) if arg else kind.make(ruleset, seed)
+    return kind.make(engine, ruleset, seed, int(arg)) if arg else kind.make(engine, ruleset, seed)

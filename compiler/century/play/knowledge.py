@@ -8,22 +8,20 @@ weights the point cards are priced with): nothing about a particular game.
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from itertools import islice
 from math import comb
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from century.model.ruleset import Ruleset
 
-Node = Any
+if TYPE_CHECKING:
+    from century.engine import Engine
+    from century.engine.runtime import Caravan, View
+
+Node: TypeAlias = "Caravan"
 """An engine's interned caravan (``vector``, ``size``, ``text``, outcome tables), keyed by
 identity."""
-
-
-def engine_of(state: Any) -> Any:
-    """The generated engine module a state belongs to."""
-    return sys.modules[type(state).__module__]
 
 
 class Knowledge:
@@ -40,7 +38,7 @@ class Knowledge:
     WORTH_SAMPLE = 500
     """The most caravans a merchant card's worth is averaged over."""
 
-    def __init__(self, engine: Any, ruleset: Ruleset) -> None:
+    def __init__(self, engine: Engine, ruleset: Ruleset) -> None:
         self.engine = engine
         self.limit: int = engine.CARAVAN_LIMIT
         self.ranks = len(engine.CODES)
@@ -56,7 +54,7 @@ class Knowledge:
         self._kept: dict[Node, Node] = {}
         self._deficits: dict[Node, tuple[int, ...]] = {}
         self._payable: dict[Node, int] = {}
-        self._memo: dict[Any, Any] = {}
+        self._memo: dict[Hashable, Any] = {}
         half = self.limit // 2
         step = -(-comb(half + self.ranks - 1, self.ranks - 1) // self.WORTH_SAMPLE)
         self._worth_vectors = list(islice(vectors(self.ranks, half), 0, None, step))
@@ -80,7 +78,8 @@ class Knowledge:
         if kept is None:
             if len(self._kept) > self.MEMO_CAP:
                 self._kept.clear()
-            options = [node.discard(move) for move in node.discard_moves()]
+            discards = (node.discard(move) for move in node.discard_moves())
+            options = [after for after in discards if after is not None]  # all: they are legal
             kept = self._kept[node] = max(options, key=self.value)
         return kept
 
@@ -121,7 +120,7 @@ class Knowledge:
         playing it from `node`, and the caravans the play can leave (from the engine's
         outcome tables; they may be over the limit)."""
         plays = node.plays()
-        found = []
+        found: list[tuple[tuple[int, ...], Iterable[Node]]] = []
         previous = -1
         for index, card in enumerate(hand):
             if card != previous:
@@ -129,7 +128,7 @@ class Knowledge:
                 found.append((hand[:index] + hand[index + 1 :], plays[card].values()))
         return found
 
-    def memo(self, key: Any, compute: Callable[[], Any]) -> Any:
+    def memo(self, key: Hashable, compute: Callable[[], Any]) -> Any:
         """A bot's figure of this game, computed once per process (bots are made afresh
         for every game; what they derive from the rules alone is kept here)."""
         found = self._memo.get(key)
@@ -139,12 +138,12 @@ class Knowledge:
             found = self._memo[key] = compute()
         return found
 
-    def claim_value(self, view: Any, slot: int, card: int) -> int:
+    def claim_value(self, view: View, slot: int, card: int) -> int:
         """Points of claiming the point card at `slot`, with the coin it takes."""
         pile = view.coin_pile(slot)
         return self.points[card] + (self.coin_values[pile] if pile >= 0 else 0)
 
-    def targets(self, view: Any) -> list[tuple[int, int]]:
+    def targets(self, view: View) -> list[tuple[int, int]]:
         """The point row as (card, points with the coin a claim takes)."""
         return [
             (card, self.claim_value(view, slot, card)) for slot, card in enumerate(view.point_row)
@@ -194,9 +193,8 @@ def deficit(car: Sequence[int], cost: Sequence[int], weights: Sequence[int]) -> 
 _KNOWLEDGE: dict[tuple[str, tuple[int, ...]], Knowledge] = {}
 
 
-def knowledge(state: Any, ruleset: Ruleset) -> Knowledge:
-    """The `Knowledge` of the engine `state` belongs to (built once per process)."""
-    engine = engine_of(state)
+def knowledge(engine: Engine, ruleset: Ruleset) -> Knowledge:
+    """The `Knowledge` of `engine` and the ruleset's value weights (built once per process)."""
     key = (engine.__name__, tuple(ruleset.value_weights))
     known = _KNOWLEDGE.get(key)
     if known is None or known.engine is not engine:

@@ -16,8 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from century.model.ruleset import Ruleset
-from century.play.report import wilson
-from century.play.simulate import ProgressFn, SimConfig, derive_seed, iter_results
+from century.play.config import SimConfig, derive_seed
+from century.play.progress import ProgressFn
+from century.play.simulate import iter_results
+from century.play.stats import wilson
 
 LADDER_VERSION = 1
 LADDER_FILE = "ladder.json"

@@ -22,10 +22,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property, partial
-from typing import Any
+from typing import TYPE_CHECKING
 
 from century.model.ruleset import Ruleset
 from century.play.knowledge import Knowledge, Node, knowledge
+
+if TYPE_CHECKING:
+    from century.engine import Engine
+    from century.engine.runtime import State, View
 
 UNREACHED = 99.0
 """Turns of a point card the search does not reach and cannot estimate."""
@@ -65,12 +69,13 @@ class PlannerBot:
     FEED_SHARE = 0.5  # ...for this share of a card's worth (`Plan.worth_to_hand`)
     PATIENCE = 4  # times the rounds a game should take, to wait for a better end (`Plan`)
 
-    def __init__(self, ruleset: Ruleset, seed: int, depth: int = DEPTH) -> None:
+    def __init__(self, engine: Engine, ruleset: Ruleset, seed: int, depth: int = DEPTH) -> None:
+        self.engine = engine
         self.ruleset = ruleset
         self.depth = depth
 
-    def choose(self, state: Any) -> str:
-        know = knowledge(state, self.ruleset)
+    def choose(self, state: State) -> str:
+        know = knowledge(self.engine, self.ruleset)
         return Plan(self, know, state.view()).best()
 
     def rate(self, know: Knowledge, owned: tuple[int, ...]) -> tuple[float, float]:
@@ -135,7 +140,7 @@ class Plan:
     game between bots goes on for ever.
     """
 
-    def __init__(self, bot: PlannerBot, know: Knowledge, view: Any) -> None:
+    def __init__(self, bot: PlannerBot, know: Knowledge, view: View) -> None:
         self.bot, self.know, self.view = bot, know, view
         self.me = me = view.current_player
         self.row = view.point_row
@@ -192,8 +197,8 @@ class Plan:
         paid = node.claims()
         base = view.score(seat) - node.points
         return any(
-            paid[card] is not None
-            and base + paid[card].points + know.claim_value(view, slot, card) > score
+            (after := paid[card]) is not None
+            and base + after.points + know.claim_value(view, slot, card) > score
             for slot, card in enumerate(self.row)
         )
 
@@ -319,7 +324,8 @@ class Plan:
             return node
         kept = self._kept.get(node)
         if kept is None:
-            options = (node.discard(move) for move in node.discard_moves())
+            discards = (node.discard(move) for move in node.discard_moves())
+            options = (after for after in discards if after is not None)  # all: they are legal
             kept = self._kept[node] = max(options, key=self.closeness)
         return kept
 

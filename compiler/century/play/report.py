@@ -18,24 +18,13 @@ from markupsafe import Markup
 
 from century.model.ruleset import Ruleset
 from century.model.text import shown
-from century.play.simulate import Aggregate, CardTally
+from century.play.aggregate import Aggregate, CardTally
+from century.play.stats import Z95, wilson
 
 REPORT_LANGUAGE = "en"
 """The language of the report (its headings are English); names fall back per `shown`."""
 
-Z95 = 1.959963984540054
 REPORT_VERSION = 2
-
-
-def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a proportion (95% by default)."""
-    if trials == 0:
-        return (0.0, 1.0)
-    p = successes / trials
-    denom = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denom
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def _r(x: float) -> float:

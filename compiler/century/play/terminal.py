@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from century.model.text import shown
+
+if TYPE_CHECKING:
+    from century.engine import Engine
+    from century.engine.runtime import Card, State, View
+    from century.model.ruleset import Coin, Ruleset
 
 HELP = """\
 Type a move in the notation below, or the number of a listed move.
@@ -25,7 +30,7 @@ Commands: help · moves (list the legal moves) · hint (what the greedy bot woul
 class Painter:
     """Cube letters and headings, in colour only when asked to."""
 
-    def __init__(self, ruleset: Any, colour: bool) -> None:
+    def __init__(self, ruleset: Ruleset, colour: bool) -> None:
         self.colour = colour
         self.rgb = {r.code.lower(): _rgb(r.colour) for r in ruleset.resources}
         self.codes = ruleset.codes
@@ -60,16 +65,15 @@ def _rgb(colour: str) -> tuple[int, int, int] | None:
         return None
 
 
-def render(state: Any, ruleset: Any, you: int, labels: list[str], paint: Painter) -> str:
-    """The position as text: rows, coins, every player's caravan and cards, your hand."""
-    from century.play.knowledge import engine_of
-
+def render(
+    engine: Engine, state: State, ruleset: Ruleset, you: int, labels: list[str], paint: Painter
+) -> str:
+    """The position (a state of `engine`) as text: rows, coins, every player's caravan and
+    cards, your hand."""
     view = state.view()
-    engine = engine_of(state)
-    merchants = {card.id: card for card in (*ruleset.starting_cards, *ruleset.merchant_deck)}
 
     def card(index: int) -> str:
-        return card_text(merchants[engine.CARDS[index].id], paint)
+        return card_text(engine, engine.CARDS[index], paint)
 
     lines = [paint.bold(f"Round {view.rounds() + 1}")]
     row = []
@@ -100,36 +104,30 @@ def render(state: Any, ruleset: Any, you: int, labels: list[str], paint: Painter
     return "\n".join(lines)
 
 
-def _by_id(held: tuple[Any, int]) -> str:
+def _by_id(held: tuple[Coin, int]) -> str:
     return held[0].id
 
 
-def _pile_label(view: Any, ruleset: Any, pile: int) -> str:
+def _pile_label(view: View, ruleset: Ruleset, pile: int) -> str:
     """A coin pile as its name, value and the coins left."""
     coin = ruleset.coins[pile]
     name = shown(coin.name, "en", coin.id)
     return f"{name} ({coin.value}), {view.coin_count(pile)} left"
 
 
-def card_text(card: Any, paint: Painter) -> str:
-    """A merchant card as its id followed by its effect with coloured cubes."""
-    codes = paint.codes
-    match card.kind:
-        case "gain":
-            effect = "+" + paint.cubes(_cubes(codes, card.get))
-        case "trade":
-            effect = (
-                paint.cubes(_cubes(codes, card.pay)) + ">" + paint.cubes(_cubes(codes, card.get))
-            )
-        case "upgrade":
-            effect = f"upgrade {card.steps}"
-        case kind:
-            raise ValueError(f"no text for merchant cards of kind {kind!r}")
+def card_text(engine: Engine, card: Card, paint: Painter) -> str:
+    """A merchant card of `engine` as its id followed by its effect (the text of its kind's
+    rules, `KindRules.text`) with coloured cubes."""
+    rules = engine.KIND_RULES.get(card.kind)
+    if rules is None:
+        raise ValueError(f"no text for merchant cards of kind {card.kind!r}")
+    parts = rules.text(card)  # words and cube strings, alternating
+    effect = "".join(paint.cubes(part) if odd else part for odd, part in _alternating(parts))
     return f"{card.id}({effect})"
 
 
-def _cubes(codes: str, vector: Any) -> str:
-    return "".join(code * n for code, n in zip(codes, vector, strict=True))
+def _alternating(parts: tuple[str, ...]) -> list[tuple[bool, str]]:
+    return [(index % 2 == 1, part) for index, part in enumerate(parts)]
 
 
 def list_moves(moves: list[str], width: int = 96) -> str:

@@ -1,33 +1,148 @@
-"""Targets: each turns one frozen `Ruleset` into files in an output folder.
+"""Targets: each renders one frozen `Ruleset` as files; the build and the commands write them.
 
 A target is a module or package in this folder that defines ``TARGET = Target(...)``: a
-name, a one-line summary, and ``write(ruleset, out, options) -> list[Path]``. Targets read
-only the model. `targets()` finds them all, so `century build` (and `century build --target
-NAME`) picks up a new target without an edit anywhere else; so does the command line, which
-gives every target without a command of its own a ``century NAME GAME`` command.
+name, a one-line summary and ``render(ruleset, options) -> {relative path: bytes}``, which
+reads only the model and writes nothing. Its options are a frozen dataclass (`Target.options`;
+none: `NoOptions`) whose fields made with `option` are its command-line options; the mixins
+`Languages` and `Papers` give the two every printed target takes, checked here once for all
+(`check_options`). A target raises one error type, its `Target.error` (a `TargetError`).
+
+`targets()` finds them all, so `century build` (and `century build --target NAME`) picks up
+a new target without an edit anywhere else; so does the command line, which gives every
+target a ``century NAME GAME`` command with its options. Targets import the libraries in
+`century.render` and `century.engine`, never each other.
 """
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field, fields
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from century.model.ruleset import Ruleset
+from century.model.text import TextError
+from century.render.cards.layout import PAPERS as PAPER_SIZES
+
+PAPERS = tuple(PAPER_SIZES)
+"""The papers every printed target knows (`century.render.cards.layout` has their sizes)."""
+
+Files = Mapping[str, bytes]
+"""What a target renders: relative path (``/``-separated) -> the file's bytes."""
+
+
+class TargetError(ValueError):
+    """What a target cannot render: `usage` for options that cannot be used (a usage
+    error), else for the data (a missing translation, a template that fails)."""
+
+    def __init__(self, message: str, usage: bool = False) -> None:
+        super().__init__(message)
+        self.usage = usage
+
+
+# -- options ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Option:
+    """How a field of a target's options is given on the command line."""
+
+    names: tuple[str, ...]
+    """``("--lang", "-l")``; for a flag with an opposite, ``("--backs/--no-backs",)``."""
+    help: str
+    metavar: str = ""
+    choices: tuple[str, ...] = ()
+    parse: Callable[[str], Any] | None = None
+    """Reads the value from the text given (ValueError: a usage error saying why)."""
+
+
+def option(default: Any, *names: str, help: str, **more: Any) -> Any:
+    """A field of a target's options that the command line sets (see `Option`)."""
+    return field(default=default, metadata={"option": Option(names, help, **more)})
+
+
+def cli_option(item: Any) -> Option | None:
+    """The `Option` of a dataclass field, or None for a field the command line leaves alone."""
+    found = item.metadata.get("option")
+    return found if isinstance(found, Option) else None
+
+
+@dataclass(frozen=True)
+class NoOptions:
+    """The options of a target that takes none."""
+
+
+@dataclass(frozen=True)
+class Languages:
+    """The languages to render: each a language of the game (`check_options`)."""
+
+    languages: tuple[str, ...] = option(
+        (),
+        "--lang",
+        "-l",
+        metavar="LANG",
+        help="Language (repeatable; default: all of the game's).",
+    )
+    """Empty: every language of the game."""
+
+
+@dataclass(frozen=True)
+class Papers:
+    """The papers to print on: each one of `PAPERS` (`check_options`)."""
+
+    papers: tuple[str, ...] = option(
+        ("a4",),
+        "--paper",
+        "-p",
+        metavar="PAPER",
+        choices=PAPERS,
+        help="Paper size, a4 or letter (repeatable; default: a4).",
+    )
 
 
 @dataclass(frozen=True)
 class BuildOptions:
-    """What a build asks of every target."""
+    """What a build asks of every target: each target takes the fields its options have."""
 
     papers: tuple[str, ...] = ("a4",)
     languages: tuple[str, ...] = ()  # empty: every language of the ruleset
     dest: Path | None = None
-    """Where the written folder ends up, when a build writes into a temporary folder first
-    (for targets whose files name each other by absolute path); None: where it is written."""
+    """Where the files end up: a build renders for a temporary folder that then replaces it,
+    and a target whose files name each other by absolute path (URLs) needs the final place."""
+
+
+def languages(ruleset: Ruleset, asked: Iterable[str]) -> list[str]:
+    """The languages `asked` (every language of the game if none), in order, once each."""
+    return list(dict.fromkeys(asked)) or list(ruleset.languages)
+
+
+def check_language(ruleset: Ruleset, lang: str, error: type[TargetError] = TargetError) -> None:
+    """`error` (a usage error) naming the game's languages unless `lang` is one of them: the
+    one check of a language asked for."""
+    if lang not in ruleset.languages:
+        known = ", ".join(ruleset.languages) or "none"
+        raise error(f"{ruleset.id} has no language {lang!r} (known: {known})", usage=True)
+
+
+def check_paper(paper: str, error: type[TargetError] = TargetError) -> None:
+    """`error` (a usage error) naming the papers unless `paper` is one of `PAPERS`."""
+    if paper not in PAPERS:
+        raise error(f"unknown paper {paper!r} (known: {', '.join(PAPERS)})", usage=True)
+
+
+def check_options(ruleset: Ruleset, options: Any, error: type[TargetError] = TargetError) -> None:
+    """The languages and papers of `options` (where it has them), checked for `ruleset`."""
+    for lang in getattr(options, "languages", ()):
+        check_language(ruleset, lang, error)
+    for paper in getattr(options, "papers", ()):
+        check_paper(paper, error)
+
+
+# -- targets ---------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -36,21 +151,63 @@ class Target:
 
     name: str
     summary: str
-    write: Callable[[Ruleset, Path, BuildOptions], list[Path]]
-    """Writes the target's files into an existing folder and returns their paths."""
+    render: Callable[[Ruleset, Any], Files]
+    """The target's files for a ruleset and an instance of `options`; writes nothing."""
     in_build: bool = True
     """Whether a plain `century build` writes it (else only ``--target NAME``)."""
+    options: type = NoOptions
+    """A frozen dataclass: the fields made with `option` are the command's options; a field
+    named like one of `BuildOptions` (papers, languages, dest) is set by a build."""
+    error: type[TargetError] = TargetError
+    """The one error type `files` raises."""
+    names: Callable[[Ruleset, Any], Iterable[str]] | None = None
+    """The paths `render` returns, worked out without rendering, so that a command refuses
+    an output folder before the work (None: checked once the files are rendered)."""
+    help: str = ""
+    """The command's help (default: "Write <summary> for GAME.")."""
+    epilog: Callable[[], str] | None = None
+    """More help after the options, worked out when the command line is built."""
+    report: Callable[[Path, Files, Any], list[str]] | None = None
+    """What the command prints once the files are in `out` (default: ``wrote PATH`` each)."""
 
+    def options_for(self, request: BuildOptions) -> Any:
+        """This target's options for what a build asks (its other fields keep defaults)."""
+        known = {item.name for item in fields(self.options)}
+        given = {item.name: getattr(request, item.name) for item in fields(request)}
+        return self.options(**{name: value for name, value in given.items() if name in known})
 
-def write_files(folder: Path, files: Mapping[str, bytes]) -> list[Path]:
-    """Write `files` (paths relative to `folder`, subfolders made as needed); their paths."""
-    written = []
-    for name, data in files.items():
-        path = folder / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
-        written.append(path)
-    return written
+    def paths(self, ruleset: Ruleset, options: Any) -> list[str]:
+        """The paths `files` returns, from `names` (rendering nothing) with the options
+        checked; `error` as `files` raises it. Without `names`: none."""
+        with self._errors():
+            check_options(ruleset, options, self.error)
+            return list(self.names(ruleset, options)) if self.names else []
+
+    def files(self, ruleset: Ruleset, options: Any) -> dict[str, bytes]:
+        """The checked options rendered: the files, or `error` saying what went wrong (a
+        missing translation or a failed template is the data's)."""
+        with self._errors():
+            check_options(ruleset, options, self.error)
+            return dict(self.render(ruleset, options))
+
+    @contextmanager
+    def _errors(self) -> Iterator[None]:
+        """Raise `error` for what rendering can raise about the data: a missing text, a
+        template Typst refuses."""
+        from century.render.typst import RenderError
+
+        try:
+            yield
+        except self.error:
+            raise
+        except TextError as err:
+            raise self.error(str(err)) from None
+        except RenderError as err:
+            raise self.error(f"could not render the {self.name}: {err}") from None
+
+    def build(self, ruleset: Ruleset, request: BuildOptions | None = None) -> dict[str, bytes]:
+        """The files a build writes for `ruleset` (`files` with `options_for` the request)."""
+        return self.files(ruleset, self.options_for(request or BuildOptions()))
 
 
 @cache

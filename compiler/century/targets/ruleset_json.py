@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from century.model.ruleset import Ruleset
-from century.targets import BuildOptions, Target
+from century.targets import NoOptions, Target
 
 
 def dumps(ruleset: Ruleset) -> str:
@@ -14,11 +13,9 @@ def dumps(ruleset: Ruleset) -> str:
     return json.dumps(ruleset.to_json(), indent=2, ensure_ascii=False, sort_keys=True) + "\n"
 
 
-def write(ruleset: Ruleset, out: Path, options: BuildOptions) -> list[Path]:
-    """Write ``out/ruleset.json``."""
-    path = out / "ruleset.json"
-    path.write_text(dumps(ruleset), encoding="utf-8")
-    return [path]
+def render(ruleset: Ruleset, options: NoOptions) -> dict[str, bytes]:
+    """``ruleset.json``."""
+    return {"ruleset.json": dumps(ruleset).encode("utf-8")}
 
 
-TARGET = Target("ruleset", "the resolved ruleset as JSON (ruleset.json)", write)
+TARGET = Target("ruleset", "the resolved ruleset as JSON (ruleset.json)", render)

@@ -18,13 +18,13 @@ from typer.testing import CliRunner
 
 from century.model.ruleset import Ruleset
 from century.pipeline import compile_paths
+from century.render.cards.faces import DECK_COLOURS, deck_colour
+from century.render.cards.kit import COIN_SIZE, CUBE_SIZE
+from century.render.cards.layout import BACK_BLEED, MARK_MIN, PRINT_MARGIN, layout
+from century.render.typst.colours import BLACK, WHITE, contrast, ink_on
 from century.targets.cards import CardOptions, document, render
-from century.targets.cards.faces import DECK_COLOURS, deck_colour
-from century.targets.cards.kit import COIN_SIZE, CUBE_SIZE
-from century.targets.cards.layout import BACK_BLEED, MARK_MIN, PRINT_MARGIN, layout
-from century.targets.typst.colours import BLACK, WHITE, contrast, ink_on
 
-from helpers import VALID, bundled_rulesets, edited, five_ranks, hostile, spice_road
+from helpers import VALID, bundled_rulesets, edited, five_ranks, hostile, spice_road, written
 
 PT = 25.4 / 72  # mm per PDF point
 PAPER_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
@@ -309,7 +309,7 @@ def test_card_pages_have_trim_and_bleed_boxes(bleed: float | None) -> None:
 
 
 def test_a_pdf_without_an_xref_table_is_refused_not_damaged() -> None:
-    from century.targets.typst.pdf import PdfStructureError, print_settings
+    from century.render.typst.pdf import PdfStructureError, print_settings
 
     with pytest.raises(PdfStructureError):
         print_settings(b"%PDF-1.7\n1 0 obj\n<<>>\nendobj\nstartxref\n9\n%%EOF", "Simplex")
@@ -574,7 +574,7 @@ def test_backs_are_borderless_and_forgive_a_2mm_shift() -> None:
 
 def ink(d: Drawing) -> float:
     """Filled area weighted by darkness (mm², overlaps counted twice): a rough ink measure."""
-    from century.targets.typst.colours import relative_luminance
+    from century.render.typst.colours import relative_luminance
 
     return sum(w * h * (1 - relative_luminance(c)) for _, _, w, h, c in d.fills)
 
@@ -630,12 +630,13 @@ def test_index_corner_shows_each_cards_effect_in_miniature() -> None:
     ):
         corner = [f for f in minis if x < f[0] < x + 10 and y < f[1] < y + geo.card[1] / 2]
         if card.kind == "upgrade":  # grey upgrade marks, one per step
-            assert len(corner) == card.steps
+            assert len(corner) == card.count("steps")
             continue
         vector = [0] * len(r.resources)
         for f in corner:
             vector[colours[f[4]]] += 1
-        expected = tuple(a + b for a, b in zip(card.pay, card.get, strict=True))
+        paid, got = card.cubes("pay"), card.cubes("get")
+        expected = tuple(a + b for a, b in zip(paid, got, strict=True))
         assert tuple(vector) == expected, card.id
 
 
@@ -693,8 +694,8 @@ def test_cube_letters_reach_4_5_to_1_in_every_ladder() -> None:
 
 
 def test_an_unknown_card_kind_is_an_error_not_another_kind(monkeypatch) -> None:
+    from century.render.typst import RenderError
     from century.targets import cards
-    from century.targets.typst import RenderError
 
     real = cards.document
 
@@ -832,7 +833,7 @@ def test_cli_options_reach_the_kit(runner: CliRunner, tmp_path: Path) -> None:
 
 
 def test_cli_help_says_what_fits_on_each_paper(runner: CliRunner) -> None:
-    from century.targets.cards.layout import fit_summary
+    from century.render.cards.layout import fit_summary
 
     result = invoke(runner, "--help")
     assert result.exit_code == 0
@@ -867,11 +868,8 @@ def test_cli_rejects_bad_options_clearly(
 
 
 def test_build_target_writes_a_kit_per_language_and_paper(tmp_path: Path) -> None:
-    from century.targets import BuildOptions, targets
-
     r = spice_road()
-    written = targets()["cards"].write(r, tmp_path, BuildOptions(papers=("a4", "letter")))
-    names = sorted(p.name for p in written)
+    names = sorted(p.name for p in written("cards", r, tmp_path, papers=("a4", "letter")))
     assert names == sorted(
         f"cards-{lang}-{p}.pdf" for lang in r.languages for p in ("a4", "letter")
     )

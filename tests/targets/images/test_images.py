@@ -19,9 +19,9 @@ import pytest
 from century.model.ruleset import Ruleset
 from century.output import MANIFEST, read_manifest
 from century.prose import render_prose
-from century.targets.cards.faces import DECK_COLOURS, decks
+from century.render.cards.faces import DECK_COLOURS, decks
+from century.render.names import MAX_STEM, file_stem, unique_stems
 from century.targets.images import ImageOptions, image_size, render
-from century.targets.images.names import MAX_STEM, file_stem, unique_stems
 
 from helpers import ROOT, bundled_rulesets, edited, spice_road
 
@@ -265,7 +265,7 @@ def test_images_replace_only_what_century_wrote(run, tmp_path, monkeypatch):
         def no_drawing(*args: object) -> None:
             raise AssertionError("drew before checking the output folder")
 
-        patch.setattr("century.targets.typst.render_png", no_drawing)
+        patch.setattr("century.render.typst.render_png", no_drawing)
         result = run(*args)
     assert result.exit_code == 1, result.output
     assert "holds files century did not write (images/en/merchant/yy-g.png)" in result.stderr

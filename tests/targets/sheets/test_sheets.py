@@ -15,9 +15,10 @@ import pytest
 from pypdf import PdfReader
 
 from century import prose
+from century.prose import prose_keys
 from century.targets import BuildOptions, sheets, targets
 
-from helpers import HOSTILE, ROOT, VALID, edited, five_ranks, hostile
+from helpers import HOSTILE, ROOT, VALID, edited, five_ranks, hostile, written
 
 MM_PER_PT = 25.4 / 72
 SPICE_WORDS = (
@@ -286,8 +287,7 @@ def test_code_and_templates_name_no_base_game_spice():
 
 
 def test_target_writes_every_language_and_paper(base, tmp_path):
-    written = targets()["sheets"].write(base, tmp_path, BuildOptions(papers=("a4", "letter")))
-    names = sorted(p.name for p in written)
+    names = sorted(p.name for p in written("sheets", base, tmp_path, papers=("a4", "letter")))
     expected = sorted(
         f"rules-{lang}-{paper}.pdf" for lang in base.languages for paper in ("a4", "letter")
     )
@@ -318,7 +318,7 @@ def test_cli_defaults_to_every_language_on_a4(run, tmp_path, base):
     ("args", "code", "message"),
     [
         (("no-such-game",), 2, "unknown game"),
-        (("spice-road", "--lang", "fr"), 2, "unknown language 'fr'"),
+        (("spice-road", "--lang", "fr"), 2, "spice-road has no language 'fr' (known: en, de)"),
         (("spice-road", "--paper", "a3"), 2, "'a3' is not one of"),
     ],
 )
@@ -331,8 +331,9 @@ def test_cli_rejects_bad_choices(run, tmp_path, args, code, message):
 
 
 def test_target_honours_languages_option(base, tmp_path):
-    written = targets()["sheets"].write(base, tmp_path, BuildOptions(languages=("de",)))
-    assert [p.name for p in written] == ["rules-de-a4.pdf"]
+    assert list(targets()["sheets"].build(base, BuildOptions(languages=("de",)))) == [
+        "rules-de-a4.pdf"
+    ]
 
 
 def test_missing_translation_is_an_error_not_a_fallback(base):
@@ -391,8 +392,8 @@ def test_cli_reports_a_bad_placeholder_without_traceback(run, tmp_path):
 def test_prose_keys_cover_what_the_template_reads(base):
     template = (Path(sheets.__file__).parent / "rules.typ").read_text("utf-8")
     read = set(re.findall(r'say\("([a-z_]+)"\)', template))
-    assert read <= sheets.PROSE_KEYS
-    assert set(base.prose["en"]) >= sheets.PROSE_KEYS
+    assert read <= prose_keys()
+    assert set(base.prose["en"]) >= prose_keys()
 
     def edit(data):
         del data["prose"]["de"]["gap_deck"]
@@ -539,7 +540,7 @@ def test_card_kinds_on_the_sheet_come_from_the_data(base):
 
 
 def test_letters_on_cubes_and_coins_contrast_with_their_colour(bundled):
-    from century.targets.typst.colours import contrast
+    from century.render.typst.colours import contrast
 
     for ruleset in bundled.rulesets.values():
         data = sheets.sheet_data(ruleset, ruleset.languages[0], "a4")

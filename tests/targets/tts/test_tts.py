@@ -13,6 +13,7 @@ import urllib.parse
 import urllib.request
 import zlib
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -21,13 +22,14 @@ import pytest
 from century.model.ruleset import Ruleset
 from century.output import MANIFEST, read_manifest
 from century.prose import render_prose
-from century.targets import BuildOptions, Target, targets
-from century.targets.cards.faces import decks
-from century.targets.images import ImageOptions, deck_images
+from century.render.cards.faces import decks
+from century.render.cards.images import deck_images
+from century.targets import Target, targets
+from century.targets.images import ImageOptions
 from century.targets.images import render as render_images
-from century.targets.tts import MAX_COLS, MAX_ROWS, PER_SHEET, TtsOptions, card_name, render, write
+from century.targets.tts import MAX_COLS, MAX_ROWS, PER_SHEET, TtsOptions, card_name, render
 
-from helpers import ROOT, bundled_rulesets, edited, spice_road
+from helpers import ROOT, bundled_rulesets, edited, spice_road, written
 
 DPI = 50
 CARD_PX = (124, 173)  # 63 × 88 mm at 50 dpi
@@ -346,11 +348,16 @@ def test_tts_is_byte_identical_across_processes(tmp_path):
 def test_build_tells_targets_where_the_folder_ends_up(run, tmp_path, monkeypatch):
     seen: list[Path | None] = []
 
-    def record(ruleset: Ruleset, out: Path, options: BuildOptions) -> list[Path]:
-        seen.append(options.dest)
-        return []
+    @dataclass(frozen=True)
+    class Probe:
+        dest: Path | None = None
 
-    known = {**targets(), "probe": Target("probe", "records its options", record, False)}
+    def record(ruleset: Ruleset, options: Probe) -> dict[str, bytes]:
+        seen.append(options.dest)
+        return {}
+
+    probe = Target("probe", "records its options", record, False, options=Probe)
+    known = {**targets(), "probe": probe}
     monkeypatch.setattr("century.targets.targets", lambda: known)
     result = run("build", "rules", "cards", "--target", "probe", "--out", str(tmp_path))
     assert result.exit_code == 0, result.output
@@ -358,8 +365,7 @@ def test_build_tells_targets_where_the_folder_ends_up(run, tmp_path, monkeypatch
     # and the kit written into a temporary folder names the files where they end up
     scratch, final = tmp_path / "scratch", tmp_path / "final"
     scratch.mkdir()
-    options = BuildOptions(languages=("en",), dest=final)
-    paths = write(edited(spice_road(), few_cards), scratch, options)
+    paths = written("tts", edited(spice_road(), few_cards), scratch, languages=("en",), dest=final)
     assert all(p.is_relative_to(scratch / "tts") for p in paths)
     save = json.loads((scratch / "tts" / "spice-road-en.json").read_bytes())
     assert {u.rsplit("/tts/", 1)[0] for u in urls(save)} == {final.resolve().as_uri()}
@@ -403,7 +409,7 @@ def test_tts_replaces_only_what_century_wrote(run, tmp_path, monkeypatch):
         def no_drawing(*args: object) -> None:
             raise AssertionError("drew before checking the output folder")
 
-        patch.setattr("century.targets.typst.render_png", no_drawing)
+        patch.setattr("century.render.typst.render_png", no_drawing)
         result = run(*args)
     assert result.exit_code == 1, result.output
     assert "holds files century did not write (tts/spice-road-en.json)" in result.stderr

@@ -15,7 +15,7 @@
 4. a caravan mat per player: seat, starting cubes, the caravan limit as slots, the ladder
    with the points per cube, the four actions.
 
-Geometry lives in `century.targets.cards.layout`, the card faces in `.faces`, the tokens
+Geometry lives in `century.render.cards.layout`, the card faces in `.faces`, the tokens
 and mats in `.kit`; the templates (``cards.typ``, ``faces.typ``, ``kit.typ``) only place
 what they are given. The PDF asks viewers to print at 100 % and in the right duplex mode,
 and card pages carry a trim box (the fronts' outer cut lines) and a bleed box (the frame
@@ -25,57 +25,117 @@ colour past them).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from pathlib import Path
+from dataclasses import dataclass, replace
 from typing import Any
 
 from century.model.ruleset import Ruleset
 from century.model.text import shown
 from century.prose import render_prose, typeset
-from century.targets import BuildOptions, Target
-from century.targets.cards import kit
-from century.targets.cards.faces import (
+from century.render.cards import kit
+from century.render.cards.faces import (
     DECK_COLOURS,
     Deck,
     back_face,
     coins,
     deck_colour,
     decks,
+    mat_text,
     resources,
-    term,
 )
-from century.targets.cards.layout import (
+from century.render.cards.layout import (
+    CARD_H,
+    CARD_W,
+    DEFAULT_BLEED,
     DEFAULT_GAP,
+    MARK_MIN,
     MAX_BACK_OFFSET,
     PAPERS,
+    PRINT_MARGIN,
     Layout,
     LayoutError,
+    fit_summary,
     layout,
 )
+from century.targets import (
+    Languages,
+    Papers,
+    Target,
+    TargetError,
+    check_language,
+    languages,
+    option,
+)
 
-TEMPLATE = "cards/cards.typ"
+TEMPLATE = "targets/cards/cards.typ"
 SCALE_BAR = 50.0
 """Length of the scale bar on the cover, in mm."""
 
 
-class CardOptionError(ValueError):
-    """The options cannot be printed (paper unknown, bleed too large, players out of range)."""
+class CardError(TargetError):
+    """A kit that cannot be printed: options (paper unknown, bleed too large, players out of
+    range; a usage error) or data."""
+
+
+def parse_offset(value: str) -> tuple[float, float]:
+    """``"X,Y"`` in mm, e.g. ``"1.5,-0.5"``."""
+    parts = value.split(",")
+    try:
+        if len(parts) != 2:
+            raise ValueError
+        x, y = (float(p) for p in parts)
+    except ValueError:
+        raise ValueError(f"expected X,Y in mm (e.g. 1.5,-0.5), not {value!r}") from None
+    return x, y
 
 
 @dataclass(frozen=True)
-class CardOptions:
-    """What the user chose for one kit."""
+class CardOptions(Languages, Papers):
+    """What the user chose: the kit's options, the languages and papers to print it in (one
+    PDF each), and `paper` and `lang` of one kit (`render`)."""
 
+    gap: float = option(
+        DEFAULT_GAP,
+        "--gap",
+        metavar="MM",
+        help="Space between cards in mm; 0 puts them edge to edge (guillotine).",
+    )
+    bleed: float | None = option(
+        None,
+        "--bleed",
+        metavar="MM",
+        help="Extend the card frames this many mm past the cut lines "
+        "(with a gap, on every side, up to (gap - 1) / 2; 0 for none). "
+        "Default: 1 mm, or what the gap allows.",
+    )
+    """None: the layout's default for the gap."""
+    backs: bool = option(True, "--backs/--no-backs", help="Print the card backs.")
+    low_ink: bool = option(
+        False, "--low-ink", help="White backs with an outlined motif instead of tinted ones."
+    )
+    fold: bool = option(
+        False, "--fold", help="For printers without duplex: fronts and backs side by side, to fold."
+    )
+    kit: bool = option(
+        True, "--kit/--no-kit", help="Add the cover page, coin and cube tokens and caravan mats."
+    )
+    players: int | None = option(
+        None,
+        "--players",
+        metavar="N",
+        help="Print starting cards, tokens and mats for this many players "
+        "(default: the most players).",
+    )
+    back_offset: tuple[float, float] = option(
+        (0.0, 0.0),
+        "--back-offset",
+        metavar="X,Y",
+        parse=parse_offset,
+        help="Move the backs X mm right and Y mm down (as seen on the back) to correct "
+        "a printer that shifts the back side.",
+    )
     paper: str = "a4"
-    gap: float = DEFAULT_GAP
-    bleed: float | None = None  # None: the layout's default for the gap
-    backs: bool = True
-    low_ink: bool = False
-    fold: bool = False
-    kit: bool = True
-    players: int | None = None
-    back_offset: tuple[float, float] = (0.0, 0.0)
     lang: str | None = None
+    """One kit's language (None: the game's first)."""
 
 
 # -- pages ---------------------------------------------------------------------------------
@@ -201,57 +261,60 @@ def _range(first: int, count: int) -> list[int]:
     return [first, first + count - 1]
 
 
-def document(ruleset: Ruleset, options: CardOptions) -> dict[str, Any]:
-    """Everything ``cards.typ`` draws, as JSON-ready data."""
+# -- the document ----------------------------------------------------------------------------
+
+
+def check(ruleset: Ruleset, options: CardOptions) -> Layout:
+    """The geometry of one kit, or `CardError` (a usage error) for options it cannot print."""
     try:
         geo = layout(options.paper, options.gap, options.bleed, options.fold)
     except LayoutError as err:
-        raise CardOptionError(str(err)) from None
-    lang = options.lang or ruleset.languages[0]
-    if lang not in ruleset.languages:
-        known = ", ".join(ruleset.languages)
-        raise CardOptionError(f"{ruleset.id} has no language {lang!r} (known: {known})")
+        raise CardError(str(err), usage=True) from None
+    if options.lang is not None:
+        check_language(ruleset, options.lang, CardError)
     if options.players is not None and options.players not in ruleset.player_counts:
-        raise CardOptionError(
+        raise CardError(
             f"{ruleset.id} is for {ruleset.players_min} to {ruleset.players_max} players, "
-            f"not {options.players}"
+            f"not {options.players}",
+            usage=True,
         )
     if not all(abs(v) <= MAX_BACK_OFFSET for v in options.back_offset):
-        raise CardOptionError(f"a back offset is at most {MAX_BACK_OFFSET:g} mm each way")
+        raise CardError(f"a back offset is at most {MAX_BACK_OFFSET:g} mm each way", usage=True)
     if options.fold and not options.backs:
-        raise CardOptionError("folding puts each back beside its front: it needs the backs")
-    text = render_prose(ruleset, lang)  # a TextError names what is missing
-    seats = options.players if options.players is not None else ruleset.players_max
-    coin_list = coins(ruleset, seats)
-    w, h = PAPERS[options.paper]
+        raise CardError("folding puts each back beside its front: it needs the backs", usage=True)
+    return geo
 
-    pages: list[dict[str, Any]] = []
-    contents: list[dict[str, Any]] = []
-    samples: list[dict[str, Any]] = []
-    first = 3 if options.kit else 1  # after the cover and its second page
-    printed = decks(ruleset, text, lang, options.players)
-    for deck in printed:
-        samples.append({"label": deck.label, "front": deck.faces[0], "back": back_face(deck)})
-    for group in _colour_groups(printed):
+
+@dataclass
+class _Pages:
+    """The pages of a kit so far, with the cover's contents and the guide's samples."""
+
+    first: int  # the number of the first page after the cover pages
+    pages: list[dict[str, Any]]
+    contents: list[dict[str, Any]]
+    samples: list[dict[str, Any]]
+
+    def add(self, pages: list[dict[str, Any]], entry: dict[str, Any]) -> None:
+        """Add a part's pages, with its entry in the contents (its page numbers filled in)."""
+        self.contents.append({**entry, "pages": _range(self.first + len(self.pages), len(pages))})
+        self.pages += pages
+
+    def add_decks(self, geo: Layout, options: CardOptions, group: list[Deck]) -> None:
+        """Add the card pages of decks of one colour, which share pages, with each deck's
+        entry in the contents (the pages its cards are on)."""
         cards: list[Card] = []
         where: list[tuple[Deck, int, int]] = []  # each deck's first and last card
         for deck in group:
             where.append((deck, len(cards), len(cards) + len(deck.faces) - 1))
             cards += [(face, back_face(deck)) for face in deck.faces]
+        start = self.first + len(self.pages)
         per_chunk = 1 if options.fold or not options.backs else 2
         for chunk in _chunks(cards, geo.per_page):
-            if options.fold:
-                pages.append(_card_page(geo, group[0].kind, chunk, "fold"))
-                continue
-            pages.append(_card_page(geo, group[0].kind, chunk, "front"))
-            if options.backs:
-                back = _card_page(geo, group[0].kind, chunk, "back")
-                pages.append(_offset_back(back, *options.back_offset))
-        start = first + len(pages) - per_chunk * len(_chunks(cards, geo.per_page))
+            self.pages += _chunk_pages(geo, options, group[0].kind, chunk)
         for deck, low, high in where:
             page_low = start + per_chunk * (low // geo.per_page)
             page_high = start + per_chunk * (high // geo.per_page) + per_chunk - 1
-            contents.append(
+            self.contents.append(
                 {
                     "part": "cards",
                     "label": deck.label,
@@ -259,47 +322,67 @@ def document(ruleset: Ruleset, options: CardOptions) -> dict[str, Any]:
                     "pages": [page_low, page_high],
                 }
             )
-    if options.kit:
-        per_rank = ruleset.caravan_limit * seats
-        tokens = _token_pages(geo, options, coin_list, len(ruleset.resources), per_rank)
-        contents.append(
-            {
-                "part": "tokens",
-                "label": "",
-                "coins": [c["count"] for c in coin_list],
-                "cubes": per_rank,
-                "pages": _range(first + len(pages), len(tokens)),
-            }
-        )
-        pages += tokens
-        mats = _mat_pages(ruleset, options.paper, seats)
-        contents.append(
-            {
-                "part": "mats",
-                "label": "",
-                "count": seats,
-                "pages": _range(first + len(pages), len(mats)),
-            }
-        )
-        pages += mats
-        cover = {"type": "cover", "width": w, "height": h, "contents": contents}
-        guide = {"type": "guide", "width": w, "height": h, "samples": samples}
-        pages = [cover, guide, *pages]
 
+
+def _chunk_pages(
+    geo: Layout, options: CardOptions, kind: str, cards: Sequence[Card]
+) -> list[dict[str, Any]]:
+    """One page of cards: its fronts followed by their backs, or a folded page."""
+    if options.fold:
+        return [_card_page(geo, kind, cards, "fold")]
+    found = [_card_page(geo, kind, cards, "front")]
+    if options.backs:
+        found.append(_offset_back(_card_page(geo, kind, cards, "back"), *options.back_offset))
+    return found
+
+
+def _paginate(
+    ruleset: Ruleset,
+    options: CardOptions,
+    geo: Layout,
+    text: dict[str, str],
+    lang: str,
+    coin_list: list[dict[str, Any]],
+) -> list[dict[str, Any]]:
+    """Every page of the kit: the cover pages (with the kit), each deck's cards, then the
+    tokens and mats (with the kit)."""
+    seats = options.players if options.players is not None else ruleset.players_max
+    parts = _Pages(3 if options.kit else 1, [], [], [])  # after the cover and its second page
+    printed = decks(ruleset, text, lang, options.players)
+    for deck in printed:
+        parts.samples.append({"label": deck.label, "front": deck.faces[0], "back": back_face(deck)})
+    for group in _colour_groups(printed):
+        parts.add_decks(geo, options, group)
+    if not options.kit:
+        return parts.pages
+    per_rank = ruleset.caravan_limit * seats
+    tokens = _token_pages(geo, options, coin_list, len(ruleset.resources), per_rank)
+    counts = [c["count"] for c in coin_list]
+    parts.add(tokens, {"part": "tokens", "label": "", "coins": counts, "cubes": per_rank})
+    mats = _mat_pages(ruleset, options.paper, seats)
+    parts.add(mats, {"part": "mats", "label": "", "count": seats})
+    w, h = PAPERS[options.paper]
+    cover = {"type": "cover", "width": w, "height": h, "contents": parts.contents}
+    guide = {"type": "guide", "width": w, "height": h, "samples": parts.samples}
+    return [cover, guide, *parts.pages]
+
+
+def document(ruleset: Ruleset, options: CardOptions) -> dict[str, Any]:
+    """Everything ``cards.typ`` draws, as JSON-ready data: the options checked (`check`),
+    the pages laid out (`_paginate`), and what every page draws from."""
+    geo = check(ruleset, options)
+    lang = options.lang or ruleset.languages[0]
+    text = render_prose(ruleset, lang)  # a TextError names what is missing
+    seats = options.players if options.players is not None else ruleset.players_max
+    coin_list = coins(ruleset, seats)
+    pages = _paginate(ruleset, options, geo, text, lang, coin_list)
     cw, ch = geo.card
     return {
         "game": typeset(shown(ruleset.name, lang, ruleset.id)),  # the cover may wrap it
         "lang": lang,
-        "text": text,
+        **mat_text(ruleset, lang, text),
         "resources": resources(ruleset),
         "coins": coin_list,
-        "caravan_limit": ruleset.caravan_limit,
-        "resource_points": list(ruleset.resource_points),
-        "caravan_term": term(ruleset, "caravan", lang),
-        "actions": [
-            {"name": term(ruleset, action, lang), "text": text[f"ref_{action}"]}
-            for action in ("play", "acquire", "claim", "rest")
-        ],
         "card": {"width": _mm(cw)[0], "height": _mm(ch)[0], "scale": geo.scale},
         "layout": {
             "paper": options.paper,
@@ -325,9 +408,9 @@ def _duplex_mode(options: CardOptions) -> str:
 
 
 def render(ruleset: Ruleset, options: CardOptions) -> bytes:
-    """The print-and-play PDF for `ruleset`."""
-    from century.targets.typst import render_pdf
-    from century.targets.typst.pdf import print_settings
+    """The print-and-play PDF of one kit: `options.paper` and `options.lang`."""
+    from century.render.typst import render_pdf
+    from century.render.typst.pdf import print_settings
 
     doc = document(ruleset, options)
     pdf = render_pdf(TEMPLATE, doc)
@@ -341,21 +424,59 @@ def file_name(lang: str, paper: str) -> str:
     return f"cards-{lang}-{paper}.pdf"
 
 
-def write(ruleset: Ruleset, out: Path, options: BuildOptions) -> list[Path]:
-    """Build target: ``cards-<lang>-<paper>.pdf`` for every language and paper asked for
-    (every language of the game unless the build names some)."""
-    languages = [
-        lang for lang in options.languages or ruleset.languages if lang in ruleset.languages
+def _kits(ruleset: Ruleset, options: CardOptions) -> list[CardOptions]:
+    """One kit's options for every language and paper asked for."""
+    papers = dict.fromkeys(options.papers)
+    return [
+        replace(options, lang=lang, paper=paper)
+        for lang in languages(ruleset, options.languages)
+        for paper in papers
     ]
-    written = []
-    for lang in languages:
-        for paper in options.papers:
-            path = out / file_name(lang, paper)
-            path.write_bytes(render(ruleset, CardOptions(paper=paper, lang=lang)))
-            written.append(path)
-    return written
+
+
+def names(ruleset: Ruleset, options: CardOptions) -> list[str]:
+    """``cards-<lang>-<paper>.pdf`` for every language and paper asked for; every kit's
+    options checked."""
+    kits = _kits(ruleset, options)
+    for each in kits:
+        check(ruleset, each)
+    return [file_name(each.lang or "", each.paper) for each in kits]
+
+
+def files(ruleset: Ruleset, options: CardOptions) -> dict[str, bytes]:
+    """A kit for every language and paper asked for (`names`)."""
+    names(ruleset, options)  # every kit's options, before any is drawn
+    return {
+        file_name(each.lang or "", each.paper): render(ruleset, each)
+        for each in _kits(ruleset, options)
+    }
+
+
+def paper_help() -> str:
+    """The command's epilog: what fits on each paper, computed from the layout."""
+    duplex, fold = layout("a4"), layout("a4", fold=True)
+    return (
+        f"Cards are {CARD_W:g} × {CARD_H:g} mm, {duplex.cols} × {duplex.rows} to a page (with "
+        f"--fold, {fold.front_cols} × {fold.rows} fronts beside their backs on landscape "
+        f"pages); the frames reach {DEFAULT_BLEED:g} mm past the cut lines unless --bleed says "
+        f"otherwise. The cards stay {PRINT_MARGIN:g} mm clear of the paper edge, and so do the "
+        f"cut marks, which are at least {MARK_MIN:g} mm long; a side without room for them has "
+        "none (the marks across the gaps and the lines in the frames carry every cut line). "
+        "Only a block that does not fit at all shrinks (the cover page gives the printed "
+        "size). Printed card size on " + fit_summary()
+    )
 
 
 TARGET = Target(
-    "cards", "print-and-play kits per language and paper (cards-<lang>-<paper>.pdf)", write
+    "cards",
+    "print-and-play kits per language and paper (cards-<lang>-<paper>.pdf)",
+    files,
+    options=CardOptions,
+    error=CardError,
+    names=names,
+    help="Write cards-LANG-PAPER.pdf: the print-and-play kit, backs mirrored for long-edge "
+    "duplex.\n\nBesides every card, the kit has a cover page (print at 100 %, how to flip, a "
+    "50 mm scale bar, contents, cutting order), coin and cube tokens and a caravan mat per "
+    "player.",
+    epilog=paper_help,
 )

@@ -3,7 +3,7 @@
 `render(ruleset, options)` returns every file as ``{relative path: bytes}``:
 
 - ``<lang>/<deck>/<name>.png``: each distinct card front of a deck, once however many copies
-  the deck has, named by its card id (`century.targets.images.names`: ids are data, so a
+  the deck has, named by its card id (`century.render.names`: ids are data, so a
   name keeps only safe characters; the reference card, which has no id, is ``reference``);
 - ``<lang>/backs/<deck>.png``: the deck's back;
 - ``index.html``: a contact sheet with every card of the game, per language and deck, with
@@ -19,7 +19,6 @@ one run. The same input gives the same bytes.
 
 from __future__ import annotations
 
-import json
 import urllib.parse
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,130 +27,65 @@ from typing import Any
 from century.model.ruleset import Ruleset
 from century.model.text import shown
 from century.prose import render_prose
-from century.targets import BuildOptions, Target, write_files
-from century.targets.cards.faces import back_face, coins, decks, resources
-from century.targets.images.names import file_stem, unique_stems
+from century.render.cards.images import (
+    CARD_MM,
+    DeckImages,
+    card_label,
+    deck_images,
+    face_context,
+    pixels,
+)
+from century.render.names import file_stem
+from century.targets import (
+    Files,
+    Languages,
+    Target,
+    TargetError,
+    check_options,
+    languages,
+    option,
+)
 
-TEMPLATE = "images/images.typ"
+TEMPLATE = "targets/images/images.typ"
 FOLDER = "images"
 """Where a build puts the images, inside the game's folder."""
 DEFAULT_DPI = 300
 DPI_RANGE = (50, 1200)
 MAX_BLEED = 10.0
 """Print services ask for 3 mm (1/8 inch); more than this is a typo."""
-CARD_MM = (63.0, 88.0)
 BACKS = "backs"
 """The folder of the backs, beside the deck folders (whose names are the deck kinds)."""
 
 
-class ImageOptionError(ValueError):
-    """The options cannot be rendered (resolution or bleed out of range, unknown language)."""
+class ImageError(TargetError):
+    """Images that cannot be rendered (resolution or bleed out of range: a usage error)."""
 
 
 @dataclass(frozen=True)
-class ImageOptions:
+class ImageOptions(Languages):
     """What the user chose for one set of card images."""
 
-    dpi: float = DEFAULT_DPI
-    bleed: float = 0.0
-    languages: tuple[str, ...] = ()  # empty: every language of the game
+    dpi: float = option(
+        DEFAULT_DPI, "--dpi", metavar="N", help="Resolution in pixels per inch (50 to 1200)."
+    )
+    bleed: float = option(
+        0.0,
+        "--bleed",
+        metavar="MM",
+        help="Extend every image this many mm past the card's edges (print services "
+        "usually ask for 3).",
+    )
 
 
-@dataclass(frozen=True)
-class CardImage:
-    """One distinct card of a deck: its file name (without extension), face and copies."""
-
-    name: str
-    face: dict[str, Any]
-    copies: int
-
-
-@dataclass(frozen=True)
-class DeckImages:
-    """One deck in one language: its kind, the title on its backs, cards and back."""
-
-    kind: str
-    title: str
-    cards: tuple[CardImage, ...]
-    back: dict[str, Any]
-
-    @property
-    def count(self) -> int:
-        """How many cards the deck has, copies included."""
-        return sum(card.copies for card in self.cards)
-
-
-def card_label(face: dict[str, Any]) -> str:
-    """What names a card to players: its id, or its kind for a card without one."""
-    return face["id"] or face["kind"]
-
-
-def distinct(faces: tuple[dict[str, Any], ...]) -> list[tuple[dict[str, Any], int]]:
-    """Each different face of a deck once, in deck order, with how often it occurs."""
-    counts: dict[str, int] = {}
-    first: dict[str, dict[str, Any]] = {}
-    for face in faces:
-        key = json.dumps(face, sort_keys=True)
-        counts[key] = counts.get(key, 0) + 1
-        first.setdefault(key, face)
-    return [(first[key], count) for key, count in counts.items()]
-
-
-def deck_images(
-    ruleset: Ruleset, lang: str, text: dict[str, str] | None = None
-) -> list[DeckImages]:
-    """The decks of `ruleset` in `lang`, as the print kit has them (starting cards for the
-    most players), each distinct card once with a file name unique in its deck."""
-    text = text if text is not None else render_prose(ruleset, lang)
-    found = []
-    for deck in decks(ruleset, text, lang):
-        cards = distinct(deck.faces)
-        names = unique_stems(card_label(face) for face, _ in cards)
-        found.append(
-            DeckImages(
-                kind=deck.kind,
-                title=deck.label,
-                cards=tuple(
-                    CardImage(name, face, copies)
-                    for name, (face, copies) in zip(names, cards, strict=True)
-                ),
-                back=back_face(deck),
-            )
-        )
-    return found
-
-
-def languages(ruleset: Ruleset, chosen: tuple[str, ...]) -> list[str]:
-    """`chosen` (every language of the game if empty), or `ImageOptionError` naming an
-    unknown one."""
-    for lang in chosen:
-        if lang not in ruleset.languages:
-            known = ", ".join(ruleset.languages)
-            raise ImageOptionError(f"{ruleset.id} has no language {lang!r} (known: {known})")
-    return list(dict.fromkeys(chosen or ruleset.languages))
-
-
-def check_options(options: ImageOptions) -> None:
+def check_size(options: ImageOptions) -> None:
+    """`ImageError` (a usage error) for a resolution or bleed out of range."""
     low, high = DPI_RANGE
     if not low <= options.dpi <= high:
-        raise ImageOptionError(f"the resolution must be {low} to {high} dpi, not {options.dpi:g}")
+        raise ImageError(
+            f"the resolution must be {low} to {high} dpi, not {options.dpi:g}", usage=True
+        )
     if not 0 <= options.bleed <= MAX_BLEED:
-        raise ImageOptionError(f"bleed must be 0 to {MAX_BLEED:g} mm, not {options.bleed:g}")
-
-
-def face_context(ruleset: Ruleset, lang: str) -> dict[str, Any]:
-    """What every face template needs besides the faces: game name, ladder and coins."""
-    return {
-        "game": shown(ruleset.name, lang, ruleset.id),
-        "lang": lang,
-        "resources": resources(ruleset),
-        "coins": coins(ruleset, ruleset.players_max),
-    }
-
-
-def pixels(mm: float, dpi: float) -> int:
-    """How many pixels `mm` millimetres take at `dpi` (as Typst rounds a page)."""
-    return round(mm / 25.4 * dpi)
+        raise ImageError(f"bleed must be 0 to {MAX_BLEED:g} mm, not {options.bleed:g}", usage=True)
 
 
 def image_size(options: ImageOptions) -> tuple[int, int]:
@@ -178,8 +112,9 @@ class Language:
 
 
 def plan(ruleset: Ruleset, options: ImageOptions) -> list[Language]:
-    """Every language's images, named but not drawn (`ImageOptionError` for bad options)."""
-    check_options(options)
+    """Every language's images, named but not drawn (`ImageError` for bad options)."""
+    check_size(options)
+    check_options(ruleset, options, ImageError)
     found = []
     for lang in languages(ruleset, options.languages):
         folder = file_stem(lang)
@@ -207,7 +142,7 @@ def render(
 ) -> dict[str, bytes]:
     """Every card image and the contact sheet, by path relative to the images folder
     (`planned`: what `plan` gave for these options, to save working it out again)."""
-    from century.targets.typst import render_png
+    from century.render.typst import render_png
 
     planned = plan(ruleset, options) if planned is None else planned
     files: dict[str, bytes] = {}
@@ -268,16 +203,37 @@ def _href(path: str) -> str:
     return urllib.parse.quote(path, safe="/+")
 
 
-def write(ruleset: Ruleset, out: Path, options: BuildOptions) -> list[Path]:
-    """Build target: ``images/`` with every card image at 300 dpi and ``index.html``, for
-    every language of the game (or those the build names that the game has)."""
-    chosen = tuple(lang for lang in options.languages if lang in ruleset.languages)
-    return write_files(out / FOLDER, render(ruleset, ImageOptions(languages=chosen)))
+def names(ruleset: Ruleset, options: ImageOptions) -> list[str]:
+    """The files `files` returns, below `FOLDER`."""
+    return [f"{FOLDER}/{name}" for name in file_names(plan(ruleset, options))]
+
+
+def files(ruleset: Ruleset, options: ImageOptions) -> dict[str, bytes]:
+    """`render`'s files below `FOLDER`: ``images/`` in the game's folder."""
+    return {f"{FOLDER}/{name}": data for name, data in render(ruleset, options).items()}
+
+
+def report(out: Path, written: Files, options: ImageOptions) -> list[str]:
+    """How many images of what size, and the contact sheet."""
+    width, height = image_size(options)
+    count = sum(name.endswith(".png") for name in written)
+    return [
+        f"wrote {count} card images of {width} × {height} pixels to {out / FOLDER}",
+        f"wrote {out / FOLDER / 'index.html'}",
+    ]
 
 
 TARGET = Target(
     "images",
     "card images, one PNG per card and back at 300 dpi, and a contact sheet (images/)",
-    write,
+    files,
     in_build=False,
+    options=ImageOptions,
+    error=ImageError,
+    names=names,
+    help="Write DIR/images/: one PNG per card and per back, and an index.html contact sheet."
+    "\n\nEach distinct card of each deck is one image, LANG/DECK/ID.png, 63 × 88 mm plus the "
+    "bleed (poker size, as print-on-demand services take it); the backs are "
+    "LANG/backs/DECK.png. index.html shows every card of the game on one page.",
+    report=report,
 )

@@ -1,6 +1,6 @@
 """The OpenSpiel target: a ``pyspiel`` Python game per game (``<game>_openspiel.py``,
 `runtime.py` here) registered under the game's id, written with the engine and the action
-module it imports (see `century.targets.rl`). Using it needs ``open_spiel`` (the ``rl``
+module it imports (see `century.render.rl`). Using it needs ``open_spiel`` (the ``rl``
 extra); a plain ``century build`` leaves it out: ``--target openspiel`` or
 ``century openspiel GAME``.
 """
@@ -8,10 +8,10 @@ extra); a plain ``century build`` leaves it out: ``--target openspiel`` or
 from __future__ import annotations
 
 import types
-from pathlib import Path
 
 from century.model.ruleset import Ruleset
-from century.targets import BuildOptions, Target, rl
+from century.render import rl
+from century.targets import NoOptions, Target
 
 
 def generate(ruleset: Ruleset) -> dict[str, str]:
@@ -25,14 +25,14 @@ def load_game_module(ruleset: Ruleset) -> types.ModuleType:
     return rl.load(modules)[list(modules)[-1]]
 
 
-def write(ruleset: Ruleset, out: Path, options: BuildOptions | None = None) -> list[Path]:
-    """Write the three modules into `out`."""
-    return rl.write(generate(ruleset), out)
+def render(ruleset: Ruleset, options: NoOptions) -> dict[str, bytes]:
+    """The three modules."""
+    return rl.module_files(generate(ruleset))
 
 
 TARGET = Target(
     "openspiel",
     "an OpenSpiel game (<game>_openspiel.py, with the engine)",
-    write,
+    render,
     in_build=False,
 )

@@ -30,8 +30,9 @@ game with ``pyspiel`` under the game's id: ``pyspiel.load_game("<id>")``, or wit
 from __future__ import annotations
 
 import importlib
+from functools import cache
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyspiel
@@ -47,8 +48,12 @@ def _sibling(name: str) -> ModuleType:
 ACTIONS_MODULE = ""
 # </rl constants>
 
-actions = _sibling(ACTIONS_MODULE)
-engine = actions.engine
+if TYPE_CHECKING:  # the game's modules (in the package: the runtimes they are made from)
+    import century.engine.runtime as engine
+    import century.render.rl.actions as actions
+else:
+    actions = _sibling(ACTIONS_MODULE)
+    engine = actions.engine
 MAX_ROUNDS = 1000
 """The default of the ``max_rounds`` parameter."""
 MERCHANT_CARDS = len(engine.CARDS)
@@ -73,15 +78,20 @@ GAME_TYPE = pyspiel.GameType(
 )
 
 
+@cache
 def _most_gained() -> int:
-    """The most cubes one action can add to the game (a gain, or trades that get more)."""
+    """The most cubes one action can add to the game: over every play of every card from a
+    caravan of at most ``actions.CARRY`` cubes (``KindRules.moves``), what the play adds, read
+    from the engine's outcome tables on a caravan rich enough for all of them (a play adds
+    the same cubes whatever the caravan holds)."""
+    rich = (actions.CARRY * max(1, len(engine.CODES)),) * len(engine.CODES)
     most = 0
     for card in engine.CARDS:
-        paid, got = sum(card.pay), sum(card.get)
-        if card.kind == "gain":
-            most = max(most, got)
-        elif card.kind == "trade" and paid:
-            most = max(most, actions.CARRY // paid * (got - paid))
+        name = "play " + card.id.lower()
+        rules = engine.KIND_RULES[card.kind]
+        table = rules.outcomes(rich, card, name)
+        for move in rules.moves(card, name, actions.CARRY):
+            most = max(most, table[move].size - sum(rich))
     return most
 
 
@@ -130,7 +140,7 @@ class _Engine:
 
     __slots__ = ("state",)
 
-    def __init__(self, state: Any) -> None:
+    def __init__(self, state: engine.State) -> None:
         self.state = state
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Engine:
@@ -155,7 +165,7 @@ class CenturyState(pyspiel.State):
         self._point_deck = POINT_DECK
         self._rows: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())  # dealt so far
         self._game: _Engine | None = None  # once the rows are dealt
-        self._turn: Any = None
+        self._turn = actions.Turn([])  # the player's decision, once the rows are dealt
         self._pending = ""  # a move waiting for the card it draws
         self._capped = False
         self._start_if_dealt()
@@ -259,13 +269,13 @@ class CenturyState(pyspiel.State):
                 "players": self._players,
                 "merchant_row": list(merchants),
                 "point_row": list(points),
-                "merchant_deck": _cards(engine.CARDS, self._deck),
-                "point_deck": _cards(engine.POINT_CARDS, self._point_deck),
+                "merchant_deck": _cards([card.id for card in engine.CARDS], self._deck),
+                "point_deck": _cards([card.id for card in engine.POINT_CARDS], self._point_deck),
             }
             self._game = _Engine(engine.State.from_dict(data))
             self._turn = actions.Turn(self._game.state.legal_moves())
 
-    def _play(self, state: Any, move: str) -> None:
+    def _play(self, state: engine.State, move: str) -> None:
         state.play(move)
         self._game = _Engine(state)
         self._turn = actions.Turn(state.legal_moves())
@@ -274,14 +284,14 @@ class CenturyState(pyspiel.State):
 
     # -- for tests and tools -------------------------------------------------------------
 
-    def engine_state(self) -> Any:
+    def engine_state(self) -> engine.State | None:
         """The engine's state once the rows are dealt (None before)."""
         return None if self._game is None else self._game.state
 
 
-def _cards(table: Any, left: tuple[int, ...]) -> list[str]:
+def _cards(ids: list[str], left: tuple[int, ...]) -> list[str]:
     """The cards left in a deck, in table order (the order no one knows is drawn by chance)."""
-    return [card.id for card, n in zip(table, left, strict=True) for _ in range(n)]
+    return [card for card, n in zip(ids, left, strict=True) for _ in range(n)]
 
 
 def _take(left: tuple[int, ...], card: int) -> tuple[int, ...]:

@@ -1,6 +1,6 @@
 """The PettingZoo target: a PettingZoo AEC environment and a Gymnasium single-agent wrapper
 per game (``<game>_pettingzoo.py``, `runtime.py` here), written with the engine and the
-action module it imports (see `century.targets.rl`). Using it needs the ``rl`` extra; writing
+action module it imports (see `century.render.rl`). Using it needs the ``rl`` extra; writing
 it does not, but a plain ``century build`` leaves it out: ``--target pettingzoo`` or
 ``century pettingzoo GAME``.
 """
@@ -8,10 +8,10 @@ it does not, but a plain ``century build`` leaves it out: ``--target pettingzoo`
 from __future__ import annotations
 
 import types
-from pathlib import Path
 
 from century.model.ruleset import Ruleset
-from century.targets import BuildOptions, Target, rl
+from century.render import rl
+from century.targets import NoOptions, Target
 
 
 def generate(ruleset: Ruleset) -> dict[str, str]:
@@ -25,14 +25,14 @@ def load_env(ruleset: Ruleset) -> types.ModuleType:
     return rl.load(modules)[list(modules)[-1]]
 
 
-def write(ruleset: Ruleset, out: Path, options: BuildOptions | None = None) -> list[Path]:
-    """Write the three modules into `out`."""
-    return rl.write(generate(ruleset), out)
+def render(ruleset: Ruleset, options: NoOptions) -> dict[str, bytes]:
+    """The three modules."""
+    return rl.module_files(generate(ruleset))
 
 
 TARGET = Target(
     "pettingzoo",
     "a PettingZoo environment and a Gymnasium wrapper (<game>_pettingzoo.py, with the engine)",
-    write,
+    render,
     in_build=False,
 )

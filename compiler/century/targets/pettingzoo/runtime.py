@@ -34,18 +34,20 @@ Gymnasium (one learner)
 illegal_reward=None, render_mode=None)``: the learner plays ``seat``; each other seat is
 played by ``opponent(seed)``, made anew every episode (seeded from the game's seed): any
 object with ``choose(state) -> move`` on the engine state, such as the Century rules
-compiler's bots (``lambda seed: make_bot("greedy", ruleset, seed)``); by default uniformly
-random legal moves. Observations are the flat vector; the mask is ``info["action_mask"]``
-and ``action_masks()``. With ``illegal_reward`` set, an illegal action ends the episode with
-that reward instead of raising. Seeding and rewards as above.
+compiler's bots made for this module's ``engine`` (``lambda seed: make_bot("greedy", engine,
+ruleset, seed)``); by default uniformly random legal moves. Observations are the flat
+vector; the mask is ``info["action_mask"]`` and ``action_masks()``. With ``illegal_reward``
+set, an illegal action ends the episode with that reward instead of raising. Seeding and
+rewards as above.
 """
 
 from __future__ import annotations
 
 import importlib
 import random
+from collections.abc import Callable
 from types import ModuleType
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 import gymnasium
 import numpy as np
@@ -62,8 +64,12 @@ def _sibling(name: str) -> ModuleType:
 ACTIONS_MODULE = ""
 # </rl constants>
 
-actions = _sibling(ACTIONS_MODULE)
-engine = actions.engine
+if TYPE_CHECKING:  # the game's modules (in the package: the runtimes they are made from)
+    import century.engine.runtime as engine
+    import century.render.rl.actions as actions
+else:
+    actions = _sibling(ACTIONS_MODULE)
+    engine = actions.engine
 IllegalAction = actions.IllegalAction
 NUM_ACTIONS: int = actions.NUM_ACTIONS
 HIGH = float(np.finfo(np.float32).max)
@@ -83,7 +89,7 @@ def _box(players: int) -> spaces.Box:
     return spaces.Box(0.0, HIGH, (size,), np.float32)
 
 
-def _mask(turn: Any) -> np.ndarray:
+def _mask(turn: actions.Turn) -> np.ndarray:
     mask = np.zeros(NUM_ACTIONS, np.int8)
     mask[turn.legal()] = 1
     return mask
@@ -98,16 +104,23 @@ class _Observations:
         self._built = -1
         self._parts: tuple[dict[str, Any], np.ndarray, np.ndarray] = ({}, np.zeros(0), np.zeros(0))
 
-    def vector(self, game: Any, seat: int, turn: Any) -> np.ndarray:
+    def vector(self, game: engine.State, seat: int, turn: actions.Turn) -> np.ndarray:
         if self._built != self.version:
             data = game.to_dict(moves=False)
-            shared, seats = actions.position_parts(data)
-            self._parts = data, np.array(shared, np.float32), np.array(seats, np.float32)
+            common, blocks = actions.position_parts(data)
+            self._parts = data, np.array(common, np.float32), np.array(blocks, np.float32)
             self._built = self.version
         data, shared, seats = self._parts
         order = [(seat + offset) % len(seats) for offset in range(len(seats))]
         decision = np.array(actions.decision_part(data, seat, turn.prefix), np.float32)
         return np.concatenate((decision, shared, seats[order].ravel()))
+
+
+def _turn(turn: actions.Turn | None) -> actions.Turn:
+    """The decision in progress (once reset)."""
+    if turn is None:
+        raise RuntimeError("call reset() first")
+    return turn
 
 
 class _Seeds:
@@ -127,19 +140,25 @@ class _Seeds:
 class _Shown:
     """What both environments show of their game: the public state and the text render."""
 
-    game: Any
-    turn: Any
+    game: engine.State | None
+    turn: actions.Turn | None
     render_mode: str | None
+
+    def _game(self) -> engine.State:
+        """The game (once reset)."""
+        if self.game is None:
+            raise RuntimeError("call reset() first")
+        return self.game
 
     def public_state(self) -> dict[str, Any]:
         """The public state as JSON-ready data (see ``actions.public_state``)."""
-        return actions.public_state(self.game, self.turn)
+        return actions.public_state(self._game(), self.turn)
 
     def render(self) -> str | None:
         if self.render_mode is None:
             gymnasium.logger.warn("render() without a render_mode: pass render_mode='ansi'")
             return None
-        text = actions.render(self.game, self.turn)
+        text = actions.render(self._game(), self.turn)
         if self.render_mode == "ansi":
             return text
         print(text)
@@ -182,8 +201,8 @@ class CenturyEnv(_Shown, AECEnv):
         self.action_spaces = {agent: spaces.Discrete(NUM_ACTIONS) for agent in self.possible_agents}
         self._seeds = _Seeds()
         self._observations = _Observations()
-        self.game: Any = None
-        self.turn: Any = None
+        self.game = None
+        self.turn = None
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -212,7 +231,7 @@ class CenturyEnv(_Shown, AECEnv):
             return
         if action is None:
             raise IllegalAction(f"{agent} is still playing: None is no action")
-        move = self.turn.choose(actions.action_number(action))
+        move = _turn(self.turn).choose(actions.action_number(action))
         self._cumulative_rewards[agent] = 0.0
         if move is not None:
             game = self.game
@@ -234,10 +253,10 @@ class CenturyEnv(_Shown, AECEnv):
         if self.game is None:
             raise RuntimeError("call reset() before observe()")
         seat = self._seat[agent]
-        vector = self._observations.vector(self.game, seat, self.turn)
+        vector = self._observations.vector(self.game, seat, _turn(self.turn))
         playing = not (self.terminations.get(agent) or self.truncations.get(agent))
         if playing and seat == self.game.current_player:
-            mask = _mask(self.turn)
+            mask = _mask(_turn(self.turn))
         else:
             mask = np.zeros(NUM_ACTIONS, np.int8)
         return {"observation": vector, "action_mask": mask}
@@ -254,6 +273,12 @@ def env(**kwargs: Any) -> CenturyEnv:
     return CenturyEnv(**kwargs)
 
 
+class Opponent(Protocol):
+    """What plays a seat other than the learner's: a move for the engine state."""
+
+    def choose(self, state: engine.State) -> str: ...
+
+
 class RandomOpponent:
     """Uniformly random legal moves."""
 
@@ -262,7 +287,7 @@ class RandomOpponent:
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, state: Any) -> str:
+    def choose(self, state: engine.State) -> str:
         return self.rng.choice(state.legal_moves())
 
 
@@ -275,7 +300,7 @@ class SingleAgentEnv(_Shown, gymnasium.Env):
         self,
         players: int = engine.PLAYERS_MIN,
         seat: int = 0,
-        opponent: Any = None,
+        opponent: Callable[[int], Opponent] | None = None,
         reward: str = "win",
         max_rounds: int | None = None,
         illegal_reward: float | None = None,
@@ -285,7 +310,7 @@ class SingleAgentEnv(_Shown, gymnasium.Env):
         if not 0 <= seat < players:
             raise ValueError(f"seat must be 0..{players - 1}, not {seat}")
         self.players, self.seat = players, seat
-        self.opponent = opponent or RandomOpponent
+        self.opponent: Callable[[int], Opponent] = opponent or RandomOpponent
         self.reward, self.max_rounds = reward, max_rounds
         self.illegal_reward = illegal_reward
         self.render_mode = render_mode
@@ -293,9 +318,9 @@ class SingleAgentEnv(_Shown, gymnasium.Env):
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self._seeds = _Seeds()
         self._observations = _Observations()
-        self.game: Any = None
-        self.turn: Any = None
-        self._opponents: dict[int, Any] = {}
+        self.game = None
+        self.turn = None
+        self._opponents: dict[int, Opponent] = {}
         self._done = True
 
     def reset(
@@ -317,8 +342,9 @@ class SingleAgentEnv(_Shown, gymnasium.Env):
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         if self._done:
             raise RuntimeError("the episode is over: call reset()")
+        game, turn = self._game(), _turn(self.turn)
         try:
-            move = self.turn.choose(actions.action_number(action))
+            move = turn.choose(actions.action_number(action))
         except IllegalAction:
             if self.illegal_reward is None:
                 raise
@@ -326,18 +352,18 @@ class SingleAgentEnv(_Shown, gymnasium.Env):
             return self._observe(), float(self.illegal_reward), True, False, self._info()
         truncated = False
         if move is not None:
-            self.game.play(move)
+            game.play(move)
             truncated = self._advance()
-        terminated = self.game.is_over()
+        terminated = game.is_over()
         self._done = terminated or truncated
-        reward = actions.rewards(self.game, self.reward)[self.seat] if terminated else 0.0
+        reward = actions.rewards(game, self.reward)[self.seat] if terminated else 0.0
         if self.render_mode == "human":
             self.render()
         return self._observe(), reward, terminated, truncated, self._info()
 
     def _advance(self) -> bool:
         """Let the opponents play up to the learner's next decision; True on truncation."""
-        game = self.game
+        game = self._game()
         self._observations.version += 1
         while not game.is_over():
             if self.max_rounds is not None and game.rounds() >= self.max_rounds:
@@ -350,7 +376,7 @@ class SingleAgentEnv(_Shown, gymnasium.Env):
         return False
 
     def _observe(self) -> np.ndarray:
-        return self._observations.vector(self.game, self.seat, self.turn)
+        return self._observations.vector(self._game(), self.seat, _turn(self.turn))
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.action_masks().astype(np.int8)}
@@ -359,4 +385,4 @@ class SingleAgentEnv(_Shown, gymnasium.Env):
         """The legal actions of the learner as booleans (all False once the episode is over)."""
         if self._done:
             return np.zeros(NUM_ACTIONS, bool)
-        return _mask(self.turn).astype(bool)
+        return _mask(_turn(self.turn)).astype(bool)

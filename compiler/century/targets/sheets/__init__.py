@@ -3,23 +3,23 @@
 The sentences are the game's prose rendered by `century.prose`; this module adds the drawing
 data (ladder, seats, coins, end table, one card face per kind drawn like the printed cards,
 the worked examples to show) and hands both to Typst as JSON. Letter colours on cubes and
-coins are chosen here for contrast (`century.targets.typst.colours`).
+coins are chosen here for contrast (`century.render.typst.colours`).
 """
 
 from __future__ import annotations
 
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Any
 
 from century.model.ruleset import Ruleset
-from century.model.text import TextError
-from century.prose import PROSE_KEYS, example_cards, prose_context, render_prose
-from century.targets import BuildOptions, Target
-from century.targets.cards.faces import card_kinds, merchant_face, point_face, term
-from century.targets.typst.colours import ink_on
+from century.model.text import TextError, term
+from century.prose import example_cards, prose_context, prose_keys, render_prose
+from century.render.cards.faces import card_kinds, merchant_face, point_face
+from century.render.typst.colours import ink_on
+from century.targets import Languages, Papers, Target, TargetError, check_paper, languages
 
-TEMPLATE = "sheets/rules.typ"
-PAPERS = {"a4": "a4", "letter": "us-letter"}
+TEMPLATE = "targets/sheets/rules.typ"
+TYPST_PAPERS = {"a4": "a4", "letter": "us-letter"}
 """Paper names on the command line -> Typst paper names."""
 
 EXAMPLES = ("ex_acquire", "ex_upgrade", "ex_trade", "ex_end", "ex_coins", "ex_score")
@@ -27,8 +27,14 @@ EXAMPLES = ("ex_acquire", "ex_upgrade", "ex_trade", "ex_end", "ex_coins", "ex_sc
 _LEADS = {"ex_acquire": "acquire", "ex_upgrade": "upgrade_card", "ex_trade": "trade_card"}
 """The term that heads each example (the others are headed by a heading of the sheet)."""
 
-SheetError = TextError
-"""The ruleset cannot be typeset as a rule sheet (e.g. a missing translation)."""
+
+class SheetError(TargetError):
+    """The ruleset cannot be typeset as a rule sheet (e.g. a missing translation)."""
+
+
+@dataclass(frozen=True)
+class SheetOptions(Languages, Papers):
+    """The languages and papers of the rule sheets (one PDF for each pair)."""
 
 
 # -- the sheet -----------------------------------------------------------------------------
@@ -61,17 +67,19 @@ def _lead(ruleset: Ruleset, text: dict[str, str], key: str, lang: str) -> str:
 
 def sheet_data(ruleset: Ruleset, lang: str, paper: str) -> dict[str, Any]:
     """The JSON document `rules.typ` reads: drawing data plus rendered prose."""
-    if paper not in PAPERS:
-        raise SheetError(f"unknown paper {paper!r} (known: {', '.join(PAPERS)})")
-    context = prose_context(ruleset, lang)
-    text = render_prose(ruleset, lang)
-    missing = sorted(PROSE_KEYS - text.keys())
+    check_paper(paper, SheetError)
+    try:
+        context = prose_context(ruleset, lang)
+        text = render_prose(ruleset, lang)
+    except TextError as err:
+        raise SheetError(str(err)) from None
+    missing = sorted(prose_keys() - text.keys())
     if missing:
         raise SheetError(f"prose {lang}: no text for {', '.join(missing)}")
     counts = list(ruleset.player_counts)
     return {
         "lang": lang,
-        "paper": PAPERS[paper],
+        "paper": TYPST_PAPERS[paper],
         "title": context["game"],
         "players": counts,
         "resources": [
@@ -106,7 +114,7 @@ def sheet_data(ruleset: Ruleset, lang: str, paper: str) -> dict[str, Any]:
 
 def render_sheet(ruleset: Ruleset, lang: str, paper: str = "a4") -> bytes:
     """The rule sheet of `ruleset` in `lang` on `paper`, as PDF bytes."""
-    from century.targets.typst import render_pdf
+    from century.render.typst import render_pdf
 
     return render_pdf(TEMPLATE, sheet_data(ruleset, lang, paper))
 
@@ -115,17 +123,32 @@ def sheet_name(lang: str, paper: str) -> str:
     return f"rules-{lang}-{paper}.pdf"
 
 
-def write(ruleset: Ruleset, out: Path, options: BuildOptions) -> list[Path]:
-    """Write ``rules-<lang>-<paper>.pdf`` for every language and paper asked for."""
-    languages = options.languages or ruleset.languages
-    papers = options.papers or ("a4",)
-    written: list[Path] = []
-    for lang in languages:
-        for paper in papers:
-            path = out / sheet_name(lang, paper)
-            path.write_bytes(render_sheet(ruleset, lang, paper))
-            written.append(path)
-    return written
+def names(ruleset: Ruleset, options: SheetOptions) -> list[str]:
+    """``rules-<lang>-<paper>.pdf`` for every language and paper asked for."""
+    papers = dict.fromkeys(options.papers)
+    return [
+        sheet_name(lang, paper)
+        for lang in languages(ruleset, options.languages)
+        for paper in papers
+    ]
 
 
-TARGET = Target("sheets", "rule sheets per language and paper (rules-<lang>-<paper>.pdf)", write)
+def render(ruleset: Ruleset, options: SheetOptions) -> dict[str, bytes]:
+    """A rule sheet for every language and paper asked for (`names`)."""
+    papers = dict.fromkeys(options.papers)
+    return {
+        sheet_name(lang, paper): render_sheet(ruleset, lang, paper)
+        for lang in languages(ruleset, options.languages)
+        for paper in papers
+    }
+
+
+TARGET = Target(
+    "sheets",
+    "rule sheets per language and paper (rules-<lang>-<paper>.pdf)",
+    render,
+    options=SheetOptions,
+    error=SheetError,
+    names=names,
+    help="Write the rule sheets of GAME as rules-<lang>-<paper>.pdf.",
+)

@@ -37,24 +37,30 @@ from pathlib import Path
 from typing import Any
 
 from century.model.ruleset import Ruleset, cube_string
-from century.model.text import shown
+from century.model.text import shown, term
 from century.prose import render_prose
-from century.targets import BuildOptions, Target, write_files
-from century.targets.cards import kit
-from century.targets.cards.faces import term
-from century.targets.images import (
+from century.render.cards import kit
+from century.render.cards.faces import mat_text
+from century.render.cards.images import (
     CARD_MM,
     CardImage,
     DeckImages,
-    ImageOptionError,
     deck_images,
     face_context,
-    languages,
     pixels,
 )
-from century.targets.images.names import file_stem
+from century.render.names import file_stem
+from century.targets import (
+    Files,
+    Languages,
+    Target,
+    TargetError,
+    check_options,
+    languages,
+    option,
+)
 
-TEMPLATE = "tts/tts.typ"
+TEMPLATE = "targets/tts/tts.typ"
 FOLDER = "tts"
 """Where a build puts the kit, inside the game's folder."""
 DEFAULT_DPI = 150
@@ -68,16 +74,33 @@ COIN_MM = 2 * kit.COIN_SIZE
 URL_SCHEMES = ("http", "https", "file")
 
 
-class TtsOptionError(ImageOptionError):
-    """The options cannot be used (resolution out of range, a base URL that is not one)."""
+class TtsError(TargetError):
+    """A kit that cannot be made (resolution out of range, a base URL that is not one: usage
+    errors)."""
 
 
 @dataclass(frozen=True)
-class TtsOptions:
+class TtsOptions(Languages):
     """What the user chose for one kit."""
 
-    dpi: float = DEFAULT_DPI
-    languages: tuple[str, ...] = ()  # empty: every language of the game
+    dpi: float = option(
+        DEFAULT_DPI,
+        "--dpi",
+        metavar="N",
+        help="Resolution in pixels per inch (50 to 165: a sheet of ten cards stays "
+        "within 4096 pixels).",
+    )
+    base_url: str | None = option(
+        None,
+        "--base-url",
+        metavar="URL",
+        help="For online play: the web address where you will upload the tts folder "
+        "(e.g. https://example.org/game/tts); the saved objects name the images below it. "
+        "Without it they name file:/// URLs, which work only on this computer.",
+    )
+    dest: Path | None = None
+    """The folder the kit's folder goes into (its images' file URLs name it; None: the
+    working folder)."""
 
 
 @dataclass(frozen=True)
@@ -108,19 +131,20 @@ def sheets(deck: DeckImages) -> list[Sheet]:
 
 
 def check_url(url: str) -> str:
-    """`url` without a trailing ``/``, or `TtsOptionError` unless it is an absolute http,
+    """`url` without a trailing ``/``, or `TtsError` unless it is an absolute http,
     https or file URL without spaces, quotes, a query or a fragment."""
     bad = next((c for c in url if c.isspace() or ord(c) < 32 or c in "\"'<>\\`{}|^"), None)
     if bad is not None:
-        raise TtsOptionError(f"the base URL {url!r} holds the character {bad!r}")
+        raise TtsError(f"the base URL {url!r} holds the character {bad!r}", usage=True)
     parts = urllib.parse.urlsplit(url)
     web = parts.scheme != "file"
     if parts.scheme not in URL_SCHEMES or not (parts.netloc if web else parts.path[:1] == "/"):
-        raise TtsOptionError(
-            f"the base URL {url!r} is not an absolute URL (https://..., http://... or file:///...)"
+        raise TtsError(
+            f"the base URL {url!r} is not an absolute URL (https://..., http://... or file:///...)",
+            usage=True,
         )
     if parts.query or parts.fragment or url.endswith(("?", "#")):
-        raise TtsOptionError(f"the base URL {url!r} has a query or fragment")
+        raise TtsError(f"the base URL {url!r} has a query or fragment", usage=True)
     return url.rstrip("/")
 
 
@@ -315,24 +339,13 @@ def saved_object(name: str, objects: list[dict[str, Any]]) -> bytes:
 # -- rendering -------------------------------------------------------------------------------
 
 
-def _kit_text(ruleset: Ruleset, lang: str, text: dict[str, str]) -> dict[str, Any]:
-    """What the caravan mats of ``kit.typ`` read besides the mat itself."""
-    return {
-        "text": text,
-        "caravan_limit": ruleset.caravan_limit,
-        "resource_points": list(ruleset.resource_points),
-        "caravan_term": term(ruleset, "caravan", lang),
-        "actions": [
-            {"name": term(ruleset, action, lang), "text": text[f"ref_{action}"]}
-            for action in ("play", "acquire", "claim", "rest")
-        ],
-    }
-
-
-def check_options(options: TtsOptions) -> None:
+def check_dpi(options: TtsOptions) -> None:
+    """`TtsError` (a usage error) for a resolution out of range."""
     low, high = DPI_RANGE
     if not low <= options.dpi <= high:
-        raise TtsOptionError(f"the resolution must be {low} to {high} dpi, not {options.dpi:g}")
+        raise TtsError(
+            f"the resolution must be {low} to {high} dpi, not {options.dpi:g}", usage=True
+        )
 
 
 @dataclass
@@ -360,9 +373,10 @@ class Language:
 
 
 def plan(ruleset: Ruleset, options: TtsOptions, url: str) -> list[Language]:
-    """Every language's kit, named but not drawn, its images below `url` (`TtsOptionError`
+    """Every language's kit, named but not drawn, its images below `url` (`TtsError`
     for bad options)."""
-    check_options(options)
+    check_dpi(options)
+    check_options(ruleset, options, TtsError)
     url = check_url(url)
     found = []
     for number, lang in enumerate(languages(ruleset, options.languages)):
@@ -376,7 +390,7 @@ def plan(ruleset: Ruleset, options: TtsOptions, url: str) -> list[Language]:
         objects += [_cube_bag(ruleset, lang, index) for index in range(len(ruleset.resources))]
         data = {
             **face_context(ruleset, lang),
-            "kit": _kit_text(ruleset, lang, text),
+            "kit": mat_text(ruleset, lang, text),
             "cell": [pixels(mm, options.dpi) / options.dpi * 25.4 for mm in CARD_MM],
             "pages": drawing.pages,
         }
@@ -399,7 +413,7 @@ def render(
 ) -> dict[str, bytes]:
     """Every file of the kit by path relative to its folder, whose URL is `url`
     (`planned`: what `plan` gave for these arguments, to save working it out again)."""
-    from century.targets.typst import render_png
+    from century.render.typst import render_png
 
     planned = plan(ruleset, options, url) if planned is None else planned
     files: dict[str, bytes] = {}
@@ -473,17 +487,53 @@ def _mats(ruleset: Ruleset, lang: str, url: str, drawing: Drawing) -> list[dict[
     return objects
 
 
-def write(ruleset: Ruleset, out: Path, options: BuildOptions) -> list[Path]:
-    """Build target: ``tts/`` with the kit at 150 dpi, its URLs naming the files where the
-    build puts them (``options.dest``, else `out`)."""
-    chosen = tuple(lang for lang in options.languages if lang in ruleset.languages)
-    url = folder_url((options.dest or out) / FOLDER)
-    return write_files(out / FOLDER, render(ruleset, TtsOptions(languages=chosen), url))
+def url_of(options: TtsOptions) -> str:
+    """The kit folder's URL: ``--base-url``, else the file URL of ``tts/`` in `dest`."""
+    if options.base_url is not None:
+        return options.base_url
+    return folder_url((options.dest or Path()) / FOLDER)
+
+
+def names(ruleset: Ruleset, options: TtsOptions) -> list[str]:
+    """The files `files` returns, below `FOLDER`."""
+    return [f"{FOLDER}/{name}" for name in file_names(plan(ruleset, options, url_of(options)))]
+
+
+def files(ruleset: Ruleset, options: TtsOptions) -> dict[str, bytes]:
+    """`render`'s files below `FOLDER` (``tts/`` in the game's folder), their URLs naming
+    where `dest` puts them."""
+    rendered = render(ruleset, options, url_of(options))
+    return {f"{FOLDER}/{name}": data for name, data in rendered.items()}
+
+
+def report(out: Path, written: Files, options: TtsOptions) -> list[str]:
+    """How many images, and each saved object; without a base URL, that the kit works only
+    on this computer."""
+    count = sum(name.endswith(".png") for name in written)
+    saves = sorted(name for name in written if name.endswith(".json"))
+    lines = [f"wrote {count} images to {out / FOLDER}", *(f"wrote {out / name}" for name in saves)]
+    if options.base_url is None:
+        lines.append(
+            "note: the images are named by file:/// URLs, which work only on this computer; "
+            "to play online, upload the tts folder and run again with --base-url URL"
+        )
+    return lines
 
 
 TARGET = Target(
     "tts",
     "a Tabletop Simulator kit: card sheets, tokens and a saved object per language (tts/)",
-    write,
+    files,
     in_build=False,
+    options=TtsOptions,
+    error=TtsError,
+    names=names,
+    help="Write DIR/tts/: a Tabletop Simulator kit with a saved object per language.\n\n"
+    "To play online, give --base-url with the address where you will upload the tts folder, "
+    "upload it there, and copy GAME-LANG.json into Tabletop Simulator's Saves/Saved Objects "
+    "folder. Without --base-url the images are named by file:/// URLs, which work only on the "
+    "computer that built the kit (never for the other players).\n\n"
+    "Per deck a sheet of up to 10 × 7 cards (the last cell is the hidden card) and a back; "
+    "coins, a caravan mat per seat and cube bags; each card is named by its title and effect.",
+    report=report,
 )

@@ -3,9 +3,11 @@
 `move_bound` gives an upper bound of ``len(legal_moves())`` over every position a game can
 reach, term by term, without building a table:
 
-- plays: every distinct merchant card may be in the hand: a gain card is one move, a trade
-  card one per number of trades a full caravan can pay, an upgrade card one per multiset of
-  1..steps single-rank steps over the ranks that can rise;
+- plays: every distinct merchant card may be in the hand, with the most moves the rules of
+  its kind list for a caravan of at most ``caravan_limit`` cubes (``most_moves`` of its
+  ``KindRules`` in the engine: a gain card is one move, a trade card one per number of
+  trades a full caravan can pay, an upgrade card one per multiset of 1..steps single-rank
+  steps over the ranks that can rise);
 - acquires: taking slot ``k + 1`` leaves one cube on each of the ``k`` cards before it, in row
   order, so there is one move per sequence of ``k`` cubes the caravan holds. Among caravans
   of at most ``caravan_limit`` cubes, the most such sequences has the caravan that spreads
@@ -22,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import comb
 
+from century.engine import card_record, runtime
 from century.model.ruleset import MerchantCard, Ruleset
 
 
@@ -56,12 +59,12 @@ def move_bound(ruleset: Ruleset) -> MoveBound:
 
 
 def _plays(card: MerchantCard, ranks: int, limit: int) -> int:
-    """The most moves that play `card` from a caravan of at most `limit` cubes."""
-    if card.kind == "trade":
-        return limit // max(sum(card.pay), 1)
-    if card.kind == "upgrade":  # multisets of 1..steps sources over the ranks that can rise
-        return sum(comb(k + ranks - 2, ranks - 2) for k in range(1, card.steps + 1))
-    return 1
+    """The most moves that play `card` from a caravan of at most `limit` cubes, as the rules
+    of its kind in the engine count them (`KindRules.most_moves`)."""
+    rules = runtime.KIND_RULES.get(card.kind)
+    if rules is None:
+        raise ValueError(f"the engine has no rules for the card kind {card.kind!r}")
+    return rules.most_moves(card_record(card), ranks, limit)
 
 
 def _sequences(length: int, ranks: int, limit: int) -> int:

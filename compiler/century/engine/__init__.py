@@ -1,11 +1,12 @@
-"""The engine target: one standalone Python module per game, generated from the model.
+"""The engine generator: one standalone Python module per game, generated from the model.
 
 A generated engine is `runtime.py` (the rules code, a real module of this package) headed
 by "generated, do not edit" and the source hash, with its block of game constants replaced
 by ``constants.py.j2`` rendered from the ruleset. The values are Python literals (strings
 only through `py_string`, never spliced into code) laid out the way ``ruff format`` lays
 them out, so the module is lint- and format-clean as generated. `load_engine(ruleset)`
-imports that source in memory; `write` puts it in a build folder.
+imports that source in memory, typed as an `Engine` (what the tools that play engines read
+of one); the engine target (`century.targets.engine`) writes it.
 """
 
 from __future__ import annotations
@@ -16,15 +17,44 @@ import sys
 import types
 from functools import cache
 from importlib.resources import files
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
+from century.engine import runtime
+from century.engine.literals import assign
+from century.engine.runtime import CoinPile, PointCard
 from century.model.ruleset import MerchantCard, Ruleset
-from century.targets import BuildOptions, Target
-from century.targets.engine.literals import assign
-from century.targets.engine.runtime import KIND_OUTCOMES, Card, CoinPile, PointCard
 
-_ENGINES: dict[str, types.ModuleType] = {}
+_ENGINES: dict[str, Engine] = {}
+
+
+class Engine(Protocol):
+    """A generated engine module as the bots, the simulation and the terminal read it: its
+    rules tables and its games (the types are the runtime's; mypy checks that the runtime
+    module is an `Engine`)."""
+
+    __name__: str
+    GAME_ID: str
+    SOURCE_HASH: str
+    CODES: str
+    CARAVAN_LIMIT: int
+    MERCHANT_ROW: int
+    POINT_ROW: int
+    SEATS: tuple[tuple[int, ...], ...]
+    CARDS: tuple[runtime.Card, ...]
+    POINT_CARDS: tuple[runtime.PointCard, ...]
+    COINS: tuple[runtime.CoinPile, ...]
+    KIND_RULES: dict[str, runtime.KindRules]
+    State: type[runtime.State]
+    IllegalMove: type[runtime.IllegalMove]
+
+    def new_game(self, players: int, seed: int = 0) -> runtime.State: ...
+    def replay(self, record: dict[str, Any]) -> runtime.State: ...
+    def caravan(self, vector: tuple[int, ...]) -> runtime.Caravan: ...
+    def warm_up(self) -> int: ...
+
+
+if TYPE_CHECKING:
+    _RUNTIME_IS_AN_ENGINE: Engine = runtime
 
 
 # -- the model as tables -------------------------------------------------------------------
@@ -37,12 +67,7 @@ def _card_table(ruleset: Ruleset) -> tuple[list[MerchantCard], dict[str, int]]:
     for card in (*ruleset.starting_cards, *ruleset.merchant_deck):
         if card.id in index:
             known = cards[index[card.id]]
-            if (known.kind, known.get, known.pay, known.steps) != (
-                card.kind,
-                card.get,
-                card.pay,
-                card.steps,
-            ):
+            if (known.kind, known.effect) != (card.kind, card.effect):
                 raise ValueError(f"two different merchant cards share the id {card.id!r}")
             continue
         index[card.id] = len(cards)
@@ -51,7 +76,7 @@ def _card_table(ruleset: Ruleset) -> tuple[list[MerchantCard], dict[str, int]]:
 
 
 def _check(ruleset: Ruleset, cards: list[MerchantCard]) -> None:
-    unplayable = sorted({card.kind for card in cards} - KIND_OUTCOMES.keys())
+    unplayable = sorted({card.kind for card in cards} - runtime.KIND_RULES.keys())
     if unplayable:
         raise ValueError(f"the engine has no rules for the card kind(s) {unplayable}")
     codes = ruleset.codes.lower()
@@ -65,6 +90,20 @@ def _check(ruleset: Ruleset, cards: list[MerchantCard]) -> None:
             raise ValueError(f"no end threshold for {count} players")
     if len(ruleset.seats) < ruleset.players_max:
         raise ValueError(f"{len(ruleset.seats)} seats for up to {ruleset.players_max} players")
+
+
+def card_record(card: MerchantCard, starting: int = 0, deck: int = 0) -> runtime.Card:
+    """The engine's record of a merchant card (`runtime.Card`): its effect's fields by name."""
+    effect = [name for name in runtime.Card._fields if name not in ("id", "kind", *_COPIES)]
+    missing = [name for name in effect if name not in card.effect]
+    if missing:
+        raise ValueError(f"the engine's cards have fields the model's do not: {missing}")
+    values: dict[str, Any] = {name: card.effect[name] for name in effect}
+    return runtime.Card(id=card.id, kind=card.kind, starting=starting, deck=deck, **values)
+
+
+_COPIES = ("starting", "deck")
+"""The fields of the engine's `Card` that are not the effect."""
 
 
 def _copies(cards: tuple[MerchantCard, ...]) -> dict[str, int]:
@@ -96,10 +135,7 @@ def context(ruleset: Ruleset) -> dict[str, str]:
         "coins": tuple(CoinPile(c.id, c.value, c.per_player, c.position) for c in ruleset.coins),
         "coin_runout": ruleset.coin_runout,
         "seats": tuple(ruleset.seats),
-        "cards": tuple(
-            Card(c.id, c.kind, c.get, c.pay, c.steps, starting.get(c.id, 0), deck.get(c.id, 0))
-            for c in cards
-        ),
+        "cards": tuple(card_record(c, starting.get(c.id, 0), deck.get(c.id, 0)) for c in cards),
         "point_cards": tuple(
             PointCard(p.id, p.cost, p.points, p.copies) for p in ruleset.point_deck
         ),
@@ -151,29 +187,16 @@ def module_name(ruleset: Ruleset) -> str:
     return name if name and not name[0].isdigit() else f"game_{name}"
 
 
-def load_engine(ruleset: Ruleset) -> types.ModuleType:
+def load_engine(ruleset: Ruleset) -> Engine:
     """The generated engine imported from its source in memory (cached per source hash)."""
     source = generate(ruleset)
     digest = hashlib.sha256(source.encode("utf-8")).hexdigest()
-    module = _ENGINES.get(digest)
-    if module is None:
+    engine = _ENGINES.get(digest)
+    if engine is None:
         name = f"century_engine_{module_name(ruleset)}_{digest[:12]}"
         module = types.ModuleType(name)
         module.__file__ = f"<generated {name}>"
-        sys.modules[name] = module
+        sys.modules[name] = module  # its classes pickle by module name (worker processes)
         exec(compile(source, module.__file__, "exec"), module.__dict__)
-        _ENGINES[digest] = module
-    return module
-
-
-def write(ruleset: Ruleset, out: Path, options: BuildOptions | None = None) -> list[Path]:
-    """Write ``out/<module>.py`` and return its path."""
-    from century.output import atomic_write_bytes
-
-    path = out / f"{module_name(ruleset)}.py"
-    atomic_write_bytes(path, generate(ruleset).encode("utf-8"))
-    path.chmod(0o644)  # a module to import, readable like any other
-    return [path]
-
-
-TARGET = Target("engine", "the standalone game engine (<game>.py)", write)
+        engine = _ENGINES[digest] = cast("Engine", module)
+    return engine

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from century.targets.engine import load_engine
+from century.engine import load_engine
 
 LONG = "x" * 100_000
 NOT_WHOLE = [1.5, 2.0, math.nan, math.inf, "3", b"3", True, None, [], (1,), object()]

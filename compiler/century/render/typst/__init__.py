@@ -13,8 +13,8 @@ import zlib
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-"""The Typst root: templates import each other by paths relative to it."""
+ROOT = Path(__file__).resolve().parent.parent.parent
+"""The Typst root (the package): templates import each other by paths relative to it."""
 FONTS = Path(__file__).resolve().parent / "fonts"
 FIXED_TIMESTAMP = 0
 
@@ -41,7 +41,7 @@ def _compile(template: str, data: Any, **options: Any) -> Any:
 
 
 def render_pdf(template: str, data: Any) -> bytes:
-    """Compile `template` (a path below `ROOT`, e.g. ``sheets/rules.typ``) with `data` as
+    """Compile `template` (a path below `ROOT`, e.g. ``targets/sheets/rules.typ``) with `data` as
     JSON in ``sys.inputs.data``."""
     pdf: bytes = _compile(template, data)
     return pdf

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from century.targets.cards.layout import PAPERS, PRINT_MARGIN, Layout
+from century.render.cards.layout import PAPERS, PRINT_MARGIN, Layout
 
 COIN_SIZE, COIN_GAP = 18.0, 2.0
 CUBE_SIZE, CUBE_GAP = 10.0, 1.0

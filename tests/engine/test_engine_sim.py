@@ -16,8 +16,8 @@ from collections import Counter
 
 import pytest
 
+from century.engine import load_engine
 from century.model.ruleset import Ruleset
-from century.targets.engine import load_engine
 
 from helpers import with_test_variants
 

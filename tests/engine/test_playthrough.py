@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from century.engine import load_engine
 from century.pipeline import compile_paths
-from century.targets.engine import load_engine
 
 from helpers import GOLDEN, VALID
 

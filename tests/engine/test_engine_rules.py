@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from century.targets.engine import load_engine
+from century.engine import load_engine
 
 from helpers import changed, five_ranks, position
 

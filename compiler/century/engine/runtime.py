@@ -1,6 +1,7 @@
-# The rules code of every generated engine. `century.targets.engine` copies this module into
+# The rules code of every generated engine. `century.engine` copies this module into
 # each engine after a header, with the block between the game-constants markers replaced by
 # the game's values; here that block is empty so the module imports and lints on its own.
+# A card kind's rules are its `KindRules` in `KIND_RULES`, and its fields are fields of `Card`.
 """A standalone game engine for one Century game, generated from its rules data.
 
 Standard library only. The rules (card decks, costs, caravan limit, coin piles, end
@@ -47,6 +48,10 @@ API
 - ``State.record()``: ``{"rules", "source_hash", "players", "seed", "moves"}``, plus
   ``"start"`` (the position) for a game that began from ``from_dict``. ``State.moves()``:
   the moves so far; ``State.rounds()``: rounds completed; ``State.cubes(seat)``: a caravan.
+  ``str(state)``: the position as text (the rows, the coin piles and every seat).
+- ``KIND_RULES``: the rules of every kind of merchant card (``KindRules``: the moves a card
+  makes from a caravan and what they leave, every move it can make, the most moves, why a
+  play is refused, its effect as text). ``__all__`` names the API.
 
 ``to_dict()`` keys: ``rules``, ``source_hash``, ``players``, ``seed``, ``current_player``,
 ``turn`` (turns taken by all seats), ``phase`` (``action`` or ``discard``), ``final_round``
@@ -63,6 +68,7 @@ Notation (lower case; card ids as in ``CARDS``; cubes are letters of ``CODES``, 
 cube, lowest rank first, e.g. ``aab`` = two cubes of the lowest rank and one of the next)
 -----------------------------------------------------------------------------------------
 - ``rest``: take every played card back into the hand (always allowed).
+- ``play <card> ...``: play a merchant card, the rest as its kind reads it (``KIND_RULES``):
 - ``play <card>``: play a gain card.
 - ``play <card> x<k>``: play a trade card and trade k >= 1 times (``x1``, ``x2``, ...).
 - ``play <card> <cubes>``: play an upgrade card; the cubes are the sources of its 1..N
@@ -87,21 +93,66 @@ from __future__ import annotations
 import operator
 import random
 from bisect import bisect_left
+from collections.abc import Callable
+from itertools import combinations_with_replacement
 from math import comb
 from operator import mul
 from typing import Any, NamedTuple
 
+__all__ = [
+    "CARAVAN_LIMIT",
+    "CARDS",
+    "CARD_INDEX",
+    "CODES",
+    "COINS",
+    "COIN_IDS",
+    "COIN_RUNOUT",
+    "END_THRESHOLD",
+    "FINISH_ROUND",
+    "GAME_ID",
+    "KIND_RULES",
+    "MEMO_LIMIT",
+    "MERCHANT_ROW",
+    "PLAYERS_MAX",
+    "PLAYERS_MIN",
+    "POINT_CARDS",
+    "POINT_INDEX",
+    "POINT_ROW",
+    "POINT_VALUES",
+    "RANKS",
+    "RESOURCE_IDS",
+    "RESOURCE_POINTS",
+    "SEATS",
+    "SOURCE_HASH",
+    "TIE_BREAK",
+    "WARM_LIMIT",
+    "Caravan",
+    "Card",
+    "CoinPile",
+    "IllegalMove",
+    "KindRules",
+    "PointCard",
+    "State",
+    "View",
+    "caravan",
+    "cubes_vector",
+    "new_game",
+    "replay",
+    "warm_up",
+    "whole_number",
+]
 # -- the game ------------------------------------------------------------------------------
 
 
 class Card(NamedTuple):
-    """A merchant card: its effect, and its copies in each starting hand and in the deck."""
+    """A merchant card: its kind, the fields of its effect (those its kind has; empty or 0
+    for the others), and its copies in each starting hand and in the deck."""
 
     id: str
-    kind: str  # "gain", "trade" or "upgrade"
+    kind: str  # a kind of KIND_RULES
     get: tuple[int, ...]  # counts per rank
     pay: tuple[int, ...]
-    steps: int  # upgrade steps
+    steps: int
     starting: int
     deck: int
 
@@ -385,7 +436,34 @@ def _card_outcomes(vector: tuple[int, ...], card: int) -> dict[str, Caravan]:
 
 def _card_table(vector: tuple[int, ...], card: int) -> dict[str, Caravan]:
     spec = CARDS[card]
-    return KIND_OUTCOMES[spec.kind](vector, spec, "play " + spec.id.lower())
+    return KIND_RULES[spec.kind].outcomes(vector, spec, "play " + spec.id.lower())
+
+
+def _cube_text(vector: tuple[int, ...]) -> str:
+    return "".join(code * n for code, n in zip(CODES, vector, strict=True))
+
+
+# -- the kinds of merchant card -------------------------------------------------------------
+
+
+class KindRules(NamedTuple):
+    """The rules of one kind of merchant card: all that the engine, and the tools built on
+    it, know of the kind. Every function takes the card (`Card`)."""
+
+    outcomes: Callable[[tuple[int, ...], Card, str], dict[str, Caravan]]
+    """(caravan vector, card, ``play <card>``) -> every move that plays the card from the
+    caravan, each with the caravan it leaves, in canonical order."""
+    moves: Callable[[Card, str, int], list[str]]
+    """(card, ``play <card>``, cubes) -> every move that plays the card from some caravan of
+    at most that many cubes, in the order of `outcomes` (the learning adapters' actions)."""
+    most_moves: Callable[[Card, int, int], int]
+    """(card, ranks, cubes) -> at least as many moves as `outcomes` lists for any caravan of
+    at most that many cubes on a ladder of that many ranks (the bound of the move tables)."""
+    refusal: Callable[[Card, str], str]
+    """(card, the caravan as text) -> why a move naming the card is not a legal play of it."""
+    text: Callable[[Card], tuple[str, ...]]
+    """The card's effect for people: words and cube strings, alternating, words first
+    (``("+", "yyr")``, ``("", "yy", ">", "g")``)."""
 
 
 def _gain_outcomes(vector: tuple[int, ...], card: Card, name: str) -> dict[str, Caravan]:
@@ -405,6 +483,11 @@ def _trade_outcomes(vector: tuple[int, ...], card: Card, name: str) -> dict[str,
     }
 
 
+def _trade_moves(card: Card, name: str, cubes: int) -> list[str]:
+    paid = sum(card.pay)
+    return [f"{name} x{k}" for k in range(1, cubes // paid + 1)] if paid else []
+
+
 def _upgrade_outcomes(vector: tuple[int, ...], card: Card, name: str) -> dict[str, Caravan]:
     """An upgrade card: one move per multiset of 1..steps single-rank steps."""
     found: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
@@ -413,9 +496,46 @@ def _upgrade_outcomes(vector: tuple[int, ...], card: Card, name: str) -> dict[st
     return {f"{name} {''.join(CODES[r] for r in ranks)}": caravan(res) for _, ranks, res in found}
 
 
-KIND_OUTCOMES = {"gain": _gain_outcomes, "trade": _trade_outcomes, "upgrade": _upgrade_outcomes}
+def _upgrade_moves(card: Card, name: str, cubes: int) -> list[str]:
+    sources = range(RANKS - 1)  # the top rank cannot rise
+    most = min(card.steps, cubes * len(sources))  # each cube rises through every rank at most
+    return [
+        f"{name} {''.join(CODES[rank] for rank in steps)}"
+        for size in range(1, most + 1)
+        for steps in combinations_with_replacement(sources, size)
+    ]
+
+
+def _upgrade_most(card: Card, ranks: int, cubes: int) -> int:
+    """Multisets of 1..steps sources over the ranks that can rise."""
+    return sum(comb(k + ranks - 2, ranks - 2) for k in range(1, card.steps + 1))
+
+
+KIND_RULES: dict[str, KindRules] = {
+    "gain": KindRules(
+        _gain_outcomes,
+        moves=lambda card, name, cubes: [name],
+        most_moves=lambda card, ranks, cubes: 1,
+        refusal=lambda card, caravan: "a gain card takes no argument",
+        text=lambda card: ("+", _cube_text(card.get)),
+    ),
+    "trade": KindRules(
+        _trade_outcomes,
+        moves=_trade_moves,
+        most_moves=lambda card, ranks, cubes: cubes // max(sum(card.pay), 1),
+        refusal=lambda card, caravan: f"the caravan ({caravan}) cannot trade that many times",
+        text=lambda card: ("", _cube_text(card.pay), ">", _cube_text(card.get)),
+    ),
+    "upgrade": KindRules(
+        _upgrade_outcomes,
+        moves=_upgrade_moves,
+        most_moves=_upgrade_most,
+        refusal=lambda card, caravan: f"not a possible upgrade of the caravan ({caravan})",
+        text=lambda card: (f"upgrade {card.steps}",),
+    ),
+}
 """The rules of every card kind: a card of any other kind stops the import."""
-_UNPLAYABLE = sorted({card.kind for card in CARDS} - KIND_OUTCOMES.keys())
+_UNPLAYABLE = sorted({card.kind for card in CARDS} - KIND_RULES.keys())
 if _UNPLAYABLE:
     raise ImportError(f"no rules for the card kind(s) {_UNPLAYABLE}")
 
@@ -669,6 +789,40 @@ class State:
         """What the players see of this position, read live (see `View`)."""
         return View(self)
 
+    def __str__(self) -> str:
+        """The position as text: the round and who moves (or who won), the rows (with the
+        cubes on merchant cards and the cards left in each deck), the coin piles, and every
+        seat's score, caravan, hand, played cards, point cards and coins."""
+        if self._over:
+            status = "game over: winner " + " and ".join(f"seat {s + 1}" for s in self.winners())
+        else:
+            status = f"seat {self.current_player + 1} to move"
+        final = ", final round" if self._final and not self._over else ""
+        merchants = [
+            f"{slot}:{CARDS[card].id}" + (f"[{cubes.text}]" if cubes.text else "")
+            for slot, (card, cubes) in enumerate(zip(self._mrow, self._mcubes, strict=True), 1)
+        ]
+        points = [f"{slot}:{POINT_CARDS[card].id}" for slot, card in enumerate(self._prow, 1)]
+        piles = zip(COIN_IDS, self._coin_count, self._coin_position, strict=True)
+        lines = [
+            f"{GAME_ID}: round {self.rounds() + 1}{final}, {status}",
+            f"merchant row ({len(self._mdeck) - self._mnext} left): " + " ".join(merchants),
+            f"point row ({len(self._pdeck) - self._pnext} left): " + " ".join(points),
+            "coins: " + ", ".join(f"{pile} {n} at {at or '-'}" for pile, n, at in piles),
+        ]
+        for seat in range(self.players):
+            held = zip(COIN_IDS, self._coins[seat], strict=True)
+            coins = " ".join(f"{pile} {n}" for pile, n in held if n)
+            hand = " ".join(CARDS[card].id for card in sorted(self._hands[seat]))
+            played = " ".join(CARDS[card].id for card in sorted(self._played[seat]))
+            lines.append(
+                f"seat {seat + 1}: score {self._score(seat)}, "
+                f"caravan {self._caravans[seat].text or '-'}, hand {hand or '-'}, "
+                f"played {played or '-'}, point cards {len(self._points[seat])}"
+                + (f", coins {coins}" if coins else "")
+            )
+        return "\n".join(lines)
+
     # -- moves ---------------------------------------------------------------------------
 
     def play(self, move: str) -> None:
@@ -846,12 +1000,8 @@ class State:
             return "that card is already played; rest to take it back"
         if card not in self._hands[seat]:
             return "that card is not in the hand"
-        kind = CARDS[card].kind
-        if kind == "trade":
-            return f"the caravan ({self._caravans[seat].text}) cannot trade that many times"
-        if kind == "upgrade":
-            return f"not a possible upgrade of the caravan ({self._caravans[seat].text})"
-        return "a gain card takes no argument"
+        spec = CARDS[card]
+        return KIND_RULES[spec.kind].refusal(spec, self._caravans[seat].text)
 
     def _acquire_reason(self, node: Caravan, rest: str) -> str:
         slot, _, cubes = rest.partition(" ")

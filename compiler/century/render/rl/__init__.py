@@ -3,7 +3,9 @@
 Each writes three modules side by side: the game's engine, ``<game>_actions.py`` (the action
 codec, `actions.py` here: standard library only) and its own adapter. A generated module
 finds the one it needs by name, in its own package or on ``sys.path``; the names are the
-only values in its constants block. `load` imports such a set in memory as one package.
+only values in its constants block. For type checkers, a runtime here imports the package's
+modules (``import century.engine.runtime as engine``); a generated copy imports the game's
+modules beside it instead. `load` imports such a set in memory as one package.
 """
 
 from __future__ import annotations
@@ -12,14 +14,13 @@ import hashlib
 import re
 import sys
 import types
-from functools import cache
+from functools import cache, partial
 from importlib.resources import files
-from pathlib import Path
 
+from century.engine import HEADER, context, module_name
+from century.engine import generate as generate_engine
+from century.engine.literals import LINE, assign
 from century.model.ruleset import Ruleset
-from century.targets.engine import HEADER, context, module_name
-from century.targets.engine import generate as generate_engine
-from century.targets.engine.literals import assign
 
 _BLOCK = re.compile(r"^# <rl constants>\n.*?^# </rl constants>\n", re.S | re.M)
 _LOADED: dict[str, dict[str, types.ModuleType]] = {}
@@ -32,11 +33,29 @@ def runtime(package: str, name: str) -> str:
     return text[text.index('"""') :]
 
 
-def render(ruleset: Ruleset, source: str, constants: dict[str, str]) -> str:
-    """`source` headed like the engine, its constants block holding `constants`."""
+TYPED = {"engine": "century.engine.runtime", "actions": "century.render.rl.actions"}
+"""The package's modules a runtime here imports for type checkers, by the name it binds."""
+
+
+def render(
+    ruleset: Ruleset, source: str, constants: dict[str, str], modules: dict[str, str]
+) -> str:
+    """`source` headed like the engine, its constants block holding `constants`, and its
+    imports for type checkers naming the generated `modules` (by the name they are bound to,
+    as in `TYPED`)."""
     block = "".join(f"{name} = {assign(name, value)}\n" for name, value in constants.items())
     head = f"{HEADER}# Source hash: {context(ruleset)['source_hash_comment']}\n"
+    for bound, generated in modules.items():
+        typed = re.compile(rf"^( *)import {re.escape(TYPED[bound])} as {bound}$", re.M)
+        source = typed.sub(partial(_import_line, module=generated, bound=bound), source)
     return head + _BLOCK.sub(lambda _: f"# <rl constants>\n{block}# </rl constants>\n", source)
+
+
+def _import_line(found: re.Match[str], module: str, bound: str) -> str:
+    """``import module as bound`` (indented as `found`), with a noqa comment where a long
+    game id makes it long."""
+    line = f"{found[1]}import {module} as {bound}"
+    return line + "  # noqa: E501" if len(line) > LINE else line
 
 
 def codec_sources(ruleset: Ruleset) -> dict[str, str]:
@@ -45,7 +64,7 @@ def codec_sources(ruleset: Ruleset) -> dict[str, str]:
     return {
         engine: generate_engine(ruleset),
         f"{engine}_actions": render(
-            ruleset, runtime(__name__, "actions.py"), {"ENGINE_MODULE": engine}
+            ruleset, runtime(__name__, "actions.py"), {"ENGINE_MODULE": engine}, {"engine": engine}
         ),
     }
 
@@ -56,7 +75,9 @@ def sources(ruleset: Ruleset, adapter: str, adapter_source: str) -> dict[str, st
     modules = codec_sources(ruleset)
     codec = list(modules)[-1]
     adapter_name = f"{module_name(ruleset)}_{adapter}"
-    return {**modules, adapter_name: render(ruleset, adapter_source, {"ACTIONS_MODULE": codec})}
+    names = {"engine": module_name(ruleset), "actions": codec}
+    adapter_module = render(ruleset, adapter_source, {"ACTIONS_MODULE": codec}, names)
+    return {**modules, adapter_name: adapter_module}
 
 
 def load_actions(ruleset: Ruleset) -> types.ModuleType:
@@ -65,16 +86,9 @@ def load_actions(ruleset: Ruleset) -> types.ModuleType:
     return load(modules)[list(modules)[-1]]
 
 
-def write(modules: dict[str, str], out: Path) -> list[Path]:
-    """Write each module as ``out/<name>.py``; return the paths."""
-    from century.output import atomic_write_bytes
-
-    paths = []
-    for name, source in modules.items():
-        path = out / f"{name}.py"
-        atomic_write_bytes(path, source.encode("utf-8"))
-        paths.append(path)
-    return paths
+def module_files(modules: dict[str, str]) -> dict[str, bytes]:
+    """Each module as the file ``<name>.py``."""
+    return {f"{name}.py": source.encode("utf-8") for name, source in modules.items()}
 
 
 def load(modules: dict[str, str]) -> dict[str, types.ModuleType]:

@@ -1,6 +1,6 @@
 """What each printed card shows, as JSON-ready data for ``faces.typ``.
 
-A face is a dict with a ``kind`` (``gain``, ``upgrade``, ``trade``, ``point`` or
+A face is a dict with a ``kind`` (a merchant card kind of `KINDS`, ``point`` or
 ``reference``; the template refuses any other), the deck colour, a title and the numbers to
 draw. The rule sheet draws its card examples from the same faces, so cards and rules
 always look alike.
@@ -14,8 +14,8 @@ from typing import Any
 
 from century.model.cards import KINDS
 from century.model.ruleset import MerchantCard, PointCard, Ruleset
-from century.model.text import capital, shown
-from century.targets.typst.colours import ink_on, lighten
+from century.model.text import shown, term
+from century.render.typst.colours import ink_on, lighten
 
 DECK_COLOURS: dict[str, str] = {
     "merchant": "#2F4858",
@@ -27,14 +27,6 @@ DECK_COLOURS: dict[str, str] = {
 one colour share their sheets: the reference cards fill the starting cards' last page."""
 BACK_LIGHTEN = 0.5
 """Backs are the deck colour mixed with this much white (less ink than the full colour)."""
-
-MERCHANT_KINDS: tuple[str, ...] = tuple(KINDS)
-"""The kinds of playable cards, in the registry's order."""
-
-
-def term(ruleset: Ruleset, key: str, lang: str) -> str:
-    """A term of the game, capitalised, in `lang`."""
-    return capital(shown(ruleset.terms.get(key, {}), lang, key.replace("_", " ")))
 
 
 def deck_colour(deck: str) -> dict[str, str]:
@@ -55,22 +47,19 @@ def deck_colour(deck: str) -> dict[str, str]:
 def card_kinds(ruleset: Ruleset) -> list[str]:
     """The card kinds this game has, playable kinds first (in the model's order), then point."""
     present = {c.kind for c in (*ruleset.starting_cards, *ruleset.merchant_deck)}
-    kinds = [k for k in MERCHANT_KINDS if k in present]
+    kinds = [k for k in KINDS if k in present]
     return kinds + (["point"] if ruleset.point_deck else [])
 
 
 def merchant_face(ruleset: Ruleset, card: MerchantCard, lang: str, deck: str) -> dict[str, Any]:
-    """The data a gain, upgrade or trade card front is drawn from."""
+    """The data a merchant card's front is drawn from: its kind, id, title, the fields of its
+    effect (cubes as counts per rank) and its deck's colours."""
     title = shown(card.name, lang) or term(ruleset, f"{card.kind}_card", lang)
-    return {
-        "kind": card.kind,
-        "id": card.id,
-        "title": title,
-        "get": list(card.get),
-        "pay": list(card.pay),
-        "steps": card.steps,
-        **deck_colour(deck),
+    effect = {
+        key: list(value) if isinstance(value, tuple) else value
+        for key, value in card.effect.items()
     }
+    return {"kind": card.kind, "id": card.id, "title": title, **effect, **deck_colour(deck)}
 
 
 def point_face(ruleset: Ruleset, card: PointCard, lang: str) -> dict[str, Any]:
@@ -110,15 +99,35 @@ def reference_face(ruleset: Ruleset, text: Mapping[str, str], lang: str) -> dict
         "id": "",
         "title": text["ref_title"],
         "text": {key: text[key] for key in REFERENCE_KEYS},
-        "actions": [
-            {"name": term(ruleset, action, lang), "text": text[f"ref_{action}"]}
-            for action in ("play", "acquire", "claim", "rest")
-        ],
+        "actions": actions(ruleset, text, lang),
         "players": counts,
         "thresholds": [ruleset.end_threshold.get(n) for n in counts],
         "resource_points": list(ruleset.resource_points),
         "coin_values": [c.value for c in sorted(ruleset.coins, key=lambda c: c.position)],
         **deck_colour("starting"),
+    }
+
+
+ACTIONS = ("play", "acquire", "claim", "rest")
+"""The four actions, in the order the reference card and the mats list them."""
+
+
+def actions(ruleset: Ruleset, text: Mapping[str, str], lang: str) -> list[dict[str, str]]:
+    """Each action's term and its reference text."""
+    return [
+        {"name": term(ruleset, action, lang), "text": text[f"ref_{action}"]} for action in ACTIONS
+    ]
+
+
+def mat_text(ruleset: Ruleset, lang: str, text: Mapping[str, str]) -> dict[str, Any]:
+    """What ``kit.typ`` reads besides the pieces: the prose, the caravan limit and the points
+    per cube, the caravan's term and the actions."""
+    return {
+        "text": text,
+        "caravan_limit": ruleset.caravan_limit,
+        "resource_points": list(ruleset.resource_points),
+        "caravan_term": term(ruleset, "caravan", lang),
+        "actions": actions(ruleset, text, lang),
     }
 
 

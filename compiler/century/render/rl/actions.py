@@ -1,4 +1,4 @@
-# The action codec of every generated learning adapter. `century.targets.rl` copies this module
+# The action codec of every generated learning adapter. `century.render.rl` copies this module
 # after a header, with the block between the constants markers naming the game's engine
 # module; here that block is empty, so this file is read as text, never imported.
 """Numbered actions for one Century game, shared by its learning adapters (PettingZoo,
@@ -10,12 +10,13 @@ Action space
 Fixed for the game and derived from the engine's constants (so from the rules data): an
 action's number is its index in ``ACTIONS``. In that order:
 
-1. Plays, per merchant card in the engine's card order (starting cards first):
-   ``play <card>`` for a gain card; ``play <card> x<k>`` for a trade card, k = 1..K, where
-   K is the most trades any caravan can pay: ``CARRY // cubes paid per trade`` (``CARRY``,
-   the most cubes a player holds when choosing an action, is the caravan limit or the
-   largest starting caravan); ``play <card> <steps>`` for an upgrade card, one per multiset
-   of 1..N step sources below the top rank (the engine's notation).
+1. Plays, per merchant card in the engine's card order (starting cards first): every move
+   that plays the card from some caravan of at most ``CARRY`` cubes (the most cubes a player
+   holds when choosing an action: the caravan limit or the largest starting caravan), as the
+   rules of its kind in the engine list them (``engine.KIND_RULES[kind].moves``): for the
+   bundled kinds ``play <card>`` for a gain card; ``play <card> x<k>`` for a trade card, k =
+   1..``CARRY // cubes paid per trade``; ``play <card> <steps>`` for an upgrade card, one
+   per multiset of 1..N step sources below the top rank (the engine's notation).
 2. ``acquire <slot>`` per merchant-row slot.
 3. ``claim <slot>`` per point-row slot.
 4. ``rest``.
@@ -69,9 +70,8 @@ cards (counts per card), point cards taken, their points, coins per pile, turns 
 from __future__ import annotations
 
 import importlib
-from itertools import combinations_with_replacement
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 
 def _sibling(name: str) -> ModuleType:
@@ -83,7 +83,10 @@ def _sibling(name: str) -> ModuleType:
 ENGINE_MODULE = ""
 # </rl constants>
 
-engine = _sibling(ENGINE_MODULE)
+if TYPE_CHECKING:  # the game's engine (in the package: its runtime)
+    import century.engine.runtime as engine
+else:
+    engine = _sibling(ENGINE_MODULE)
 CODES: str = engine.CODES
 DISCARD = "discard "
 CARRY = max([engine.CARAVAN_LIMIT, *(sum(seat) for seat in engine.SEATS)])
@@ -102,21 +105,10 @@ def action_number(action: Any) -> int:
 # -- the action table ----------------------------------------------------------------------
 
 
-def _plays(card: Any) -> list[str]:
-    """The play actions of one merchant card (see the module doc)."""
-    name = "play " + card.id.lower()
-    if card.kind == "gain":
-        return [name]
-    if card.kind == "trade":
-        paid = sum(card.pay)
-        return [f"{name} x{k}" for k in range(1, CARRY // paid + 1)] if paid else []
-    sources = range(len(CODES) - 1)  # the top rank cannot rise
-    most = min(card.steps, CARRY * len(sources))
-    return [
-        f"{name} {''.join(CODES[rank] for rank in steps)}"
-        for size in range(1, most + 1)
-        for steps in combinations_with_replacement(sources, size)
-    ]
+def _plays(card: engine.Card) -> list[str]:
+    """The play actions of one merchant card: the moves of its kind's rules (see the module
+    doc)."""
+    return engine.KIND_RULES[card.kind].moves(card, "play " + card.id.lower(), CARRY)
 
 
 def _table() -> tuple[tuple[str, ...], dict[str, tuple[int, int]]]:
@@ -344,7 +336,7 @@ def position_parts(data: dict[str, Any]) -> tuple[list[int], list[list[int]]]:
     return out, seats
 
 
-def observation(state: Any, seat: int, turn: Turn | None = None) -> list[int]:
+def observation(state: engine.State, seat: int, turn: Turn | None = None) -> list[int]:
     """The public state from `seat`'s side as a flat vector (see `observation_layout`)."""
     data = state.to_dict(moves=False)
     shared, seats = position_parts(data)
@@ -354,7 +346,7 @@ def observation(state: Any, seat: int, turn: Turn | None = None) -> list[int]:
     return out
 
 
-def public_state(state: Any, turn: Turn | None = None) -> dict[str, Any]:
+def public_state(state: engine.State, turn: Turn | None = None) -> dict[str, Any]:
     """``state.to_dict()`` without hidden information, plus the move spelled so far."""
     data = state.to_dict(moves=False)
     data["merchant_deck"] = len(data["merchant_deck"])
@@ -365,7 +357,7 @@ def public_state(state: Any, turn: Turn | None = None) -> dict[str, Any]:
     return data
 
 
-def rewards(state: Any, mode: str = "win") -> list[float]:
+def rewards(state: engine.State, mode: str = "win") -> list[float]:
     """Per seat: ``"win"`` (zero-sum, see the module doc) or ``"score"``."""
     if mode == "score":
         return [float(score) for score in state.scores()]
@@ -376,41 +368,14 @@ def rewards(state: Any, mode: str = "win") -> list[float]:
     return [share if seat in winners else -1.0 for seat in range(state.players)]
 
 
-def render(state: Any, turn: Turn | None = None) -> str:
-    """The position as text: rows, coins, and every seat."""
-    data = public_state(state, turn)
-    if data["over"]:
-        status = "game over: winner " + " and ".join(f"seat {s + 1}" for s in state.winners())
-    else:
-        status = f"seat {data['current_player'] + 1} to move"
-        if data["pending"]:
-            status += f" ({data['pending']} ...)"
-    final = ", final round" if data["final_round"] and not data["over"] else ""
-    lines = [f"{data['rules']}: round {data['rounds'] + 1}{final}, {status}"]
-    merchants = [
-        f"{slot}:{entry['card']}" + (f"[{entry['cubes']}]" if entry["cubes"] else "")
-        for slot, entry in enumerate(data["merchant_row"], 1)
-    ]
-    lines.append(f"merchant row ({data['merchant_deck']} left): " + " ".join(merchants))
-    lines.append(
-        f"point row ({data['point_deck']} left): "
-        + " ".join(f"{slot}:{card}" for slot, card in enumerate(data["point_row"], 1))
-    )
-    lines.append(
-        "coins: "
-        + ", ".join(
-            f"{coin} {pile['count']} at {pile['position'] or '-'}"
-            for coin, pile in data["coins"].items()
-        )
-    )
-    for number, info in enumerate(data["seats"], 1):
-        coins = " ".join(f"{coin} {n}" for coin, n in info["coins"].items() if n)
-        lines.append(
-            f"seat {number}: score {info['score']}, caravan {info['caravan'] or '-'}, "
-            f"hand {' '.join(info['hand']) or '-'}, played {' '.join(info['played']) or '-'}, "
-            f"point cards {len(info['point_cards'])}" + (f", coins {coins}" if coins else "")
-        )
-    return "\n".join(lines)
+def render(state: engine.State, turn: Turn | None = None) -> str:
+    """The position as text (``str(state)``: rows, coins, and every seat), with the move
+    spelled so far."""
+    text = str(state)
+    if turn is not None and turn.prefix and not state.is_over():
+        status, _, rest = text.partition("\n")
+        text = f"{status} ({turn.prefix.strip()} ...)\n{rest}"
+    return text
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from century.targets.engine import load_engine
+from century.engine import load_engine
 
 from helpers import changed, five_ranks, position, spice_road
 

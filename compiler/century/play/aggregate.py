@@ -1,0 +1,93 @@
+"""The statistics of a simulation, folded game by game in game order (`Aggregate`)."""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from century.model.ruleset import Ruleset
+from century.play.config import SimConfig
+from century.play.game import GameResult
+
+
+@dataclass
+class CardTally:
+    """How often a card was taken, and how the players who took it fared."""
+
+    taken: int = 0
+    by_winner: int = 0
+    takers: int = 0
+    takers_won: int = 0
+
+
+@dataclass
+class Aggregate:
+    """Streaming statistics over games fed in game order (memory independent of games)."""
+
+    ruleset: Ruleset
+    config: SimConfig
+    games: int = 0
+    wins: Counter = field(default_factory=Counter)
+    bot_seats: Counter = field(default_factory=Counter)  # seats each bot spec played
+    bot_wins: Counter = field(default_factory=Counter)
+    score_sum: Counter = field(default_factory=Counter)
+    score_sq: Counter = field(default_factory=Counter)
+    score_hist: list[Counter] = field(default_factory=list)
+    winner_scores: Counter = field(default_factory=Counter)
+    margins: Counter = field(default_factory=Counter)
+    rounds: Counter = field(default_factory=Counter)
+    points: dict[str, CardTally] = field(default_factory=dict)
+    merchants: dict[str, CardTally] = field(default_factory=dict)
+    coins_taken: Counter = field(default_factory=Counter)
+    coins_by_winner: Counter = field(default_factory=Counter)
+    coins_emptied: Counter = field(default_factory=Counter)
+    digest: Any = field(default_factory=hashlib.sha256)
+
+    def __post_init__(self) -> None:
+        self.score_hist = [Counter() for _ in range(self.config.players)]
+        self.points = {c.id: CardTally() for c in self.ruleset.point_deck}
+        self.merchants = {
+            c.id: CardTally() for c in (*self.ruleset.starting_cards, *self.ruleset.merchant_deck)
+        }
+
+    def add(self, result: GameResult) -> None:
+        """Fold one game into the totals."""
+        self.games += 1
+        self.digest.update(repr(sorted(result.items())).encode())
+        scores, winner = result["scores"], result["winner"]
+        self.wins[winner] += 1
+        self.bot_seats.update(result["bots"])
+        self.bot_wins[result["bots"][winner]] += 1
+        for seat, score in enumerate(scores):
+            self.score_sum[seat] += score
+            self.score_sq[seat] += score * score
+            self.score_hist[seat][score] += 1
+        ranked = sorted(scores, reverse=True)
+        self.winner_scores[scores[winner]] += 1
+        self.margins[scores[winner] - (ranked[1] if len(ranked) > 1 else 0)] += 1
+        self.rounds[result["rounds"]] += 1
+        _tally(self.points, result["point_cards"], winner)
+        _tally(self.merchants, result["merchant_cards"], winner)
+        for seat, coins in enumerate(result["coins"]):
+            for pile, n in coins.items():
+                self.coins_taken[pile] += n
+                if seat == winner:
+                    self.coins_by_winner[pile] += n
+        for coin in self.ruleset.coins:
+            taken = sum(c.get(coin.id, 0) for c in result["coins"])
+            if taken >= coin.count(self.config.players):
+                self.coins_emptied[coin.id] += 1
+
+
+def _tally(table: dict[str, CardTally], per_player: list[list[str]], winner: int) -> None:
+    for seat, cards in enumerate(per_player):
+        for card in cards:
+            table.setdefault(card, CardTally()).taken += 1
+            if seat == winner:
+                table[card].by_winner += 1
+        for card in set(cards):
+            table[card].takers += 1
+            if seat == winner:
+                table[card].takers_won += 1

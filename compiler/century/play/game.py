@@ -1,0 +1,88 @@
+"""One game of a simulation: the bots play a generated engine to the end, and what the
+report needs of the game is kept as plain data.
+
+A long simulation builds the engine's move tables and the bots' knowledge before its first
+game (`prime`, before the worker processes fork, where they can), so every worker plays at
+warm speed.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from century.model.ruleset import Ruleset
+from century.play.config import SimConfig, SimulationError, derive_seed
+
+if TYPE_CHECKING:
+    from century.engine import Engine
+    from century.engine.runtime import State
+
+GameResult = dict[str, Any]
+"""The outcome of one game: plain data (picklable, JSON-ready)."""
+
+MAX_PLIES = 100_000
+"""A game still running after this many moves is reported instead of looping forever."""
+
+WARM_GAMES = 200
+"""Simulations of at least this many games build the move tables before the first game."""
+
+
+def play_game(engine: Engine, ruleset: Ruleset, config: SimConfig, index: int) -> GameResult:
+    """Play game number `index` of a simulation to its end and summarise it."""
+    from century.play.bots import make_bot
+
+    seed = derive_seed(config.seed, index)
+    state = engine.new_game(config.players, seed)
+    seating = config.seating(index)
+    bots = [
+        make_bot(spec, engine, ruleset, derive_seed(seed, seat))
+        for seat, spec in enumerate(seating)
+    ]
+    for _ in range(MAX_PLIES):
+        if state.is_over():
+            return {**summarise(engine, state, index, seed), "bots": list(seating)}
+        state.play(bots[state.current_player].choose(state))
+    raise SimulationError(f"game {index} (seed {seed}) did not end within {MAX_PLIES} moves")
+
+
+def summarise(engine: Engine, state: State, index: int, seed: int) -> GameResult:
+    """The figures of a finished game of `engine` that the report needs: scores, winner,
+    length, the cards and coins each seat took (ids)."""
+    view = state.view()
+    cards, points, piles = engine.CARDS, engine.POINT_CARDS, engine.COINS
+    seats = range(view.players)
+    return {
+        "index": index,
+        "seed": seed,
+        "scores": list(state.scores()),
+        "winner": state.winner(),
+        "rounds": view.rounds(),
+        "turns": [view.turns(seat) for seat in seats],
+        "point_cards": [[points[c].id for c in view.point_cards(seat)] for seat in seats],
+        "merchant_cards": [[cards[c].id for c in view.merchant_cards(seat)] for seat in seats],
+        "coins": [
+            {pile.id: n for pile, n in zip(piles, view.coins(seat), strict=True)} for seat in seats
+        ],
+    }
+
+
+def game_engine(ruleset: Ruleset) -> Engine:
+    """The generated engine module of `ruleset` (`load_engine` caches it per process)."""
+    from century.engine import load_engine
+
+    return load_engine(ruleset)
+
+
+_PRIMED: set[tuple[str, tuple[int, ...]]] = set()
+
+
+def prime(engine: Engine, ruleset: Ruleset, players: int) -> None:
+    """Build the engine's move tables and the bots' knowledge of the game now (once per
+    process), so that the games after run at warm speed from the first."""
+    from century.play.knowledge import knowledge
+
+    key = (engine.__name__, tuple(ruleset.value_weights))
+    if key not in _PRIMED:
+        engine.warm_up()
+        knowledge(engine, ruleset)
+        _PRIMED.add(key)
