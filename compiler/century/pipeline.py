@@ -88,10 +88,11 @@ def _compile(
 
     result.known = sorted(catalogue)
     resolver = Resolver(sources, catalogue)
+    bases: dict[str, Ruleset | None] = {}
     for source in compile_now:
         game_id = source.node.value["id"].value
         if catalogue.get(game_id) is source and only in (None, game_id):
-            _compile_game(game_id, source, resolver, result)
+            _compile_game(game_id, source, resolver, result, bases)
     result.diagnostics.extend(resolver.problems)
     result.diagnostics.extend(sources.diagnostics)
     result.uses = resolver.uses
@@ -107,7 +108,13 @@ def _compile(
     return result
 
 
-def _compile_game(game_id: str, source: SourceFile, resolver: Resolver, result: Compiled) -> None:
+def _compile_game(
+    game_id: str,
+    source: SourceFile,
+    resolver: Resolver,
+    result: Compiled,
+    bases: dict[str, Ruleset | None],
+) -> None:
     result.games.append(game_id)
     resolved = resolver.resolve(game_id)
     if resolved is None:
@@ -122,6 +129,7 @@ def _compile_game(game_id: str, source: SourceFile, resolver: Resolver, result: 
         _source_names(resolved, source.path.parent),
         _source_hash(resolved),
         resolved.chain,
+        _base_model(resolved, resolver, result, bases),
     )
     late = [d for check in MODEL_CHECKS for d in check(ruleset, resolved.tree)]
     result.diagnostics.extend(late)
@@ -129,6 +137,27 @@ def _compile_game(game_id: str, source: SourceFile, resolver: Resolver, result: 
         return
     result.resolved[game_id] = resolved
     result.rulesets[game_id] = ruleset
+
+
+def _base_model(
+    resolved: Resolved, resolver: Resolver, result: Compiled, bases: dict[str, Ruleset | None]
+) -> Ruleset | None:
+    """The model of the game a variant extends, which its rule sheet compares it with: the
+    one compiled in this run, else built once from its resolved tree if its checks pass (None
+    for a base game, or a base with errors, whose own compilation reports them)."""
+    if not resolved.chain:
+        return None
+    base_id = resolved.chain[-1]
+    if base_id in result.rulesets:
+        return result.rulesets[base_id]
+    if base_id not in bases:
+        bases[base_id] = None
+        base = resolver.done.get(base_id)
+        if base is not None:
+            own = frozenset(f.name for f in base.files)
+            if not has_errors(run_checks(base.tree, own)):
+                bases[base_id] = build_ruleset(base.tree.plain(), [], "", base.chain)
+    return bases[base_id]
 
 
 def _check_in_context(source: SourceFile, named: bool, result: Compiled) -> None:

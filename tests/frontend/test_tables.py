@@ -17,8 +17,9 @@ from century.pipeline import compile_paths
 from helpers import bundled_rulesets
 
 DECKS = ("merchant", "point", "starting")
-SAME_GAME = {"id", "name", "extends", "sources", "source_hash"}
-"""The fields of a ruleset that name it and its files rather than say how it plays."""
+SAME_GAME = {"id", "name", "extends", "variant_of", "sources", "source_hash"}
+"""The fields of a ruleset that name it, the game it extends and its files rather than say
+how it plays."""
 
 
 def invoke(folder: Path, monkeypatch: pytest.MonkeyPatch, *args: str):

@@ -20,6 +20,7 @@ def theme_blind(ruleset: Ruleset) -> dict:
         id="",
         name={},
         extends=(),
+        variant_of=None,
         sources=(),
         source_hash="",
         terms={},
@@ -47,6 +48,11 @@ def test_golem_equals_spice_road_but_for_the_theme(bundled):
     # the re-theme carries the new codes into derived card ids
     assert "yy-b" in [c.id for c in golem.merchant_deck]
     assert golem.extends == ("spice-road",)
+    # what its rule sheet says it changes: the theme alone
+    assert golem.variant_of is not None and golem.variant_of.id == "spice-road"
+    assert [c.kind for c in golem.variant_of.changes] == ["renamed"]
+    [renamed] = golem.variant_of.changes
+    assert len(renamed.values["resources"]) == 4 and len(renamed.values["coins"]) == 1
 
 
 def test_house_rule_changes_only_the_end(bundled):
@@ -58,9 +64,18 @@ def test_house_rule_changes_only_the_end(bundled):
         name=base.name,
         id=base.id,
         extends=(),
+        variant_of=None,
         sources=(),
         source_hash="",
     ) == replace(base, sources=(), source_hash="")
+    assert base.variant_of is None
+    assert classic.variant_of is not None
+    assert [(c.kind, c.values["counts"]) for c in classic.variant_of.changes] == [
+        (
+            "end_threshold",
+            [{"players": 2, "was": 6, "now": 5}, {"players": 3, "was": 6, "now": 5}],
+        )
+    ]
 
 
 def test_three_level_chain_and_five_ranks():

@@ -6,11 +6,13 @@ the model's JSON form, which `Ruleset.from_json` reads into the typed dataclasse
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from century.model.cards import CUBES, FIELDS, derived_id
-from century.model.ruleset import Ruleset, cube_vector
+from century.model.diff import changes
+from century.model.ruleset import Ruleset, VariantOf, cube_vector
 
 
 def build_ruleset(
@@ -18,10 +20,12 @@ def build_ruleset(
     sources: Sequence[str],
     source_hash: str,
     extends: Sequence[str] = (),
+    base: Ruleset | None = None,
 ) -> Ruleset:
     """Build the model from resolved data (decks and prose already loaded in place).
 
-    `extends` is the chain of bases, the root game first.
+    `extends` is the chain of bases, the root game first; `base` is the model of the last of
+    them (the game a variant names), whose differences the variant records (`variant_of`).
     """
     codes = "".join(r["code"] for r in data["resources"])
 
@@ -47,7 +51,7 @@ def build_ruleset(
         }
 
     decks, coins, setup = data["decks"], data["coins"], data["setup"]
-    return Ruleset.from_json(
+    ruleset = Ruleset.from_json(
         {
             "id": data["id"],
             "name": data["name"],
@@ -77,3 +81,7 @@ def build_ruleset(
             "prose": {lang: doc["text"] for lang, doc in data["prose"].items()},
         }
     )
+    if base is None:
+        return ruleset
+    lineage = VariantOf(base.id, base.name, changes(base, ruleset))
+    return dataclasses.replace(ruleset, variant_of=lineage)

@@ -1,7 +1,9 @@
 """What differs between two rulesets: rules, cards and names (a re-theme), theme-blind.
 
 Cards are matched by effect (rank vectors), not by id, so a re-theme that renames codes
-and ids shows as renames only.
+and ids shows as renames only. `diff` describes every difference for `century diff`;
+`changes` lists those a player meets at the table as `Change` items, which a variant's rule
+sheet words in each language.
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from century.model.ruleset import MerchantCard, PointCard, Ruleset
+from century.model.ruleset import Change, MerchantCard, PointCard, Ruleset, Vector, frozen_map
 
 
 def _by_rank(vector: tuple[int, ...]) -> str:
@@ -52,37 +54,48 @@ def diff(a: Ruleset, b: Ruleset) -> dict[str, Any]:
 def _key(card: MerchantCard | PointCard) -> tuple[Any, ...]:
     """A card's effect, theme-blind and independent of the number of ranks."""
 
-    def trim(vector: tuple[int, ...]) -> tuple[int, ...]:
-        end = len(vector)
-        while end and not vector[end - 1]:
-            end -= 1
-        return vector[:end]
-
     if isinstance(card, PointCard):
-        return ("point", trim(card.cost))
-    return (card.kind, *(trim(v) if isinstance(v, tuple) else v for v in card.effect.values()))
+        return ("point", _trim(card.cost))
+    return (card.kind, *(_trim(v) if isinstance(v, tuple) else v for v in card.effect.values()))
+
+
+Card = MerchantCard | PointCard
+Changed = tuple[Card, Card, dict[str, list[int]]]
+"""A card in both decks whose copies or points differ: old, new, ``{field: [old, new]}``."""
+
+
+def _match(
+    a: tuple[Card, ...], b: tuple[Card, ...]
+) -> tuple[list[Card], list[Card], list[Changed]]:
+    """The cards of deck `b` against deck `a`, matched by effect: removed, added, changed."""
+    left = {_key(c): c for c in a}
+    right = {_key(c): c for c in b}
+    removed = [card for key, card in left.items() if key not in right]
+    added = [card for key, card in right.items() if key not in left]
+    changed: list[Changed] = []
+    for key, card in right.items():
+        old = left.get(key)
+        if old is None:
+            continue
+        fields = {
+            name: [getattr(old, name), getattr(card, name)]
+            for name in ("copies", "points")
+            if hasattr(card, name) and getattr(old, name) != getattr(card, name)
+        }
+        if fields:
+            changed.append((old, card, fields))
+    return removed, added, changed
 
 
 def _diff_deck(
     deck: str, a: tuple[Any, ...], b: tuple[Any, ...], out: dict[str, list[Any]]
 ) -> None:
-    left = {_key(c): c for c in a}
-    right = {_key(c): c for c in b}
-    for key, card in left.items():
-        if key not in right:
-            out["removed"].append({"deck": deck, "id": card.id})
-    for key, card in right.items():
-        if key not in left:
-            out["added"].append({"deck": deck, "id": card.id})
-            continue
-        old = left[key]
-        changes = {
-            name: [getattr(old, name), getattr(card, name)]
-            for name in ("copies", "points")
-            if hasattr(card, name) and getattr(old, name) != getattr(card, name)
-        }
-        if changes:
-            out["changed"].append({"deck": deck, "id": card.id, "was": old.id, **changes})
+    removed, added, changed = _match(a, b)
+    out["removed"] += [{"deck": deck, "id": card.id} for card in removed]
+    out["added"] += [{"deck": deck, "id": card.id} for card in added]
+    out["changed"] += [
+        {"deck": deck, "id": card.id, "was": old.id, **fields} for old, card, fields in changed
+    ]
 
 
 def _renames(a: Ruleset, b: Ruleset) -> list[dict[str, Any]]:
@@ -105,6 +118,148 @@ def _renames(a: Ruleset, b: Ruleset) -> list[dict[str, Any]]:
     for term in sorted(set(a.terms) | set(b.terms)):
         note(f"term {term}", dict(a.terms.get(term, {})), dict(b.terms.get(term, {})))
     return found
+
+
+DECKS = (("starting", "starting_cards"), ("merchant", "merchant_deck"), ("point", "point_deck"))
+"""Each deck by the name a rule sheet gives it and the ruleset's field that holds it."""
+
+
+def changes(base: Ruleset, variant: Ruleset) -> tuple[Change, ...]:
+    """What `variant` changes from `base` that players meet at the table, in the order of a
+    rule sheet: players, ladder, caravan, rows, seats, coins, end, scoring and ties, then the
+    cards of each deck, then a re-theme's names. The balance weights and the languages, which
+    do not change play, are `diff`'s alone. Values are JSON values (see `Change`)."""
+    found: list[Change] = []
+
+    def add(kind: str, **values: Any) -> None:
+        found.append(Change(kind, frozen_map(values)))
+
+    def was_now(kind: str, was: Any, now: Any) -> None:
+        if was != now:
+            add(kind, was=was, now=now)
+
+    b, v = base, variant
+    was_now("players", [b.players_min, b.players_max], [v.players_min, v.players_max])
+    was_now("ranks", len(b.resources), len(v.resources))
+    was_now("caravan_limit", b.caravan_limit, v.caravan_limit)
+    was_now("merchant_row", b.merchant_row, v.merchant_row)
+    was_now("point_row", b.point_row, v.point_row)
+    seats = _rows(dict(enumerate(b.seats, 1)), dict(enumerate(v.seats, 1)), _vector, "seat")
+    if seats:
+        add("seats", seats=seats)
+    piles = _coin_rows(b, v)
+    if piles:
+        add("coins", piles=piles)
+    was_now("coin_runout", b.coin_runout, v.coin_runout)
+    counts = _rows(dict(b.end_threshold), dict(v.end_threshold), int, "players")
+    if counts:
+        add("end_threshold", counts=counts)
+    was_now("finish_round", b.finish_round, v.finish_round)
+    points = _rows(
+        dict(enumerate(b.resource_points, 1)), dict(enumerate(v.resource_points, 1)), int, "rank"
+    )
+    if points:
+        add("resource_points", ranks=points)
+    was_now("tie_break", b.tie_break, v.tie_break)
+    for deck, field in DECKS:
+        removed, added, changed = _match(getattr(b, field), getattr(v, field))
+        if added:
+            add("cards_added", deck=deck, count=_copies(added), cards=[_card(c) for c in added])
+        if removed:
+            add(
+                "cards_removed",
+                deck=deck,
+                count=_copies(removed),
+                cards=[_card(c) for c in removed],
+            )
+        if changed:
+            rows = [{"card": _card(new), **fields} for _old, new, fields in changed]
+            add("cards_changed", deck=deck, count=len(changed), cards=rows)
+    renamed = _renamed(b, v)
+    if renamed is not None:
+        add("renamed", **renamed)
+    return tuple(found)
+
+
+def _vector(vector: Vector) -> list[int]:
+    """A vector as a JSON list without the zeros of the top ranks (compared theme-blind)."""
+    return list(_trim(vector))
+
+
+def _trim(vector: Vector) -> Vector:
+    end = len(vector)
+    while end and not vector[end - 1]:
+        end -= 1
+    return vector[:end]
+
+
+def _rows(a: dict[Any, Any], b: dict[Any, Any], plain: Callable[[Any], Any], key: str) -> list[Any]:
+    """``[{key, was, now}]`` for each key of `a` or `b` whose values differ (None: not there)."""
+    rows = []
+    for each in sorted(set(a) | set(b)):
+        was = None if each not in a else plain(a[each])
+        now = None if each not in b else plain(b[each])
+        if was != now:
+            rows.append({key: each, "was": was, "now": now})
+    return rows
+
+
+def _coin_rows(a: Ruleset, b: Ruleset) -> list[dict[str, Any]]:
+    """The coin piles added, removed or changed (value, count per player, position), in the
+    order of their position in `b` (removed piles after)."""
+
+    def fields(coin: Any) -> dict[str, int] | None:
+        if coin is None:
+            return None
+        return {"value": coin.value, "per_player": coin.per_player, "position": coin.position}
+
+    old = {c.id: c for c in a.coins}
+    new = {c.id: c for c in b.coins}
+    order = [c.id for c in sorted(b.coins, key=lambda c: (c.position, c.id))]
+    order += [c.id for c in sorted(a.coins, key=lambda c: (c.position, c.id)) if c.id not in new]
+    rows = []
+    for coin_id in order:
+        was, now = fields(old.get(coin_id)), fields(new.get(coin_id))
+        if was != now:
+            name = (new.get(coin_id) or old[coin_id]).name
+            rows.append({"id": coin_id, "name": dict(name), "was": was, "now": now})
+    return rows
+
+
+def _copies(cards: list[Card]) -> int:
+    return sum(card.copies for card in cards)
+
+
+def _card(card: Card) -> dict[str, Any]:
+    """A card as JSON: its kind, copies, name and effect (cubes as vectors by rank)."""
+    if isinstance(card, PointCard):
+        return {
+            "id": card.id,
+            "kind": "point",
+            "copies": card.copies,
+            "cost": list(card.cost),
+            "points": card.points,
+            "name": {},
+        }
+    return card.to_json()
+
+
+def _renamed(a: Ruleset, b: Ruleset) -> dict[str, Any] | None:
+    """The resources and coins a re-theme renames (``[{rank|id, was, now}]``), or None when
+    nothing of the theme (names, codes, colours, terms) changes."""
+    resources = [
+        {"rank": rank, "was": dict(ra.name), "now": dict(rb.name)}
+        for rank, (ra, rb) in enumerate(zip(a.resources, b.resources, strict=False), start=1)
+        if dict(ra.name) != dict(rb.name)
+    ]
+    coins_a = {c.id: c for c in a.coins}
+    coins = [
+        {"id": c.id, "was": dict(coins_a[c.id].name), "now": dict(c.name)}
+        for c in b.coins
+        if c.id in coins_a and dict(coins_a[c.id].name) != dict(c.name)
+    ]
+    themed = any(r["what"] != "name" for r in _renames(a, b))
+    return {"resources": resources, "coins": coins} if themed else None
 
 
 def format_text(result: dict[str, Any]) -> str:

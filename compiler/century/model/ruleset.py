@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, is_dataclass
 from functools import cache
-from types import MappingProxyType
+from types import MappingProxyType, NoneType, UnionType
 from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 Vector = tuple[int, ...]
@@ -120,6 +120,25 @@ class PointCard:
 
 
 @dataclass(frozen=True)
+class Change:
+    """One way a variant differs from the game it extends (`century.model.diff.changes`):
+    `kind` says what changed, `values` what it was and is, as JSON values (cubes as vectors
+    by rank, names as translated texts), so each language words it in its own prose."""
+
+    kind: str
+    values: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class VariantOf:
+    """The game a variant extends (named by its `extends`) and what the variant changes."""
+
+    id: str
+    name: Text
+    changes: tuple[Change, ...]
+
+
+@dataclass(frozen=True)
 class Ruleset:
     """A complete, resolved and checked game."""
 
@@ -149,6 +168,8 @@ class Ruleset:
     variety_bonus: Mapping[int, int]
     terms: Mapping[str, Text]
     prose: Mapping[str, Mapping[str, str]]
+    variant_of: VariantOf | None = None
+    """The game this one extends and what it changes (None for a base game)."""
 
     # -- helpers -------------------------------------------------------------------------
 
@@ -208,8 +229,14 @@ def _read(kind: Any, value: Any) -> Any:
         return MerchantCard.from_json(value)
     if isinstance(kind, type) and is_dataclass(kind):
         hints = _fields(kind)
-        return kind(**{name: _read(hint, value[name]) for name, hint in hints})
+        given = ((name, hint) for name, hint in hints if name in value)  # else its default
+        return kind(**{name: _read(hint, value[name]) for name, hint in given})
     origin, args = get_origin(kind), get_args(kind)
+    if origin is UnionType:  # X | None
+        if value is None:
+            return None
+        [kind] = [arg for arg in args if arg is not NoneType]
+        return _read(kind, value)
     if origin is tuple:
         return tuple(_read(args[0], item) for item in value)
     if origin is Mapping:
