@@ -144,6 +144,9 @@ PROSE_KEYS = frozenset(
         "ex_end",
         "ex_coins",
         "ex_score",
+        # a variant: the game it extends (the box of differences: `CHANGE_KEYS`)
+        "h_changes",
+        "variant_of",
         # the reference card
         "ref_title",
         "ref_cards",
@@ -205,10 +208,11 @@ PROSE_KEYS = frozenset(
 
 
 def prose_keys() -> frozenset[str]:
-    """Every key a rule-sheet text file must have: `PROSE_KEYS`, and for each card kind in
-    `KINDS` its title and its text (``card_<kind>_title``, ``card_<kind>``)."""
+    """Every key a rule-sheet text file must have: `PROSE_KEYS`, for each card kind in
+    `KINDS` its title and its text (``card_<kind>_title``, ``card_<kind>``), and the sentence
+    of each kind of change a variant makes (`CHANGE_KEYS`)."""
     kinds = {f"card_{kind}{end}" for kind in KINDS for end in ("_title", "")}
-    return PROSE_KEYS | kinds
+    return PROSE_KEYS | kinds | set(CHANGE_KEYS)
 
 
 """The prose keys the printed output reads (rule sheet, reference card, print-and-play kit);
@@ -438,8 +442,159 @@ def prose_context(ruleset: Ruleset, lang: str) -> dict[str, Any]:
         "point_count": sum(c.copies for c in ruleset.point_deck),
         "kinds": kinds,
         "ex": _examples(ruleset, coins, thresholds),
+        **_variant(ruleset, lang),
         "numbers": _word_list(ruleset, lang, "numbers"),
         "times": _word_list(ruleset, lang, "times"),
+    }
+
+
+# -- what a variant changes --------------------------------------------------------------------
+
+CARD_EXAMPLES = 3
+"""Cards a variant adds, removes or changes shown per deck (the rest are counted)."""
+
+
+def _codes(ruleset: Ruleset, vector: Iterable[int]) -> str | None:
+    """A vector of the base game as code strings of `ruleset`'s ladder, or None when it uses
+    a rank the ladder does not have."""
+    counts = list(vector)
+    ranks = len(ruleset.codes)
+    if any(counts[ranks:]):
+        return None
+    return ruleset.cubes(tuple(counts[:ranks] + [0] * (ranks - len(counts))))
+
+
+def _changed_card(ruleset: Ruleset, card: Any, lang: str) -> dict[str, Any] | None:
+    """A card of a change (`century.model.diff`) as the prose shows it: `_card`'s fields, and
+    ``cost`` and ``points`` for a point card; None when it cannot be drawn on this ladder."""
+    shown_card: dict[str, Any] = {
+        "id": card["id"],
+        "name": shown(card.get("name", {}), lang),
+        "kind": card["kind"],
+        "copies": card["copies"],
+    }
+    for key, value in card.items():
+        if key in ("id", "name", "kind", "copies"):
+            continue
+        if isinstance(value, list):
+            value = _codes(ruleset, value)
+            if value is None:
+                return None
+        shown_card[key] = value
+    return shown_card
+
+
+def _card_group(ruleset: Ruleset, what: str, change: Any, lang: str) -> dict[str, Any]:
+    """``{what, count, cards, more}``: added, removed or changed; how many cards; the first
+    `CARD_EXAMPLES` that can be drawn (``copies_was`` and ``points_was``: what a changed
+    card had, else None); and how many of the cards are not shown."""
+    cards = []
+    for row in change["cards"]:
+        changed = "card" in row  # {card, copies: [was, now], points: [was, now]}
+        card = _changed_card(ruleset, row["card"] if changed else row, lang)
+        if card is not None:
+            was = {
+                f"{key}_was": row[key][0] if changed and key in row else None
+                for key in ("copies", "points")
+            }
+            cards.append({**card, **was})
+    shown_cards = cards[:CARD_EXAMPLES]
+    return {
+        "what": what,
+        "count": change["count"],
+        "cards": shown_cards,
+        "more": len(change["cards"]) - len(shown_cards),
+    }
+
+
+def _end_groups_changed(rows: Iterable[Any]) -> list[dict[str, Any]]:
+    """The player counts whose end threshold changed, grouped by the change:
+    ``[{players: [2, 3], was, now}]`` (a count the base game lacks has ``was`` None; one the
+    variant drops is left out: the change of players says so)."""
+    groups: dict[tuple[Any, Any], list[int]] = {}
+    for row in rows:
+        if row["now"] is not None:
+            groups.setdefault((row["was"], row["now"]), []).append(row["players"])
+    return [{"players": n, "was": was, "now": now} for (was, now), n in groups.items()]
+
+
+CHANGE_KINDS = (
+    "players",
+    "ranks",
+    "caravan_limit",
+    "merchant_row",
+    "point_row",
+    "seats",
+    "coins",
+    "coin_runout",
+    "end_threshold",
+    "finish_round",
+    "resource_points",
+    "tie_break",
+    "cards",
+    "renamed",
+)
+"""What ``changes`` holds (each None when the variant leaves it as it is), in the order a
+rule sheet lists it; the sentence of each is the prose key ``chg_<kind>``."""
+CHANGE_KEYS = tuple(f"chg_{kind}" for kind in CHANGE_KINDS)
+
+
+def _variant(ruleset: Ruleset, lang: str) -> dict[str, Any]:
+    """``variant`` and ``changes`` of the prose context (see the module docstring)."""
+    found: dict[str, Any] = dict.fromkeys(CHANGE_KINDS)
+    lineage = ruleset.variant_of
+    if lineage is None:
+        return {"variant": None, "changes": found}
+    decks: dict[str, list[dict[str, Any]]] = {}
+    codes = dict(enumerate(ruleset.codes, start=1))
+    coin_ids = {c.id for c in ruleset.coins}
+    for change in lineage.changes:
+        values = change.values
+        if change.kind.startswith("cards_"):
+            what = change.kind.removeprefix("cards_")
+            group = _card_group(ruleset, what, values, lang)
+            decks.setdefault(values["deck"], []).append(group)
+        elif change.kind == "players":
+            found["players"] = {
+                when: {"min": values[when][0], "max": values[when][1]} for when in ("was", "now")
+            }
+        elif change.kind == "seats":
+            found["seats"] = [
+                {
+                    "seat": row["seat"],
+                    "was": None if row["was"] is None else _codes(ruleset, row["was"]),
+                    "now": _codes(ruleset, row["now"]),
+                }
+                for row in values["seats"]
+                if row["now"] is not None
+            ]
+        elif change.kind == "coins":
+            found["coins"] = [
+                {**row, "name": shown(row["name"], lang), "drawn": row["id"] in coin_ids}
+                for row in values["piles"]
+            ]
+        elif change.kind == "end_threshold":
+            found["end_threshold"] = _end_groups_changed(values["counts"])
+        elif change.kind == "resource_points":
+            found["resource_points"] = [
+                {**row, "code": codes[row["rank"]]}
+                for row in values["ranks"]
+                if row["rank"] in codes and row["now"] is not None
+            ]
+        elif change.kind == "renamed":
+            found["renamed"] = {part: len(values[part]) for part in ("resources", "coins")}
+        else:
+            found[change.kind] = dict(values)
+    if decks:
+        found["cards"] = [{"deck": deck, "groups": groups} for deck, groups in decks.items()]
+    kinds = {change.kind for change in lineage.changes}
+    return {
+        "variant": {
+            "base": shown(lineage.name, lang, lineage.id),
+            "same": not kinds,
+            "only_names": kinds == {"renamed"},
+        },
+        "changes": found,
     }
 
 
