@@ -2,7 +2,8 @@
 
 The sentences are the game's prose rendered by `century.prose`; this module adds the drawing
 data (ladder, seats, coins, end table, one card face per kind drawn like the printed cards,
-the worked examples to show) and hands both to Typst as JSON. Letter colours on cubes and
+the worked examples to show, and for a variant the sentences of what it changes from the game
+it extends) and hands both to Typst as JSON. Letter colours on cubes and
 coins are chosen here for contrast (`century.render.typst.colours`).
 """
 
@@ -13,7 +14,7 @@ from typing import Any
 
 from century.model.ruleset import Ruleset
 from century.model.text import TextError, term
-from century.prose import example_cards, prose_context, prose_keys, render_prose
+from century.prose import CHANGE_KEYS, example_cards, prose_context, prose_keys, render_prose
 from century.render.cards.faces import card_kinds, merchant_face, point_face
 from century.render.typst.colours import ink_on
 from century.targets import Languages, Papers, Target, TargetError, check_paper, languages
@@ -108,6 +109,7 @@ def sheet_data(ruleset: Ruleset, lang: str, paper: str) -> dict[str, Any]:
         "examples": [
             {"key": key, "lead": _lead(ruleset, text, key, lang)} for key in EXAMPLES if text[key]
         ],
+        "changes": [key for key in CHANGE_KEYS if text[key]] if ruleset.variant_of else [],
         "text": text,
     }
 
