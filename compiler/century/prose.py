@@ -43,6 +43,20 @@ unknown placeholder is an error) against `prose_context(ruleset, lang)`:
     caravan of one cube per scoring rank and two of a rank that scores nothing (``free``,
     its codes), the points of each part and their sum, and the tie with seat ``other``
     that seat ``winner`` wins).
+``variant``, ``changes``
+    for a variant, ``variant`` is ``{base, same, only_names}`` (the name of the game it
+    extends; whether it changes nothing, or names and colours alone), else None; ``changes``
+    holds one entry per kind of `CHANGE_KINDS`, None when the variant leaves it as it is:
+    ``players`` ``{was, now}`` (each ``{min, max}``), ``ranks``, ``caravan_limit``,
+    ``merchant_row``, ``point_row``, ``coin_runout``, ``finish_round``, ``tie_break``
+    ``{was, now}``; ``seats`` ``[{seat, was, now}]`` (code strings); ``coins`` ``[{id, name,
+    drawn, was, now}]`` (each ``{value, per_player, position}``, None for a pile added or
+    removed); ``end_threshold`` ``[{players, was, now}]`` (player counts grouped by the
+    change); ``resource_points`` ``[{rank, code, was, now}]``; ``cards`` ``[{deck, groups}]``,
+    each group ``{what, count, cards, more}`` (``what`` is added, removed or changed; up to
+    `CARD_EXAMPLES` cards as in ``starting_cards`` with ``copies_was`` and ``points_was``);
+    ``renamed`` ``[{was, now, icon}]`` (the resources and coins a re-theme renames; empty
+    when only colours, codes or words change).
 ``numbers``, ``times``
     the language's number words (``zero, one, two, ...``) and multiplicatives (``no times,
     once, twice, ...``) from the prose keys of the same name.
@@ -582,7 +596,13 @@ def _variant(ruleset: Ruleset, lang: str) -> dict[str, Any]:
                 if row["rank"] in codes and row["now"] is not None
             ]
         elif change.kind == "renamed":
-            found["renamed"] = {part: len(values[part]) for part in ("resources", "coins")}
+            found["renamed"] = [
+                {"was": shown(row["was"], lang), "now": shown(row["now"], lang), "icon": icon}
+                for row, icon in [
+                    *((r, f"cube:{codes[r['rank']]}") for r in values["resources"]),
+                    *((c, f"coin:{c['id']}") for c in values["coins"]),
+                ]
+            ]
         else:
             found[change.kind] = dict(values)
     if decks:
