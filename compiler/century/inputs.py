@@ -93,10 +93,12 @@ def read_bytes(
 
 
 _TOKENS = re.compile(
-    rb'"(?:[^"\\]++|\\.)*+"|[\[\]{}]|(?<!\d)\d{%d,}|NaN|Infinity|[eE][+-]?\d{3,}' % (MAX_DIGITS + 1)
+    rb'"(?:[^"\\]++|\\.)*+"?|[\[\]{}]|(?<!\d)\d{%d,}|NaN|Infinity|[eE][+-]?\d{3,}'
+    % (MAX_DIGITS + 1)
 )
 """What the JSON pre-check looks at: strings (skipped whole, possessively, so a long string
-keeps no backtracking state), brackets, over-long digit runs (tried once per run of digits,
+keeps no backtracking state; one left open runs to the end, which the parser then refuses as
+not JSON), brackets, over-long digit runs (tried once per run of digits,
 so the scan stays linear), the constants JSON does not allow and exponents of three or more
 digits."""
 
