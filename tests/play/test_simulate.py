@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 import sys
 import xml.etree.ElementTree as ET
@@ -19,7 +18,6 @@ from century.engine import load_engine
 from century.pipeline import compile_paths
 from century.play.config import SimConfig, seat_bots
 from century.play.game import play_game
-from century.play.progress import ProgressBar
 from century.play.report import build_report, render_html
 from century.play.simulate import chunks, simulate
 from century.play.stats import wilson
@@ -194,22 +192,6 @@ def test_cli_errors_are_clear(args: list[str], message: str) -> None:
     assert result.exit_code != 0
     assert message in result.output
     assert "Traceback" not in result.output
-
-
-def test_progress_bar_draws_on_a_terminal_only() -> None:
-    class Tty(io.StringIO):
-        def isatty(self) -> bool:
-            return True
-
-    tty, pipe = Tty(), io.StringIO()
-    for stream in (tty, pipe):
-        bar = ProgressBar(4, "x ", stream)
-        bar(2)
-        bar(2)
-        bar.close()
-    assert "[" + "#" * 30 + "] 4/4 games" in tty.getvalue()
-    assert "ETA 0s" in tty.getvalue()
-    assert pipe.getvalue() == ""
 
 
 def test_seeds_bots_and_chunks() -> None:

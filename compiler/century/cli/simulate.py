@@ -157,7 +157,7 @@ def _report_for(name: str, req: SimRequest, out: Path | None) -> dict[str, Any]:
     from century.play.config import SimConfig, SimulationError
     from century.play.config import seat_bots as per_seat
     from century.play.ladder import read_ladder
-    from century.play.progress import ProgressBar
+    from century.play.progress import Progress
     from century.play.report import build_report
     from century.play.simulate import simulate as run
     from century.play.simulate import workers_for
@@ -174,15 +174,14 @@ def _report_for(name: str, req: SimRequest, out: Path | None) -> dict[str, Any]:
     except ValueError as err:
         fail(str(err), 2)
     config = SimConfig(games=req.games, players=req.players, bots=bots, seed=req.seed)
-    bar = None if req.quiet else ProgressBar(req.games, f"{name} ")
     try:
-        with stopping_on_signals("no report written"):
-            total = run(ruleset, config, workers, req.cluster, bar)
+        with (
+            stopping_on_signals("no report written"),
+            Progress(name, req.games, quiet=req.quiet) as progress,
+        ):
+            total = run(ruleset, config, workers, req.cluster, progress)
     except (SimulationError, ValueError) as err:
         fail(str(err), 2)
-    finally:
-        if bar:
-            bar.close()
     return build_report(total, ladder)
 
 
