@@ -8,8 +8,8 @@ files it wrote there. A later write may replace those files and nothing else:
 - `replace_dir` builds a whole folder (a game's build output) in a temporary folder beside
   it and swaps it in, so readers see the old or the new folder, never a half-written one;
 - `write_files` writes single files atomically and adds them to the folder's manifest;
-- `locked` serialises the writers into a folder on every system (`filelock`: a lock on the
-  file `LOCK` in it, released by the operating system if the process dies); under the lock,
+- `locked` serialises the writers into a folder on every system (`filelock`: the system's
+  lock on a file named after the folder, released if the process dies); under the lock,
   the temporary folders and files a killed writer left behind are removed (they carry the
   `TEMP` prefix, so nothing else is).
 """
@@ -17,6 +17,7 @@ files it wrote there. A later write may replace those files and nothing else:
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import shutil
@@ -33,9 +34,9 @@ MANIFEST = ".century-manifest.json"
 """The file listing what century wrote in a folder."""
 TEMP = ".century-tmp."
 """The prefix of every temporary file and folder century makes while writing."""
-LOCK = ".century.lock"
-"""The file whose lock serialises the writers into the folder that holds it (century's own,
-like the manifest; safe to delete when no century runs)."""
+LOCKS = "century-locks"
+"""The folder, in the user's temporary folder, of the files whose locks serialise the writers
+into each output folder (so no lock file is left in the user's folders)."""
 LOCK_WAIT = 600.0
 """Seconds a writer waits for another one writing into the same folder before giving up."""
 SOURCE_SUFFIXES = (".yaml", ".yml", ".schema.json")
@@ -201,7 +202,7 @@ def check_folder(folder: Path, names: Iterable[str] | None = None) -> None:
     ours = read_manifest(folder) or set()
     if names is None:
         entries = list(_entries(folder))
-        foreign = [entry for entry in entries if entry not in ours | {MANIFEST, LOCK}]
+        foreign = [entry for entry in entries if entry not in ours | {MANIFEST}]
     else:
         names = list(names)
         for name in names:
@@ -288,14 +289,14 @@ def locked(folder: Path, wait: float = LOCK_WAIT) -> Iterator[None]:
     another century writing there; then remove what killed writers left in it. Writers of
     single files lock the folder above theirs, so one lock covers a build's game folders.
 
-    The lock is `filelock`'s on the file `LOCK` in `folder`: the system's own file lock
-    (``fcntl`` on POSIX, ``msvcrt`` on Windows), so writers take turns everywhere, and a
-    killed writer's lock is released with its process."""
+    The lock is `filelock`'s, the system's own file lock (``fcntl`` on POSIX, ``msvcrt`` on
+    Windows), on `lock_file` of the folder: writers take turns everywhere, and a killed
+    writer's lock is released with its process."""
     from filelock import FileLock, Timeout
 
     folder.mkdir(parents=True, exist_ok=True)
-    lock = FileLock(str(folder / LOCK))
     try:
+        lock = FileLock(str(lock_file(folder)))
         try:
             lock.acquire(timeout=0)
         except Timeout:
@@ -315,6 +316,16 @@ def locked(folder: Path, wait: float = LOCK_WAIT) -> Iterator[None]:
         yield
     finally:
         lock.release()
+
+
+def lock_file(folder: Path) -> Path:
+    """The file whose lock is `folder`'s write lock: in the user's temporary folder (`LOCKS`),
+    named by the folder's real path, so that every name of one folder shares one lock."""
+    real = os.path.normcase(os.path.realpath(folder))
+    user = f"-{os.getuid()}" if hasattr(os, "getuid") else ""  # Windows: a temp folder per user
+    locks = Path(tempfile.gettempdir()) / f"{LOCKS}{user}"
+    locks.mkdir(mode=0o700, exist_ok=True)
+    return locks / (hashlib.sha256(real.encode("utf-8")).hexdigest()[:32] + ".lock")
 
 
 def clean_leftovers(folder: Path, folders: bool) -> None:

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from century.output import TEMP, atomic_dir, read_manifest
+from century.output import atomic_dir, read_manifest
 
 from helpers import ROOT
 
@@ -17,7 +17,7 @@ def test_build_writes_every_game_byte_identically(run, tmp_path):
     first, second = tmp_path / "a", tmp_path / "b"
     assert run("build", "--out", str(first)).exit_code == 0
     assert run("build", "--out", str(second)).exit_code == 0
-    games = sorted(p.name for p in first.iterdir() if p.is_dir())
+    games = sorted(p.name for p in first.iterdir())
     assert games == ["golem", "spice-road", "spice-road-classic"]
     for game in games:
         files = sorted(
@@ -28,7 +28,7 @@ def test_build_writes_every_game_byte_identically(run, tmp_path):
             assert (first / game / rel).read_bytes() == (second / game / rel).read_bytes(), rel
     ruleset = json.loads((first / "golem" / "ruleset.json").read_text(encoding="utf-8"))
     assert ruleset["id"] == "golem" and ruleset["extends"] == ["spice-road"]
-    assert not [p for p in first.iterdir() if p.name.startswith(TEMP)]  # no temporary left
+    assert not [p for p in first.iterdir() if p.name.startswith(".")]  # no temporary left
 
 
 def test_build_refuses_bad_data_and_writes_nothing(run, tmp_path):
@@ -140,8 +140,8 @@ def test_build_out_over_a_folder_holding_a_users_file_keeps_it(run, tmp_path):
 
 def test_build_works_where_folders_are_renamed_only_onto_free_names(run, tmp_path, monkeypatch):
     """As on Windows: a folder is renamed only onto a free name. Builds and rebuilds still
-    write whole folders, take the lock (a file in the output folder, never the folder opened
-    as a file) and remove the leftovers of a killed build under it."""
+    write whole folders, take the lock (on a file, never the folder opened as a file) and
+    remove the leftovers of a killed build under it."""
     import os as os_module
     from pathlib import Path
 

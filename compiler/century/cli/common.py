@@ -197,11 +197,14 @@ def write_outputs(folder: Path, files: dict[str, bytes]) -> list[Path]:
 
 
 def report(diagnostics: list[diag.Diagnostic], fmt: str = "text") -> None:
-    """Print diagnostics to stderr (text) or stdout (json)."""
-    if fmt == "json":
-        typer.echo(diag.to_json(diagnostics))
+    """Print diagnostics to stderr for people (text: a code frame under each, coloured on a
+    terminal), or to stdout for tools (json, github, sarif: `century.cli.formats`)."""
+    from century.cli import formats
+
+    if fmt != "text":
+        typer.echo(formats.render(diagnostics, fmt))
     elif diagnostics:
-        typer.echo(diag.to_text(diagnostics), err=True)
+        formats.print_text(diagnostics)
 
 
 def read_json_input(path: Path, cap: int) -> Any:
