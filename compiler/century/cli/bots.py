@@ -10,6 +10,8 @@ import typer
 
 from century.cli.common import (
     BUILD,
+    COMPLETE_BOTS,
+    COMPLETE_GAMES,
     Command,
     RulesOpt,
     SeedOpt,
@@ -28,7 +30,12 @@ if TYPE_CHECKING:
 
 
 def bots(
-    game: Annotated[str, typer.Argument(metavar="GAME", help="The game or variant to play.")],
+    game: Annotated[
+        str,
+        typer.Argument(
+            metavar="GAME", help="The game or variant to play.", autocompletion=COMPLETE_GAMES
+        ),
+    ],
     games: Annotated[
         int, typer.Option(metavar="N", help="Games per pairing.", min=1, max=MAX_GAMES)
     ] = 100,
@@ -38,6 +45,7 @@ def bots(
         typer.Option(
             "--bots",
             metavar="BOTS",
+            autocompletion=COMPLETE_BOTS,
             help="The bots to rank, e.g. greedy,planner,planner:4 (default: all).",
         ),
     ] = "",

@@ -58,8 +58,44 @@ class Paper(enum.StrEnum):
 
 
 OutOpt = Annotated[Path, typer.Option("--out", "-o", metavar="DIR", help="Output folder.")]
+
+
+def _games(ctx: typer.Context, incomplete: str) -> list[str]:
+    from century.cli.complete import game_ids
+
+    return game_ids(ctx, incomplete)
+
+
+def _languages(ctx: typer.Context, incomplete: str) -> list[str]:
+    from century.cli.complete import languages
+
+    return languages(ctx, incomplete)
+
+
+def _bots(incomplete: str) -> list[str]:
+    from century.cli.complete import bot_lists
+
+    return bot_lists(incomplete)
+
+
+def _targets(incomplete: str) -> list[str]:
+    from century.cli.complete import target_names
+
+    return target_names(incomplete)
+
+
+COMPLETE_GAMES: Any = _games
+"""Completes a game id (`century.cli.complete`)."""
+COMPLETE_LANGUAGES: Any = _languages
+COMPLETE_BOTS: Any = _bots
+
 GameArg = Annotated[
-    str, typer.Argument(metavar="GAME", help="Game or variant id (listed by `century validate`).")
+    str,
+    typer.Argument(
+        metavar="GAME",
+        help="Game or variant id (listed by `century validate`).",
+        autocompletion=_games,
+    ),
 ]
 GameOutOpt = Annotated[
     Path | None,
@@ -69,7 +105,11 @@ GameOutOpt = Annotated[
 LangsOpt = Annotated[
     list[str] | None,
     typer.Option(
-        "--lang", "-l", metavar="LANG", help="Language (repeatable; default: all of the game's)."
+        "--lang",
+        "-l",
+        metavar="LANG",
+        help="Language (repeatable; default: all of the game's).",
+        autocompletion=_languages,
     ),
 ]
 PapersOpt = Annotated[
@@ -92,7 +132,11 @@ WorkersOpt = Annotated[
 TargetsOpt = Annotated[
     list[str] | None,
     typer.Option(
-        "--target", "-t", metavar="NAME", help="Only these targets (repeatable; default: all)."
+        "--target",
+        "-t",
+        metavar="NAME",
+        help="Only these targets (repeatable; default: all).",
+        autocompletion=_targets,
     ),
 ]
 

@@ -16,6 +16,8 @@ import typer
 
 from century.cli.common import (
     BUILD,
+    COMPLETE_BOTS,
+    COMPLETE_GAMES,
     Command,
     RulesOpt,
     Stopped,
@@ -60,7 +62,9 @@ def play(
     game: Annotated[
         str,
         typer.Argument(
-            metavar="GAME", help="The game or variant id, e.g. from `century validate`."
+            metavar="GAME",
+            help="The game or variant id, e.g. from `century validate`.",
+            autocompletion=COMPLETE_GAMES,
         ),
     ],
     players: Annotated[int, typer.Option(metavar="N", help="Number of players, you included.")] = 2,
@@ -68,6 +72,7 @@ def play(
         str,
         typer.Option(
             metavar="BOTS",
+            autocompletion=COMPLETE_BOTS,
             help="Bot for the other seats, or one per other seat: greedy,random,search.",
         ),
     ] = "greedy",

@@ -12,6 +12,8 @@ import typer
 
 from century.cli.common import (
     BUILD,
+    COMPLETE_BOTS,
+    COMPLETE_GAMES,
     Command,
     RulesOpt,
     SeedOpt,
@@ -31,7 +33,10 @@ AUTO = "auto"
 
 def simulate(
     game: Annotated[
-        str | None, typer.Argument(metavar="GAME", help="The game or variant to simulate.")
+        str | None,
+        typer.Argument(
+            metavar="GAME", help="The game or variant to simulate.", autocompletion=COMPLETE_GAMES
+        ),
     ] = None,
     games: Annotated[
         int, typer.Option(metavar="N", help="Number of games.", min=1, max=MAX_GAMES)
@@ -41,6 +46,7 @@ def simulate(
         str,
         typer.Option(
             metavar="BOTS",
+            autocompletion=COMPLETE_BOTS,
             help="One bot for every seat, or one per seat, e.g. greedy,random. Bots: random, "
             "greedy, search, planner (search:N, planner:N set their budget). auto: the "
             "strongest bot whose games fit in --time-budget.",

@@ -18,6 +18,7 @@ from typing import Annotated, Any, Union, get_args, get_origin, get_type_hints
 import typer
 
 from century.cli.common import (
+    COMPLETE_LANGUAGES,
     Command,
     GameArg,
     GameOutOpt,
@@ -47,6 +48,8 @@ def _annotation(item: Field[Any], kind: Any, spec: Option) -> Any:
     """The typer annotation of one option field of declared type `kind`."""
     names = spec.names
     extra: dict[str, Any] = {"help": spec.help}
+    if "--lang" in names:
+        extra["autocompletion"] = COMPLETE_LANGUAGES
     if spec.metavar:
         extra["metavar"] = spec.metavar
     if spec.parse is not None:  # read from its text by the target
