@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
+import tomllib
 import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Callable
@@ -22,7 +24,7 @@ from century.play.report import build_report, render_html
 from century.play.simulate import chunks, simulate
 from century.play.stats import wilson
 
-from helpers import HOSTILE, five_ranks, hostile
+from helpers import HOSTILE, ROOT, five_ranks, hostile
 
 runner = CliRunner()
 
@@ -225,7 +227,13 @@ def test_cluster_without_the_extra_is_a_clear_error(
         ],
     )
     assert result.exit_code == 2
-    assert "optional 'cluster' extra" in result.output
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    [required] = project["optional-dependencies"]["cluster"]
+    package = re.match(r"[A-Za-z0-9_.\[\]-]+", required).group()  # dask[distributed]
+    assert f"pip install '{package}' (installed with pipx: pipx inject " in result.output
+    assert f"{project['name']} '{package}'; in a checkout: pip install -e '.[cluster]')" in (
+        result.output
+    )
 
 
 def test_search_bots_give_the_same_results_for_one_and_two_workers() -> None:

@@ -17,6 +17,8 @@ from typing import Any
 ID_LINE = re.compile(rb"^id:[ \t]*['\"]?([a-z][a-z0-9-]{0,63})['\"]?[ \t]*(?:#.*)?$", re.M)
 MOST_FILES = 500
 """The most rules files a completion looks at."""
+LOCAL = (Path("rules"), Path("cards"))
+"""The folders of the current folder that hold its own rules."""
 HEAD = 65536
 """The bytes of a rules file a completion reads for its id (the id is near the top)."""
 
@@ -35,12 +37,19 @@ def _game(ctx: Any) -> str | None:
     return spare[0] if spare else None
 
 
+def _local_rules() -> list[Path]:
+    """The current folder's ``rules/`` and ``cards/`` that hold rules files (as
+    `century.cli.common.local_rules`, which imports this module's callers)."""
+    from century.frontend.sources import has_rules_files
+
+    return [folder for folder in LOCAL if folder.is_dir() and has_rules_files(folder)]
+
+
 def _rules_files(ctx: Any) -> Iterator[Path]:
     """The rules files of `--rules`, else of the current folder, then the bundled ones."""
-    from century.cli.common import local_rules
     from century.resources import RULES
 
-    given = _given(ctx, "rules") or local_rules()
+    given = _given(ctx, "rules") or _local_rules()
     seen = 0
     for where in [*given, RULES]:
         where = Path(where)
@@ -88,9 +97,7 @@ def languages(ctx: Any, incomplete: str) -> list[str]:
     game = _game(ctx)
     try:
         if game:
-            from century.cli.common import local_rules
-
-            paths = _given(ctx, "rules") or local_rules() or None
+            paths = _given(ctx, "rules") or _local_rules() or None
             compiled = compile_paths(paths, with_bundled=True, only=game)
             found = list(compiled.rulesets[game].languages) if game in compiled.rulesets else []
         else:

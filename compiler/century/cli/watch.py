@@ -34,13 +34,14 @@ from century.cli.common import (
     signals_call,
 )
 from century.cli.core import build_games, pick_targets, summary
+from century.extras import install_hint
 
 if TYPE_CHECKING:
     from century.model.ruleset import Ruleset
     from century.pipeline import Compiled
     from century.targets import BuildOptions, Target
 
-EXTRA = "century watch needs the watch extra: pip install 'century-compiler[watch]'"
+EXTRA = f"century watch needs watchfiles: {install_hint('watch', 'watchfiles')}"
 """What `century watch` says when `watchfiles` is not installed."""
 READY_MS = 200
 """How often (ms) the watcher hands back control when nothing changes."""
@@ -70,7 +71,7 @@ def watch(
     rule-sheet texts, the games it extends). After each change it prints the diagnostics of
     the games the change touched, as `century validate` does, and builds those without errors
     into OUT/<game>/ as `century build` does; a game with errors keeps its last build. Ctrl-C
-    (or SIGTERM) stops it. Needs the watch extra (`pip install 'century-compiler[watch]'`).
+    (or SIGTERM) stops it. Needs watchfiles (the watch extra).
     """
     try:
         import watchfiles
