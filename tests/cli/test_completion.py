@@ -58,6 +58,7 @@ def test_bot_names_complete_also_as_the_next_of_a_list() -> None:
     assert set(complete("simulate", "--bots", "")) == {*BOTS, "auto"}
     assert complete("play", "spice-road", "--bots", "greedy,pl") == ["greedy,planner"]
     assert complete("bots", "spice-road", "--bots", "gr") == ["greedy"]
+    assert set(complete("play", "spice-road", "--bots", "")) == set(BOTS)  # no auto: simulate's
 
 
 def test_languages_complete_to_the_named_games() -> None:

@@ -46,7 +46,8 @@ def bots(
             "--bots",
             metavar="BOTS",
             autocompletion=COMPLETE_BOTS,
-            help="The bots to rank, e.g. greedy,planner,planner:4 (default: all).",
+            help="The bots to rank, e.g. greedy,planner,planner:4 (default: all). Bots: "
+            "random, greedy, search, planner (search:N, planner:N set their budget).",
         ),
     ] = "",
     seed: SeedOpt = 0,

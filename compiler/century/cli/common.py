@@ -72,10 +72,10 @@ def _languages(ctx: typer.Context, incomplete: str) -> list[str]:
     return languages(ctx, incomplete)
 
 
-def _bots(incomplete: str) -> list[str]:
+def _bots(ctx: typer.Context, incomplete: str) -> list[str]:
     from century.cli.complete import bot_lists
 
-    return bot_lists(incomplete)
+    return bot_lists(ctx, incomplete)
 
 
 def _targets(incomplete: str) -> list[str]:
@@ -181,7 +181,9 @@ def _option_row(param: Any) -> tuple[str, str]:
         names += f" {_metavar(param)}"
     help_text = param.help or ""
     default = getattr(param.default, "value", param.default)
-    if param.secondary_opts:
+    if isinstance(param.show_default, str):  # a default said in words
+        help_text += f"  [default: {param.show_default}]"
+    elif param.secondary_opts and default is not None:  # None: decided when the command runs
         shown = (param.opts if default else param.secondary_opts)[0].lstrip("-")
         help_text += f"  [default: {shown}]"
     elif not param.is_flag and default not in (None, "", (), []) and param.show_default:

@@ -78,14 +78,15 @@ def game_ids(ctx: Any, incomplete: str) -> list[str]:
     return [game for game in sorted(found) if game.startswith(incomplete)]
 
 
-def bot_lists(incomplete: str) -> list[str]:
+def bot_lists(ctx: Any, incomplete: str) -> list[str]:
     """Bot names, also as the next name of a comma-separated list (``greedy,pl`` ->
-    ``greedy,planner``)."""
+    ``greedy,planner``); `century simulate` also takes ``auto`` alone."""
     from century.play.bots import BOTS
 
     done, _, last = incomplete.rpartition(",")
     prefix = f"{done}," if done else ""
-    names = [*BOTS, "auto"] if not done else list(BOTS)
+    alone = not done and getattr(ctx, "info_name", None) == "simulate"
+    names = [*BOTS, "auto"] if alone else list(BOTS)
     return [prefix + name for name in names if name.startswith(last)]
 
 

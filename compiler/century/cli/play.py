@@ -73,7 +73,8 @@ def play(
         typer.Option(
             metavar="BOTS",
             autocompletion=COMPLETE_BOTS,
-            help="Bot for the other seats, or one per other seat: greedy,random,search.",
+            help="Bot for the other seats, or one per other seat, e.g. greedy,planner. Bots: "
+            "random, greedy, search, planner (search:N, planner:N set their budget).",
         ),
     ] = "greedy",
     seat: Annotated[int, typer.Option(metavar="N", help="Your seat, 1 = first to play.")] = 1,
@@ -85,7 +86,12 @@ def play(
         typer.Option(metavar="FILE", help="Where to save the game record (default: under build/)."),
     ] = None,
     colour: Annotated[
-        bool | None, typer.Option("--colour/--no-colour", help="Colour (default: on a terminal).")
+        bool | None,
+        typer.Option(
+            "--colour/--no-colour",
+            help="Colour the board and moves.",
+            show_default="on a terminal, unless NO_COLOR is set",
+        ),
     ] = None,
     rules: RulesOpt = None,
 ) -> None:
