@@ -287,3 +287,27 @@ def test_watch_finds_a_first_variant_and_rebuilds_on_a_table_edit(tmp_path, watc
     watch.until(r"^built build/house in ")
     code, _ = watch.stop(signal.SIGINT)
     assert code == 0, watch.text()
+
+
+@needs_watchfiles
+def test_watch_never_watches_the_bundled_data_a_variant_extends(tmp_path, watching):
+    """A variant of a bundled game uses the install's rules and decks: the watch builds it
+    but watches only the project's own files (the bundled ones change only with an upgrade)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "century", "new", "house", "--from", "spice-road"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    watch = watching(tmp_path, "--target", "ruleset")
+    first = watch.until(r"^watching ")
+    assert first[-1] == "watching rules/ (1 file); Ctrl-C stops", first
+    assert first[0].startswith("checked 1 game (house) in 7 files under rules/, <bundled>:")
+    variant = tmp_path / "rules" / "house.yaml"
+    save(variant, variant.read_text("utf-8") + "caravan_limit: 11\n")
+    again = watch.until(r"^built build/house in ")
+    assert again[0] == "changed rules/house.yaml: rebuilding house", again
+    code, _ = watch.stop(signal.SIGINT)
+    assert code == 0, watch.text()
+    assert "changed <bundled>" not in watch.text()
