@@ -308,6 +308,6 @@ def test_watch_never_watches_the_bundled_data_a_variant_extends(tmp_path, watchi
     save(variant, variant.read_text("utf-8") + "caravan_limit: 11\n")
     again = watch.until(r"^built build/house in ")
     assert again[0] == "changed rules/house.yaml: rebuilding house", again
-    code, _ = watch.stop(signal.SIGINT)
+    code, _ = watch.stop(signal.SIGTERM)
     assert code == 0, watch.text()
     assert "changed <bundled>" not in watch.text()
