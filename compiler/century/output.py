@@ -8,24 +8,23 @@ files it wrote there. A later write may replace those files and nothing else:
 - `replace_dir` builds a whole folder (a game's build output) in a temporary folder beside
   it and swaps it in, so readers see the old or the new folder, never a half-written one;
 - `write_files` writes single files atomically and adds them to the folder's manifest;
-- `locked` serialises the writers into a folder (an advisory lock on the folder itself,
-  released by the operating system if the process dies); under the lock, the temporary
-  folders and files a killed writer left behind are removed (they carry the `TEMP` prefix,
-  so nothing else is).
+- `locked` serialises the writers into a folder on every system (`filelock`: the system's
+  lock on a file named after the folder, released if the process dies); under the lock,
+  the temporary folders and files a killed writer left behind are removed (they carry the
+  `TEMP` prefix, so nothing else is).
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import shutil
 import sys
 import tempfile
-import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path, PureWindowsPath
-from types import ModuleType
 
 from century.diagnostics import DiagnosticError
 from century.inputs import read_json, was_read
@@ -35,6 +34,9 @@ MANIFEST = ".century-manifest.json"
 """The file listing what century wrote in a folder."""
 TEMP = ".century-tmp."
 """The prefix of every temporary file and folder century makes while writing."""
+LOCKS = "century-locks"
+"""The folder, in the user's temporary folder, of the files whose locks serialise the writers
+into each output folder (so no lock file is left in the user's folders)."""
 LOCK_WAIT = 600.0
 """Seconds a writer waits for another one writing into the same folder before giving up."""
 SOURCE_SUFFIXES = (".yaml", ".yml", ".schema.json")
@@ -287,49 +289,43 @@ def locked(folder: Path, wait: float = LOCK_WAIT) -> Iterator[None]:
     another century writing there; then remove what killed writers left in it. Writers of
     single files lock the folder above theirs, so one lock covers a build's game folders.
 
-    Where the system has no advisory locks (Windows: no `fcntl`, and a folder cannot be
-    opened as a file), writes stay atomic but are not serialised, and leftovers stay: they
-    could be another writer's work in progress."""
+    The lock is `filelock`'s, the system's own file lock (``fcntl`` on POSIX, ``msvcrt`` on
+    Windows), on `lock_file` of the folder: writers take turns everywhere, and a killed
+    writer's lock is released with its process."""
+    from filelock import FileLock, Timeout
+
     folder.mkdir(parents=True, exist_ok=True)
-    fcntl = _locks()
-    if fcntl is None:
-        yield
-        return
-    fd = os.open(folder, os.O_RDONLY)
     try:
-        _acquire(fcntl, fd, folder, wait)
+        lock = FileLock(str(lock_file(folder)))
+        try:
+            lock.acquire(timeout=0)
+        except Timeout:
+            print(f"waiting for another century writing into {folder}", file=sys.stderr)
+            lock.acquire(timeout=wait)
+    except Timeout:
+        raise OutputError(
+            f"another century is still writing into {folder} after {wait:.0f} s; "
+            "try again when it is done"
+        ) from None
+    except OSError as err:
+        raise OutputError(
+            f"cannot lock {folder} for writing ({err.strerror or err})", usage=True
+        ) from None
+    try:
         clean_leftovers(folder, folders=True)
         yield
     finally:
-        os.close(fd)  # closing releases the lock
+        lock.release()
 
 
-def _locks() -> ModuleType | None:
-    """The advisory-lock module of this system (`fcntl`), or None where there is none."""
-    try:
-        import fcntl
-    except ImportError:
-        return None
-    return fcntl
-
-
-def _acquire(fcntl: ModuleType, fd: int, folder: Path, wait: float) -> None:
-    deadline = time.monotonic() + wait
-    told = False
-    while True:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            return
-        except BlockingIOError:
-            if time.monotonic() > deadline:
-                raise OutputError(
-                    f"another century is still writing into {folder} after {wait:.0f} s; "
-                    "try again when it is done"
-                ) from None
-            if not told:
-                print(f"waiting for another century writing into {folder}", file=sys.stderr)
-                told = True
-            time.sleep(0.05)
+def lock_file(folder: Path) -> Path:
+    """The file whose lock is `folder`'s write lock: in the user's temporary folder (`LOCKS`),
+    named by the folder's real path, so that every name of one folder shares one lock."""
+    real = os.path.normcase(os.path.realpath(folder))
+    user = f"-{os.getuid()}" if hasattr(os, "getuid") else ""  # Windows: a temp folder per user
+    locks = Path(tempfile.gettempdir()) / f"{LOCKS}{user}"
+    locks.mkdir(mode=0o700, exist_ok=True)
+    return locks / (hashlib.sha256(real.encode("utf-8")).hexdigest()[:32] + ".lock")
 
 
 def clean_leftovers(folder: Path, folders: bool) -> None:
@@ -393,8 +389,7 @@ def write_files(folder: Path, files: dict[str, bytes]) -> list[Path]:
     for name in files:  # the checks above make this hold; a last guard against a race
         if not (folder / name).resolve().is_relative_to(inside):
             raise OutputError(f"{folder / name} would be written outside {folder}")
-    if _locks() is not None:  # else a leftover may be another writer's work in progress
-        clean_leftovers(folder, folders=False)
+    clean_leftovers(folder, folders=False)
     written = []
     for name, data in files.items():
         atomic_write_bytes(folder / name, data)

@@ -138,35 +138,87 @@ def test_build_out_over_a_folder_holding_a_users_file_keeps_it(run, tmp_path):
     assert run("build", "--target", "ruleset", "--out", str(out)).exit_code == 0
 
 
-def test_build_works_where_there_are_no_folder_locks(run, tmp_path, monkeypatch):
-    """As on Windows: no `fcntl`, a folder cannot be opened as a file, and a folder is renamed
-    only onto a free name. Builds and rebuilds still write whole folders; a temporary folder
-    found there stays, as it may be another writer's."""
+def test_build_works_where_folders_are_renamed_only_onto_free_names(run, tmp_path, monkeypatch):
+    """As on Windows: a folder is renamed only onto a free name. Builds and rebuilds still
+    write whole folders, take the lock (on a file, never the folder opened as a file) and
+    remove the leftovers of a killed build under it."""
     import os as os_module
     from pathlib import Path
 
-    real_open, real_replace = os_module.open, os_module.replace
-
-    def open_no_folders(path, flags, *args, **kwargs):
-        if Path(path).is_dir():
-            raise PermissionError(13, "Permission denied", str(path))
-        return real_open(path, flags, *args, **kwargs)
+    real_replace = os_module.replace
 
     def replace_onto_free_names(src, dst):
         if Path(src).is_dir() and Path(dst).exists():
             raise PermissionError(5, "Access is denied", str(dst))
         return real_replace(src, dst)
 
-    monkeypatch.setitem(sys.modules, "fcntl", None)
-    monkeypatch.setattr(os_module, "open", open_no_folders)
     monkeypatch.setattr(os_module, "replace", replace_onto_free_names)
     out = tmp_path / "out"
     assert run("build", "--target", "ruleset", "--out", str(out)).exit_code == 0
-    other = out / ".century-tmp.spice-road.other"
-    other.mkdir()
+    killed = out / ".century-tmp.spice-road.killed"
+    killed.mkdir()
     again = run("build", "--target", "ruleset", "--target", "engine", "--out", str(out))
     assert again.exit_code == 0, again.stderr
-    assert other.is_dir()
+    assert not killed.exists()
     game = out / "spice-road"
     assert sorted(read_manifest(game)) == ["ruleset.json", "spice_road.py"]
     assert {p.name for p in game.iterdir()} == {".century-manifest.json", *read_manifest(game)}
+
+
+HOLD_LOCK = """
+import sys
+from pathlib import Path
+from century.output import locked
+with locked(Path(sys.argv[1])):
+    print("held", flush=True)
+    sys.stdin.read()  # until the test closes it
+"""
+
+
+def _holder(folder):
+    """A process holding `folder`'s write lock until its input is closed."""
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD_LOCK, str(folder)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+    return holder
+
+
+def _build(out):
+    return subprocess.Popen(
+        [sys.executable, "-m", "century", "build", "--target", "ruleset", "--out", str(out)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+@pytest.mark.parametrize("ends", ["releases", "is killed"])
+def test_a_build_waits_for_the_process_holding_the_folders_lock(tmp_path, ends):
+    """Two processes writing into one folder take turns (the lock is `filelock`'s, so on
+    Windows too): the build says it waits, writes nothing meanwhile, and goes on when the
+    holder releases the lock or dies."""
+    out = tmp_path / "out"
+    holder = _holder(out)
+    build = _build(out)
+    try:
+        assert build.stderr is not None
+        assert build.stderr.readline().startswith(f"waiting for another century writing into {out}")
+        assert build.poll() is None and not (out / "spice-road").exists()
+        if ends == "releases":
+            assert holder.stdin is not None
+            holder.stdin.close()
+        else:
+            holder.kill()
+        holder.wait(30)
+        stdout, stderr = build.communicate(timeout=120)
+    finally:
+        holder.kill()
+        build.kill()
+    assert build.returncode == 0, stderr
+    assert f"built {out / 'spice-road'}" in stdout
+    assert read_manifest(out / "spice-road") == {"ruleset.json"}

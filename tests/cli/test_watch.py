@@ -210,12 +210,17 @@ def test_watch_keeps_going_after_a_refused_folder_and_stops_on_sigterm(tmp_path,
 
 
 def test_watch_without_the_extra_says_how_to_install_it(run, monkeypatch):
+    """The hint names the package the watch extra requires (the distribution itself need not
+    be on an index), and says how to add it under pip, pipx and in a checkout."""
     monkeypatch.setitem(sys.modules, "watchfiles", None)  # `import watchfiles` fails
     result = run("watch")
     assert result.exit_code == 1
-    name = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["name"]
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    [required] = project["optional-dependencies"]["watch"]
+    package = re.match(r"[A-Za-z0-9_.-]+", required).group()
     assert result.stderr == (
-        f"error: century watch needs the watch extra: pip install '{name}[watch]'\n"
+        f"error: century watch needs {package}: pip install {package} (installed with pipx: "
+        f"pipx inject {project['name']} {package}; in a checkout: pip install -e '.[watch]')\n"
     )
     assert result.stdout == ""
 
@@ -282,3 +287,27 @@ def test_watch_finds_a_first_variant_and_rebuilds_on_a_table_edit(tmp_path, watc
     watch.until(r"^built build/house in ")
     code, _ = watch.stop(signal.SIGINT)
     assert code == 0, watch.text()
+
+
+@needs_watchfiles
+def test_watch_never_watches_the_bundled_data_a_variant_extends(tmp_path, watching):
+    """A variant of a bundled game uses the install's rules and decks: the watch builds it
+    but watches only the project's own files (the bundled ones change only with an upgrade)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "century", "new", "house", "--from", "spice-road"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    watch = watching(tmp_path, "--target", "ruleset")
+    first = watch.until(r"^watching ")
+    assert first[-1] == "watching rules/ (1 file); Ctrl-C stops", first
+    assert first[0].startswith("checked 1 game (house) in 7 files under rules/, <bundled>:")
+    variant = tmp_path / "rules" / "house.yaml"
+    save(variant, variant.read_text("utf-8") + "caravan_limit: 11\n")
+    again = watch.until(r"^built build/house in ")
+    assert again[0] == "changed rules/house.yaml: rebuilding house", again
+    code, _ = watch.stop(signal.SIGTERM)
+    assert code == 0, watch.text()
+    assert "changed <bundled>" not in watch.text()

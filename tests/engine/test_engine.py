@@ -218,7 +218,9 @@ def test_cli_replay_checks_and_prints_a_record(run, tmp_path):
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0].strip() == f"1. seat 1: {record['moves'][0]}"
-    assert len(lines) == len(record["moves"]) + 1
+    board = lines[len(record["moves"]) : -1]  # the last position, as `century play` draws it
+    assert board[0].startswith("Round ") and board[1].startswith("Point cards:")
+    assert [line.lstrip("* ")[:6] for line in board[3:]] == ["seat 1", "seat 2"]
     assert "game not over" in lines[-1]
 
 

@@ -45,8 +45,9 @@ def test_scripted_game_help_mistakes_a_legal_move_and_quit(tmp_path: Path) -> No
     assert data["rules"] == "spice-road" and data["seed"] == 42 and data["players"] == 2
     assert data["moves"][0] == legal[0]
     assert len(data["moves"]) == 2  # ours and the bot's answer
+    assert data["seats"] == ["human", "greedy"]  # the record names who played
     replayed = load_engine(spice_road()).replay(data)
-    assert replayed.record() == data
+    assert {**replayed.record(), "seats": data["seats"]} == data
     assert replayed.current_player == 0
 
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import io
 import json
+import re
 import sys
+import tomllib
 import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Callable
@@ -19,12 +20,11 @@ from century.engine import load_engine
 from century.pipeline import compile_paths
 from century.play.config import SimConfig, seat_bots
 from century.play.game import play_game
-from century.play.progress import ProgressBar
 from century.play.report import build_report, render_html
 from century.play.simulate import chunks, simulate
 from century.play.stats import wilson
 
-from helpers import HOSTILE, five_ranks, hostile
+from helpers import HOSTILE, ROOT, five_ranks, hostile
 
 runner = CliRunner()
 
@@ -196,22 +196,6 @@ def test_cli_errors_are_clear(args: list[str], message: str) -> None:
     assert "Traceback" not in result.output
 
 
-def test_progress_bar_draws_on_a_terminal_only() -> None:
-    class Tty(io.StringIO):
-        def isatty(self) -> bool:
-            return True
-
-    tty, pipe = Tty(), io.StringIO()
-    for stream in (tty, pipe):
-        bar = ProgressBar(4, "x ", stream)
-        bar(2)
-        bar(2)
-        bar.close()
-    assert "[" + "#" * 30 + "] 4/4 games" in tty.getvalue()
-    assert "ETA 0s" in tty.getvalue()
-    assert pipe.getvalue() == ""
-
-
 def test_seeds_bots_and_chunks() -> None:
     assert seat_bots("greedy", 3) == ("greedy",) * 3
     assert seat_bots("greedy, random", 2) == ("greedy", "random")
@@ -243,7 +227,13 @@ def test_cluster_without_the_extra_is_a_clear_error(
         ],
     )
     assert result.exit_code == 2
-    assert "optional 'cluster' extra" in result.output
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    [required] = project["optional-dependencies"]["cluster"]
+    package = re.match(r"[A-Za-z0-9_.\[\]-]+", required).group()  # dask[distributed]
+    assert f"pip install '{package}' (installed with pipx: pipx inject " in result.output
+    assert f"{project['name']} '{package}'; in a checkout: pip install -e '.[cluster]')" in (
+        result.output
+    )
 
 
 def test_search_bots_give_the_same_results_for_one_and_two_workers() -> None:

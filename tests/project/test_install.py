@@ -142,9 +142,7 @@ def test_installed_century_builds_validates_and_writes_schemas(installed, elsewh
 
     done = run(["century", "watch"], elsewhere, installed)  # installed without the watch extra
     assert done.returncode == 1, done.stdout + done.stderr
-    assert done.stderr == (
-        "error: century watch needs the watch extra: pip install 'century-compiler[watch]'\n"
-    )
+    assert done.stderr.startswith("error: century watch needs watchfiles: pip install watchfiles")
 
     done = run(["century", "schema", "--write", "schemas"], elsewhere, installed)
     assert done.returncode == 0, done.stdout + done.stderr

@@ -53,9 +53,9 @@ def game_can_end(ctx: Context) -> Iterator[Diagnostic]:
         threshold = data["end"]["point_cards"].get(str(players))
         if threshold is None or players > len(seats):
             continue  # reported by `end_thresholds` and `seats_cover_players`
+        reach = {start: reachable(ctx, start) for start in set(seats[:players])}
         reasons = [
-            [_never_paid(card, reachable(ctx, start), limit) for card in points]
-            for start in seats[:players]
+            [_never_paid(card, reach[start], limit) for card in points] for start in seats[:players]
         ]
         most = max(
             sum(card.get("copies", 1) for card, why in zip(points, seat, strict=True) if not why)

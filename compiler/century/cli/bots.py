@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from century.cli.common import (
     BUILD,
+    COMPLETE_BOTS,
+    COMPLETE_GAMES,
     Command,
     RulesOpt,
     SeedOpt,
@@ -22,9 +24,18 @@ from century.cli.common import (
 )
 from century.limits import MAX_GAMES
 
+if TYPE_CHECKING:
+    from century.model.ruleset import Ruleset
+    from century.play.progress import Stage
+
 
 def bots(
-    game: Annotated[str, typer.Argument(metavar="GAME", help="The game or variant to play.")],
+    game: Annotated[
+        str,
+        typer.Argument(
+            metavar="GAME", help="The game or variant to play.", autocompletion=COMPLETE_GAMES
+        ),
+    ],
     games: Annotated[
         int, typer.Option(metavar="N", help="Games per pairing.", min=1, max=MAX_GAMES)
     ] = 100,
@@ -34,7 +45,9 @@ def bots(
         typer.Option(
             "--bots",
             metavar="BOTS",
-            help="The bots to rank, e.g. greedy,planner,planner:4 (default: all).",
+            autocompletion=COMPLETE_BOTS,
+            help="The bots to rank, e.g. greedy,planner,planner:4 (default: all). Bots: "
+            "random, greedy, search, planner (search:N, planner:N set their budget).",
         ),
     ] = "",
     seed: SeedOpt = 0,
@@ -55,8 +68,8 @@ def bots(
     mean rounds, and save it for the balance reports of the game."""
     from century.play.bots import BOTS, STRONGEST_FIRST, check_spec
     from century.play.config import SimulationError
-    from century.play.ladder import LADDER_FILE, format_ladder, pairings, run_ladder
-    from century.play.progress import ProgressBar
+    from century.play.ladder import LADDER_FILE, format_ladder, run_ladder
+    from century.play.progress import Progress, on_terminal
     from century.play.simulate import workers_for
 
     ruleset = load_game(game, rules)
@@ -72,22 +85,46 @@ def bots(
         fail(f"--bots names two or more different bots (known: {', '.join(BOTS)})", 2)
     folder = out or BUILD / "reports" / ruleset.id
     check_out(folder, [LADDER_FILE])  # before any game is played
-    total = games * len(pairings(specs, players))
-    bar = None if quiet else ProgressBar(total, f"{game} ladder ")
+    shown = not quiet and on_terminal()
+    stages = _stages(ruleset, specs, players, games, measure=shown)
     try:
-        with stopping_on_signals("no ladder written"):
+        with (
+            stopping_on_signals("no ladder written"),
+            Progress(f"{game} ladder", stages, quiet=not shown) as progress,
+        ):
             ladder = run_ladder(
-                ruleset, specs, players, games, seed, workers_for(workers, games), bar
+                ruleset, specs, players, games, seed, workers_for(workers, games), progress
             )
     except SimulationError as err:
         fail(str(err), 2)
-    finally:
-        if bar:
-            bar.close()
     data = json.dumps(ladder, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
     write_outputs(folder, {LADDER_FILE: data.encode()})
     typer.echo(format_ladder(ladder))
     typer.echo(f"ladder written to {folder / LADDER_FILE}")
+
+
+MEASURED = 20
+"""Games per pairing from which `century bots` measures each bot's speed for its ETA (a
+couple of games each; fewer games are over too soon to need it)."""
+
+
+def _stages(
+    ruleset: Ruleset, specs: list[str], players: int, games: int, measure: bool
+) -> list[Stage]:
+    """The pairings the ladder plays, in its order, each with its cost per game: the mean of
+    its seats' bots' seconds per game, measured here (`measure`) when there are enough games
+    for it to matter (bots differ a hundredfold), else the same for all."""
+    from century.play.ladder import pairings
+    from century.play.progress import Stage
+    from century.play.simulate import seconds_per_game
+
+    cost = dict.fromkeys(specs, 1.0)
+    if measure and games >= MEASURED:
+        cost = {spec: seconds_per_game(ruleset, spec, players) for spec in specs}
+    return [
+        Stage(games, (cost[bot] + (players - 1) * cost[other]) / players)
+        for bot, other in pairings(specs, players)
+    ]
 
 
 def register(app: typer.Typer) -> None:

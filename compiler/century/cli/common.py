@@ -58,8 +58,44 @@ class Paper(enum.StrEnum):
 
 
 OutOpt = Annotated[Path, typer.Option("--out", "-o", metavar="DIR", help="Output folder.")]
+
+
+def _games(ctx: typer.Context, incomplete: str) -> list[str]:
+    from century.cli.complete import game_ids
+
+    return game_ids(ctx, incomplete)
+
+
+def _languages(ctx: typer.Context, incomplete: str) -> list[str]:
+    from century.cli.complete import languages
+
+    return languages(ctx, incomplete)
+
+
+def _bots(ctx: typer.Context, incomplete: str) -> list[str]:
+    from century.cli.complete import bot_lists
+
+    return bot_lists(ctx, incomplete)
+
+
+def _targets(incomplete: str) -> list[str]:
+    from century.cli.complete import target_names
+
+    return target_names(incomplete)
+
+
+COMPLETE_GAMES: Any = _games
+"""Completes a game id (`century.cli.complete`)."""
+COMPLETE_LANGUAGES: Any = _languages
+COMPLETE_BOTS: Any = _bots
+
 GameArg = Annotated[
-    str, typer.Argument(metavar="GAME", help="Game or variant id (listed by `century validate`).")
+    str,
+    typer.Argument(
+        metavar="GAME",
+        help="Game or variant id (listed by `century validate`).",
+        autocompletion=_games,
+    ),
 ]
 GameOutOpt = Annotated[
     Path | None,
@@ -69,7 +105,11 @@ GameOutOpt = Annotated[
 LangsOpt = Annotated[
     list[str] | None,
     typer.Option(
-        "--lang", "-l", metavar="LANG", help="Language (repeatable; default: all of the game's)."
+        "--lang",
+        "-l",
+        metavar="LANG",
+        help="Language (repeatable; default: all of the game's).",
+        autocompletion=_languages,
     ),
 ]
 PapersOpt = Annotated[
@@ -92,7 +132,11 @@ WorkersOpt = Annotated[
 TargetsOpt = Annotated[
     list[str] | None,
     typer.Option(
-        "--target", "-t", metavar="NAME", help="Only these targets (repeatable; default: all)."
+        "--target",
+        "-t",
+        metavar="NAME",
+        help="Only these targets (repeatable; default: all).",
+        autocompletion=_targets,
     ),
 ]
 
@@ -137,7 +181,9 @@ def _option_row(param: Any) -> tuple[str, str]:
         names += f" {_metavar(param)}"
     help_text = param.help or ""
     default = getattr(param.default, "value", param.default)
-    if param.secondary_opts:
+    if isinstance(param.show_default, str):  # a default said in words
+        help_text += f"  [default: {param.show_default}]"
+    elif param.secondary_opts and default is not None:  # None: decided when the command runs
         shown = (param.opts if default else param.secondary_opts)[0].lstrip("-")
         help_text += f"  [default: {shown}]"
     elif not param.is_flag and default not in (None, "", (), []) and param.show_default:
@@ -197,11 +243,14 @@ def write_outputs(folder: Path, files: dict[str, bytes]) -> list[Path]:
 
 
 def report(diagnostics: list[diag.Diagnostic], fmt: str = "text") -> None:
-    """Print diagnostics to stderr (text) or stdout (json)."""
-    if fmt == "json":
-        typer.echo(diag.to_json(diagnostics))
+    """Print diagnostics to stderr for people (text: a code frame under each, coloured on a
+    terminal), or to stdout for tools (json, github, sarif: `century.cli.formats`)."""
+    from century.cli import formats
+
+    if fmt != "text":
+        typer.echo(formats.render(diagnostics, fmt))
     elif diagnostics:
-        typer.echo(diag.to_text(diagnostics), err=True)
+        formats.print_text(diagnostics)
 
 
 def read_json_input(path: Path, cap: int) -> Any:

@@ -13,7 +13,6 @@ import typer
 from century.cli.common import (
     BUILD,
     Command,
-    Format,
     OutOpt,
     Paper,
     PapersOpt,
@@ -26,6 +25,7 @@ from century.cli.common import (
     report,
     write_outputs,
 )
+from century.cli.formats import DiagnosticFormat
 
 if TYPE_CHECKING:
     from century.model.ruleset import Ruleset
@@ -35,9 +35,15 @@ if TYPE_CHECKING:
 def validate(
     paths: PathsArg = None,
     fmt: Annotated[
-        Format,
-        typer.Option("--format", "-f", metavar="FORMAT", help="text for people, json for tools."),
-    ] = Format.text,
+        DiagnosticFormat,
+        typer.Option(
+            "--format",
+            "-f",
+            metavar="FORMAT",
+            help="text for people (a code frame under each problem, colour on a terminal), "
+            "json for tools, github for workflow annotations, sarif for code scanning.",
+        ),
+    ] = DiagnosticFormat.text,
     strict: Annotated[bool, typer.Option(help="Fail on warnings too.")] = False,
 ) -> None:
     """Check rules data: YAML safety, schemas, variants and semantic checks.
@@ -55,7 +61,7 @@ def validate(
     report(found, fmt.value)
     errors = sum(d.severity == "error" for d in found)
     warnings = len(found) - errors
-    if fmt is Format.text:
+    if fmt is DiagnosticFormat.text:
         typer.echo(summary(compiled.games, compiled.files, errors, warnings), err=True)
     if has_errors(found) or (strict and warnings):
         raise typer.Exit(1)

@@ -8,7 +8,15 @@ from typing import Annotated
 
 import typer
 
-from century.cli.common import Command, RulesOpt, fail, load_rulesets, local_rules, require_game
+from century.cli.common import (
+    COMPLETE_GAMES,
+    Command,
+    RulesOpt,
+    fail,
+    load_rulesets,
+    local_rules,
+    require_game,
+)
 from century.frontend.csvdeck import DECKS
 from century.frontend.deckfile import FORMATS
 
@@ -20,9 +28,21 @@ deck_app = typer.Typer(
 )
 
 
+def _decks(incomplete: str) -> list[str]:
+    return [deck for deck in DECKS if deck.startswith(incomplete)]
+
+
 def export(
-    game: Annotated[str, typer.Argument(metavar="GAME", help="Game or variant id.")],
-    deck: Annotated[str, typer.Argument(metavar="DECK", help=f"The deck: {', '.join(DECKS)}.")],
+    game: Annotated[
+        str,
+        typer.Argument(metavar="GAME", help="Game or variant id.", autocompletion=COMPLETE_GAMES),
+    ],
+    deck: Annotated[
+        str,
+        typer.Argument(
+            metavar="DECK", help=f"The deck: {', '.join(DECKS)}.", autocompletion=_decks
+        ),
+    ],
     fmt: Annotated[
         str | None,
         typer.Option(

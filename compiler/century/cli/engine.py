@@ -65,6 +65,7 @@ def replay(
         state = module.replay({**record, "moves": []})
     except (ValueError, KeyError, TypeError) as err:
         fail(f"cannot set up the game: {err}")
+    names = _seats(record, state.view().players)
     for number, move in enumerate(moves, start=1):
         seat = state.current_player
         try:
@@ -72,8 +73,33 @@ def replay(
         except module.IllegalMove as err:
             fail(f"move {number} (seat {seat + 1}): {err}")
         if not quiet:
-            typer.echo(f"{number:4d}. seat {seat + 1}: {move}")
+            typer.echo(f"{number:4d}. seat {seat + 1}{names[seat]}: {move}")
+    if not quiet:
+        _board(module, state, compiled.rulesets[record["rules"]], names)
     _summary(state, len(moves))
+
+
+def _seats(record: dict[str, Any], players: int) -> list[str]:
+    """`` (greedy)`` per seat, from the players a record names (``century play`` names them),
+    else nothing."""
+    from century.diagnostics import printable
+
+    seats = record.get("seats")
+    if not isinstance(seats, list) or len(seats) != players:
+        return [""] * players
+    return [f" ({printable(str(name)[:40])})" for name in seats]
+
+
+def _board(module: Any, state: Any, ruleset: Any, names: list[str]) -> None:
+    """The final position, as `century play` draws it (coloured on a terminal)."""
+    import os
+    import sys
+
+    from century.play.terminal import Painter, render
+
+    colour = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+    labels = [name.strip(" ()") or "seat" for name in names]
+    typer.echo(render(module, state, ruleset, None, labels, Painter(ruleset, colour)), color=colour)
 
 
 def _summary(state: Any, moves: int) -> None:

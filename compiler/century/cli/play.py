@@ -16,6 +16,8 @@ import typer
 
 from century.cli.common import (
     BUILD,
+    COMPLETE_BOTS,
+    COMPLETE_GAMES,
     Command,
     RulesOpt,
     Stopped,
@@ -25,7 +27,16 @@ from century.cli.common import (
     raise_stopped,
     signals_call,
 )
-from century.play.terminal import HELP, Painter, list_moves, render
+from century.play.terminal import (
+    HELP,
+    Choice,
+    Painter,
+    group_moves,
+    list_all,
+    list_choices,
+    list_options,
+    render,
+)
 
 if TYPE_CHECKING:
     from century.engine import Engine
@@ -51,7 +62,9 @@ def play(
     game: Annotated[
         str,
         typer.Argument(
-            metavar="GAME", help="The game or variant id, e.g. from `century validate`."
+            metavar="GAME",
+            help="The game or variant id, e.g. from `century validate`.",
+            autocompletion=COMPLETE_GAMES,
         ),
     ],
     players: Annotated[int, typer.Option(metavar="N", help="Number of players, you included.")] = 2,
@@ -59,7 +72,9 @@ def play(
         str,
         typer.Option(
             metavar="BOTS",
-            help="Bot for the other seats, or one per other seat: greedy,random,search.",
+            autocompletion=COMPLETE_BOTS,
+            help="Bot for the other seats, or one per other seat, e.g. greedy,planner. Bots: "
+            "random, greedy, search, planner (search:N, planner:N set their budget).",
         ),
     ] = "greedy",
     seat: Annotated[int, typer.Option(metavar="N", help="Your seat, 1 = first to play.")] = 1,
@@ -71,7 +86,12 @@ def play(
         typer.Option(metavar="FILE", help="Where to save the game record (default: under build/)."),
     ] = None,
     colour: Annotated[
-        bool | None, typer.Option("--colour/--no-colour", help="Colour (default: on a terminal).")
+        bool | None,
+        typer.Option(
+            "--colour/--no-colour",
+            help="Colour the board and moves.",
+            show_default="on a terminal, unless NO_COLOR is set",
+        ),
     ] = None,
     rules: RulesOpt = None,
 ) -> None:
@@ -102,7 +122,7 @@ def play(
         stopped = stop.signum
         typer.echo(f"\n{signal.Signals(stop.signum).name}: leaving the game")
     finally:
-        _save(table.state, path)
+        _save(table, path)
     if stopped is not None:
         raise typer.Exit(128 + stopped)
     if table.state.is_over():
@@ -190,23 +210,175 @@ def _loop(table: Table) -> None:
             typer.echo(f"seat {mover + 1} ({table.labels[mover]}): {move}")
             shown = False
             continue
+        choices = _choices(table, advisor)
         if not shown:
             typer.echo("")
             typer.echo(
                 render(table.engine, state, table.ruleset, table.you, table.labels, table.paint),
                 color=table.paint.colour,
             )
-            typer.echo(list_moves(state.legal_moves()))
+            typer.echo(list_choices(choices, _width()))
             shown = True
         typer.echo("your move> ", nl=False)
         line = _read_line()
         if line is None:
             typer.echo("\nend of input: leaving the game")
             return
-        outcome = _command(table, " ".join(line.split()).lower(), advisor)
+        outcome = _command(table, " ".join(line.split()).lower(), advisor, choices)
         if outcome == "leave":
             return
         shown = shown and outcome != "moved"
+
+
+def _choices(table: Table, advisor: Bot) -> list[Choice]:
+    """The legal moves of the position as entries, each with its default (the greedy bot's
+    scores, worked out only if an entry needs them)."""
+    from century.play.bots import GreedyBot
+
+    scores: dict[str, float] = {}
+
+    def score(move: str) -> float:
+        if not scores and isinstance(advisor, GreedyBot):
+            scores.update({m: s for s, m, _ in advisor.scored(table.state)})
+        return scores.get(move, float("-inf"))
+
+    return group_moves(table.state.legal_moves(), table.ruleset.codes, score)
+
+
+def _width() -> int:
+    """The width to wrap the move list to: the terminal's, at most 120."""
+    import shutil
+
+    return max(60, min(120, shutil.get_terminal_size((96, 24)).columns))
+
+
+def _command(table: Table, text: str, advisor: Bot, choices: list[Choice]) -> str:
+    """Act on one line you typed: ``"leave"``, ``"moved"`` or ``"stay"`` (ask again)."""
+    state = table.state
+    words = text.split()
+    if text in ("quit", "exit", "q"):
+        typer.echo("leaving the game")
+        return "leave"
+    if text in ("help", "h", "?"):
+        typer.echo(_help(table.ruleset))
+    elif text in ("moves", "m"):
+        typer.echo(list_choices(choices, _width()))
+    elif text in ("moves all", "m all"):
+        typer.echo(list_all(state.legal_moves(), _width()))
+    elif text == "hint":
+        typer.echo(f"the greedy bot would play: {advisor.choose(state)}")
+    elif words and _is_number(words[0]):
+        number = int(words[0])
+        if not 1 <= number <= len(choices):
+            typer.echo(f"no move number {number}: choose 1 to {len(choices)}")
+            return "stay"
+        return _take(table, choices[number - 1], " ".join(words[1:]) or None)
+    elif text in state.legal_moves():
+        return _play(table, text)
+    elif words:
+        found = _matching(choices, words)
+        if len(found) == 1:
+            choice, rest = found[0]
+            return _take(table, choice, rest or None)
+        if len(found) > 1:
+            shown = ", ".join(choice.key for choice, _ in found[:8])
+            more = f" and {len(found) - 8} more" if len(found) > 8 else ""
+            typer.echo(f"{text!r} could be {shown}{more}: type more of it")
+            return "stay"
+        return _play(table, text)  # the engine says why it is no move
+    return "stay"
+
+
+def _matching(choices: list[Choice], words: list[str]) -> list[tuple[Choice, str]]:
+    """The entries whose key the words start (each word the start of the key's word, as in
+    ``a 6`` for ``acquire 6``), with the words after the key; exact keys first."""
+    found: list[tuple[Choice, str, bool]] = []
+    for choice in choices:
+        key = choice.key.split()
+        head = words[: len(key)]
+        if all(word.startswith(typed) for typed, word in zip(head, key, strict=False)):
+            found.append((choice, " ".join(words[len(key) :]), head == key))
+    whole = [(choice, rest) for choice, rest, exact in found if exact]
+    return whole or [(choice, rest) for choice, rest, _ in found]
+
+
+def _take(table: Table, choice: Choice, option: str | None) -> str:
+    """Play the entry `choice` with `option` (its number, the option or its start), its only
+    move, or else the option asked for next (Enter: the default)."""
+    if option is None and len(choice.options) == 1:
+        return _play(table, choice.move(choice.options[0]))
+    if option is not None:
+        picked, starting = _pick(choice, option)
+        if picked is not None:
+            return _play(table, choice.move(picked))
+        if not starting:
+            outcome = _play(table, choice.move(option))  # the engine says why it is no move
+            if outcome != "stay" or len(choice.options) == 1:
+                return outcome
+        else:
+            typer.echo(_few_options(choice, option, starting))
+    typer.echo(
+        f"{choice.key}: {len(choice.options)} ways. Enter: {choice.move(choice.default)}"
+        f" ({choice.why}); or type one, its start or its number (? lists them, back returns)"
+    )
+    while True:
+        typer.echo(f"{choice.key}> ", nl=False)
+        line = _read_line()
+        if line is None:
+            typer.echo("\nend of input: leaving the game")
+            return "leave"
+        text = " ".join(line.split()).lower()
+        if text in ("quit", "exit", "q"):
+            typer.echo("leaving the game")
+            return "leave"
+        if text in ("back", "b"):
+            return "stay"
+        if text == "?":
+            typer.echo(list_options(choice, _width()))
+            continue
+        if not text:
+            return _play(table, choice.move(choice.default))
+        picked, starting = _pick(choice, text)
+        if picked is not None:
+            return _play(table, choice.move(picked))
+        if starting:
+            typer.echo(_few_options(choice, text, starting))
+            continue
+        outcome = _play(table, choice.move(text))
+        if outcome != "stay":
+            return outcome
+
+
+def _pick(choice: Choice, text: str) -> tuple[str | None, list[str]]:
+    """The option `text` names (the option, its number, or the start of only one), and the
+    options it is the start of when it names none."""
+    if text in choice.options:
+        return text, []
+    if _is_number(text):
+        number = int(text)
+        return (
+            (choice.options[number - 1], []) if 1 <= number <= len(choice.options) else (None, [])
+        )
+    starting = [option for option in choice.options if option.startswith(text)]
+    return (starting[0], []) if len(starting) == 1 else (None, starting)
+
+
+def _few_options(choice: Choice, text: str, starting: list[str]) -> str:
+    shown = " ".join(starting[:12]) + (
+        f" and {len(starting) - 12} more" if len(starting) > 12 else ""
+    )
+    return f"{len(starting)} ways of {choice.key} start with {text!r}: {shown}"
+
+
+def _play(table: Table, move: str) -> str:
+    """Play `move` for you: ``"moved"``, or ``"stay"`` saying why it is illegal."""
+    try:
+        table.state.play(move)
+    except table.engine.IllegalMove as err:
+        typer.echo(f"illegal move: {err}. Type help for the notation, moves for the list.")
+        return "stay"
+    typer.echo(f"seat {table.you + 1} (you): {move}")
+    return "moved"
 
 
 def _read_line() -> str | None:
@@ -230,33 +402,6 @@ def _read_line() -> str | None:
     return line
 
 
-def _command(table: Table, text: str, advisor: Bot) -> str:
-    """Act on one line you typed: ``"leave"``, ``"moved"`` or ``"stay"`` (ask again)."""
-    state = table.state
-    moves = state.legal_moves()
-    if text in ("quit", "exit", "q"):
-        typer.echo("leaving the game")
-        return "leave"
-    if text in ("help", "h", "?"):
-        typer.echo(_help(table.ruleset))
-    elif text in ("moves", "m"):
-        typer.echo(list_moves(moves))
-    elif text == "hint":
-        typer.echo(f"the greedy bot would play: {advisor.choose(state)}")
-    elif _is_number(text) and not 1 <= int(text) <= len(moves):
-        typer.echo(f"no move number {text}: choose 1 to {len(moves)}")
-    elif text:
-        move = moves[int(text) - 1] if _is_number(text) else text
-        try:
-            state.play(move)
-        except table.engine.IllegalMove as err:
-            typer.echo(f"illegal move: {err}. Type help for the notation, moves for the list.")
-            return "stay"
-        typer.echo(f"seat {table.you + 1} (you): {move}")
-        return "moved"
-    return "stay"
-
-
 def _is_number(text: str) -> bool:
     """A move number: ASCII digits only (``²`` and other digits are not numbers here)."""
     return text.isascii() and text.isdecimal() and len(text) <= 9
@@ -267,10 +412,13 @@ def _help(ruleset: Ruleset) -> str:
     return HELP.format(gain=gains[0] if gains else "<card>", codes=" ".join(ruleset.codes))
 
 
-def _save(state: State, path: Path) -> None:
+def _save(table: Table, path: Path) -> None:
+    """Save the game record, naming who played each seat (``human`` and the bots)."""
     from century.output import atomic_write_bytes
 
-    data = json.dumps(state.record(), indent=2, ensure_ascii=False) + "\n"
+    seats = ["human" if label == "you" else label for label in table.labels]
+    record = {**table.state.record(), "seats": seats}
+    data = json.dumps(record, indent=2, ensure_ascii=False) + "\n"
     try:
         atomic_write_bytes(path, data.encode())
     except OSError as err:

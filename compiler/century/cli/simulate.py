@@ -12,6 +12,8 @@ import typer
 
 from century.cli.common import (
     BUILD,
+    COMPLETE_BOTS,
+    COMPLETE_GAMES,
     Command,
     RulesOpt,
     SeedOpt,
@@ -31,7 +33,10 @@ AUTO = "auto"
 
 def simulate(
     game: Annotated[
-        str | None, typer.Argument(metavar="GAME", help="The game or variant to simulate.")
+        str | None,
+        typer.Argument(
+            metavar="GAME", help="The game or variant to simulate.", autocompletion=COMPLETE_GAMES
+        ),
     ] = None,
     games: Annotated[
         int, typer.Option(metavar="N", help="Number of games.", min=1, max=MAX_GAMES)
@@ -41,6 +46,7 @@ def simulate(
         str,
         typer.Option(
             metavar="BOTS",
+            autocompletion=COMPLETE_BOTS,
             help="One bot for every seat, or one per seat, e.g. greedy,random. Bots: random, "
             "greedy, search, planner (search:N, planner:N set their budget). auto: the "
             "strongest bot whose games fit in --time-budget.",
@@ -157,7 +163,7 @@ def _report_for(name: str, req: SimRequest, out: Path | None) -> dict[str, Any]:
     from century.play.config import SimConfig, SimulationError
     from century.play.config import seat_bots as per_seat
     from century.play.ladder import read_ladder
-    from century.play.progress import ProgressBar
+    from century.play.progress import Progress
     from century.play.report import build_report
     from century.play.simulate import simulate as run
     from century.play.simulate import workers_for
@@ -174,15 +180,14 @@ def _report_for(name: str, req: SimRequest, out: Path | None) -> dict[str, Any]:
     except ValueError as err:
         fail(str(err), 2)
     config = SimConfig(games=req.games, players=req.players, bots=bots, seed=req.seed)
-    bar = None if req.quiet else ProgressBar(req.games, f"{name} ")
     try:
-        with stopping_on_signals("no report written"):
-            total = run(ruleset, config, workers, req.cluster, bar)
+        with (
+            stopping_on_signals("no report written"),
+            Progress(name, req.games, quiet=req.quiet) as progress,
+        ):
+            total = run(ruleset, config, workers, req.cluster, progress)
     except (SimulationError, ValueError) as err:
         fail(str(err), 2)
-    finally:
-        if bar:
-            bar.close()
     return build_report(total, ladder)
 
 

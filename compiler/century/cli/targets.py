@@ -10,13 +10,15 @@ from __future__ import annotations
 import enum
 import inspect
 import types
-from collections.abc import Callable
-from dataclasses import MISSING, Field, fields
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import MISSING, Field, fields, replace
 from typing import Annotated, Any, Union, get_args, get_origin, get_type_hints
 
 import typer
 
 from century.cli.common import (
+    COMPLETE_LANGUAGES,
     Command,
     GameArg,
     GameOutOpt,
@@ -27,7 +29,7 @@ from century.cli.common import (
     load_game,
     write_outputs,
 )
-from century.targets import Option, Target, TargetError, cli_option, targets
+from century.targets import Option, Target, TargetError, Told, cli_option, targets
 
 _FIXED = {"game": GameArg, "out": GameOutOpt, "rules": RulesOpt}
 """The parameters every target command takes besides the target's options."""
@@ -46,6 +48,8 @@ def _annotation(item: Field[Any], kind: Any, spec: Option) -> Any:
     """The typer annotation of one option field of declared type `kind`."""
     names = spec.names
     extra: dict[str, Any] = {"help": spec.help}
+    if "--lang" in names:
+        extra["autocompletion"] = COMPLETE_LANGUAGES
     if spec.metavar:
         extra["metavar"] = spec.metavar
     if spec.parse is not None:  # read from its text by the target
@@ -98,9 +102,11 @@ def _command(target: Target) -> Callable[..., None]:
             values["dest"] = folder
         options = target.options(**values)
         try:
-            if target.names is not None:  # refuse the folder before the work
-                check_out(folder, list(target.paths(ruleset, options)))
-            files = target.files(ruleset, options)
+            names = target.paths(ruleset, options) if target.names is not None else None
+            if names is not None:  # refuse the folder before the work
+                check_out(folder, names)
+            with _progress(target, game, options, names) as told:
+                files = target.files(ruleset, told)
         except TargetError as err:
             fail(str(err) if err.usage else f"{game}: {err}", 2 if err.usage else 1)
         check_out(folder, list(files))
@@ -130,6 +136,19 @@ def _command(target: Target) -> Callable[..., None]:
     command.__name__ = target.name
     command.__doc__ = target.help or f"Write {target.summary} for GAME."
     return command
+
+
+@contextmanager
+def _progress(target: Target, game: str, options: Any, names: list[str] | None) -> Iterator[Any]:
+    """`options` with a progress display of the files rendered, for a target that tells it
+    (a `century.targets.Told`) and lists its files beforehand; else `options` as they are."""
+    if names is None or not isinstance(options, Told):
+        yield options
+        return
+    from century.play.progress import Progress
+
+    with Progress(f"{game} {target.name}", len(names), "files") as progress:
+        yield replace(options, progress=progress)
 
 
 def register(app: typer.Typer) -> None:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from century.cli.common import (
+    COMPLETE_GAMES,
     LOCAL,
     Command,
     Format,
@@ -97,7 +98,13 @@ TitlesOpt = Annotated[
 ]
 BaseOpt = Annotated[
     str | None,
-    typer.Option("--from", metavar="GAME", help="The game it extends.", show_default=False),
+    typer.Option(
+        "--from",
+        metavar="GAME",
+        help="The game it extends.",
+        show_default=False,
+        autocompletion=COMPLETE_GAMES,
+    ),
 ]
 ForceOpt = Annotated[bool, typer.Option(help="Overwrite an existing variant file.")]
 
@@ -109,7 +116,10 @@ def _pick(compiled: Compiled, game: str) -> Compiled:
 
 
 def show(
-    game: Annotated[str, typer.Argument(metavar="GAME", help="Game or variant id.")],
+    game: Annotated[
+        str,
+        typer.Argument(metavar="GAME", help="Game or variant id.", autocompletion=COMPLETE_GAMES),
+    ],
     rules: RulesOpt = None,
     sources: Annotated[
         bool, typer.Option("--sources/--no-sources", help="Mark each value with file:line.")
@@ -123,8 +133,18 @@ def show(
 
 
 def diff(
-    a: Annotated[str, typer.Argument(metavar="GAME", help="First game or variant id.")],
-    b: Annotated[str, typer.Argument(metavar="GAME", help="Second game or variant id.")],
+    a: Annotated[
+        str,
+        typer.Argument(
+            metavar="GAME", help="First game or variant id.", autocompletion=COMPLETE_GAMES
+        ),
+    ],
+    b: Annotated[
+        str,
+        typer.Argument(
+            metavar="GAME", help="Second game or variant id.", autocompletion=COMPLETE_GAMES
+        ),
+    ],
     rules: RulesOpt = None,
     fmt: Annotated[
         Format, typer.Option("--format", "-f", metavar="FORMAT", help="text or json.")

@@ -34,14 +34,17 @@ from century.cli.common import (
     signals_call,
 )
 from century.cli.core import build_games, pick_targets, summary
+from century.extras import install_hint
 
 if TYPE_CHECKING:
     from century.model.ruleset import Ruleset
     from century.pipeline import Compiled
     from century.targets import BuildOptions, Target
 
-EXTRA = "century watch needs the watch extra: pip install 'century-compiler[watch]'"
+EXTRA = f"century watch needs watchfiles: {install_hint('watch', 'watchfiles')}"
 """What `century watch` says when `watchfiles` is not installed."""
+DATA = ("rules", "cards", "schema")
+"""The folders of the bundled data (links in a checkout), never watched unless named."""
 READY_MS = 200
 """How often (ms) the watcher hands back control when nothing changes."""
 
@@ -70,7 +73,7 @@ def watch(
     rule-sheet texts, the games it extends). After each change it prints the diagnostics of
     the games the change touched, as `century validate` does, and builds those without errors
     into OUT/<game>/ as `century build` does; a game with errors keeps its last build. Ctrl-C
-    (or SIGTERM) stops it. Needs the watch extra (`pip install 'century-compiler[watch]'`).
+    (or SIGTERM) stops it. Needs watchfiles (the watch extra).
     """
     try:
         import watchfiles
@@ -183,6 +186,20 @@ class _Watcher:
                 return not any(p.startswith(".") or p in SKIP_FOLDERS for p in parts)
         return False
 
+    def own(self, used: Iterable[Path]) -> set[Path]:
+        """The files of `used` that are not the install's bundled data (which only an upgrade
+        changes), unless PATHS name them."""
+        from century.resources import package_dir
+
+        bundled = {_real(package_dir("data"))} | {_real(package_dir("data", n)) for n in DATA}
+        return {
+            path
+            for path in used
+            if path in self.named
+            or any(path.is_relative_to(folder) for folder in self.folders)
+            or not any(_real(path).is_relative_to(root) for root in bundled)
+        }
+
     def changed_since_read(self) -> set[Path]:
         """The files that changed since the last round read them (or appeared since)."""
         now = _stamps(set(self.stamps) | self.files())
@@ -203,7 +220,10 @@ class _Watcher:
 
         self.stamps = _stamps(set(self.stamps) | self.files())
         compiled = compile_paths(self.paths)
-        before, self.uses = self.uses, {g: set(compiled.uses.get(g, ())) for g in compiled.games}
+        before, self.uses = (
+            self.uses,
+            {g: self.own(compiled.uses.get(g, ())) for g in compiled.games},
+        )
         if changed is None:
             touched = set(compiled.games)
             found = compiled.diagnostics

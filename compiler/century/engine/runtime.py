@@ -1767,6 +1767,8 @@ def replay(record: dict[str, Any]) -> State:
     moves = _typed(record.get("moves", []), list, "moves")
     for i, move in enumerate(moves):
         _typed(move, str, f"moves[{i}]")
+    for i, seat in enumerate(_typed(record.get("seats", []), list, "seats")):
+        _typed(seat, str, f"seats[{i}]")  # who played each seat (a bot's name), not replayed
     if record.get("start") is not None:
         try:
             state = State.from_dict(_typed(record["start"], dict, "start"))
@@ -1786,4 +1788,4 @@ def replay(record: dict[str, Any]) -> State:
     return state
 
 
-_RECORD_FIELDS = frozenset({"rules", "source_hash", "players", "seed", "moves", "start"})
+_RECORD_FIELDS = frozenset({"rules", "source_hash", "players", "seed", "moves", "start", "seats"})

@@ -181,9 +181,10 @@ def _run_dask(
     try:
         from dask.distributed import Client, as_completed
     except ImportError as err:
-        raise SimulationError(
-            "--cluster needs the optional 'cluster' extra: pip install 'century-compiler[cluster]'"
-        ) from err
+        from century.extras import install_hint
+
+        hint = install_hint("cluster", "dask[distributed]")
+        raise SimulationError(f"--cluster needs dask.distributed: {hint}") from err
     try:
         client = Client(address, set_as_default=False, timeout="10s")
     except OSError as err:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from century.model.text import shown
@@ -12,18 +14,21 @@ if TYPE_CHECKING:
     from century.model.ruleset import Coin, Ruleset
 
 HELP = """\
-Type a move in the notation below, or the number of a listed move.
+Type the number of a listed move, a move in the notation below, or the start of one
+(a 6, p up2); an entry marked ·N (cubes to pay, leave or upgrade) asks which next, Enter
+taking its default, or takes them on the same line (6 yy, acquire 6 yy).
   rest                    take your played cards back into your hand
   play <card>             play a card that gains cubes, e.g. play {gain}
-  play <card> x<k>        play a trade card k times in a row
+  play <card> x<k>        play a trade card k times in a row (alone: Enter, the most)
   play <card> <cubes>     play an upgrade card: one letter per single-rank step,
                           naming the cube that rises (the same cube may rise again)
   acquire <slot> <cubes>  take the merchant card in that slot (1 = leftmost), placing
-                          one cube on each card to its left
+                          one cube on each card to its left (alone: Enter, the cheapest)
   claim <slot>            pay for the point card in that slot and take it
   discard <cubes>         return cubes when your caravan is over its limit
 Cubes are written with the letters {codes} (lowest rank first), in any case.
-Commands: help · moves (list the legal moves) · hint (what the greedy bot would do) · quit
+Commands: help · moves (the list again) · moves all (every move in full) · hint (what the
+greedy bot would do) · quit
 """
 
 
@@ -66,10 +71,15 @@ def _rgb(colour: str) -> tuple[int, int, int] | None:
 
 
 def render(
-    engine: Engine, state: State, ruleset: Ruleset, you: int, labels: list[str], paint: Painter
+    engine: Engine,
+    state: State,
+    ruleset: Ruleset,
+    you: int | None,
+    labels: list[str],
+    paint: Painter,
 ) -> str:
     """The position (a state of `engine`) as text: rows, coins, every player's caravan and
-    cards, your hand."""
+    cards, and the hand and played cards of seat `you` (None: no one's)."""
     view = state.view()
 
     def card(index: int) -> str:
@@ -99,8 +109,10 @@ def render(
             f" ({caravan.size}/{ruleset.caravan_limit}) · point cards"
             f" {len(view.point_cards(seat))} · coins {coins} · score {view.score(seat)}"
         )
-    lines.append("Your hand:   " + (" ".join(card(c) for c in sorted(view.hand(you))) or "-"))
-    lines.append("Played:      " + (" ".join(card(c) for c in sorted(view.played(you))) or "-"))
+    if you is not None:
+        hand = " ".join(card(c) for c in sorted(view.hand(you)))
+        lines.append("Your hand:   " + (hand or "-"))
+        lines.append("Played:      " + (" ".join(card(c) for c in sorted(view.played(you))) or "-"))
     return "\n".join(lines)
 
 
@@ -130,18 +142,120 @@ def _alternating(parts: tuple[str, ...]) -> list[tuple[bool, str]]:
     return [(index % 2 == 1, part) for index, part in enumerate(parts)]
 
 
-def list_moves(moves: list[str], width: int = 96) -> str:
-    """The legal moves, numbered, one wrapped line per kind of move."""
-    groups: dict[str, list[str]] = {}
-    for number, move in enumerate(moves, 1):
-        groups.setdefault(move.split()[0], []).append(f"[{number}] {move}")
+@dataclass(frozen=True)
+class Choice:
+    """One entry of the move list: the legal moves that differ only in their last part (the
+    cubes paid, left or upgraded, or how many times a trade is made), with the one taken
+    when the player names the entry alone."""
+
+    key: str
+    """What the moves share: ``acquire 6``, ``play up3``, ``claim 2``, ``rest``, ``discard``."""
+    options: tuple[str, ...]
+    """The last part of each move (``ybggr``, ``x2``; "" for none), in the engine's order."""
+    default: str
+    why: str
+    """Why the default is taken: "the cheapest cubes", "the most trades", ..."""
+
+    def move(self, option: str) -> str:
+        """The canonical move of one of the options."""
+        return f"{self.key} {option}".strip()
+
+    @property
+    def label(self) -> str:
+        """The entry as listed, without its verb: ``6 ·330``, ``yy-rr x1-3``, ``+yy``."""
+        name = self.key.partition(" ")[2]
+        if len(self.options) == 1:
+            return f"{name} {self.options[0]}".strip()
+        if all(_is_count(option) for option in self.options):
+            counts = sorted(int(option[1:]) for option in self.options)
+            return f"{name} x{counts[0]}-{counts[-1]}".strip()
+        return f"{name} ·{len(self.options)}".strip()
+
+
+def _is_count(option: str) -> bool:
+    return option[:1] == "x" and option[1:].isdigit()
+
+
+def split_move(move: str) -> tuple[str, str]:
+    """A move as its entry's key and its option: ``acquire 6 ybggr`` -> (``acquire 6``,
+    ``ybggr``); ``discard yy`` -> (``discard``, ``yy``); ``rest`` -> (``rest``, "")."""
+    words = move.split()
+    size = 1 if words[0] in ("rest", "discard") else 2
+    return " ".join(words[:size]), " ".join(words[size:])
+
+
+def group_moves(
+    moves: list[str], codes: str, score: Callable[[str], float] | None = None
+) -> list[Choice]:
+    """The legal moves as entries, in the engine's order of their first moves, each with its
+    default: for an acquisition the cheapest cubes (lowest ranks, `codes` lowest first), for
+    a trade the most trades, for anything else the best move by `score` (the greedy bot's),
+    else the first."""
+    grouped: dict[str, list[str]] = {}
+    for move in moves:
+        key, option = split_move(move)
+        grouped.setdefault(key, []).append(option)
+    rank = {code: index for index, code in enumerate(codes.lower())}
+    found = []
+    for key, options in grouped.items():
+        if len(options) == 1:
+            default, why = options[0], ""
+        elif key.startswith("acquire"):
+            default = min(options, key=lambda cubes: sum(rank.get(c, 0) + 1 for c in cubes))
+            why = "the cheapest cubes"
+        elif all(_is_count(option) for option in options):
+            default, why = max(options, key=lambda option: int(option[1:])), "the most trades"
+        elif score is not None:
+            default = max(options, key=lambda option: score(f"{key} {option}"))
+            why = "the greedy bot's choice"
+        else:
+            default, why = options[0], "the first"
+        found.append(Choice(key, tuple(options), default, why))
+    return found
+
+
+def list_choices(choices: list[Choice], width: int = 96) -> str:
+    """The entries, numbered, one wrapped line per verb; ``·N``: N ways to pay, leave or
+    upgrade cubes (asked next, with a default)."""
     lines = ["Legal moves:"]
-    for verb, items in groups.items():
+    verbs: dict[str, list[str]] = {}
+    for number, choice in enumerate(choices, 1):
+        verbs.setdefault(choice.key.split()[0], []).append(f"[{number}] {choice.label}".strip())
+    for verb, items in verbs.items():
         line = f"  {verb:<8}"
         for item in items:
             if len(line) + 2 + len(item) > width and line.strip() != verb:
                 lines.append(line)
                 line = " " * 10
             line += "  " + item
-        lines.append(line)
+        lines.append(line.rstrip())
+    if any(len(choice.options) > 1 for choice in choices):
+        lines.append("  (·N: N ways to pay, leave or upgrade cubes, asked next with a default)")
+    return "\n".join(lines)
+
+
+def list_options(choice: Choice, width: int = 96, most: int = 200) -> str:
+    """The options of an entry, numbered and wrapped (at most `most`)."""
+    items = [f"[{n}] {option or '(none)'}" for n, option in enumerate(choice.options[:most], 1)]
+    lines, line = [], " "
+    for item in items:
+        if len(line) + 2 + len(item) > width and line.strip():
+            lines.append(line)
+            line = " "
+        line += " " + item
+    lines.append(line)
+    if len(choice.options) > most:
+        lines.append(f"  ... and {len(choice.options) - most} more: type the start of one")
+    return "\n".join(lines)
+
+
+def list_all(moves: list[str], width: int = 96) -> str:
+    """Every legal move in canonical notation (what scripts and records use), wrapped."""
+    lines, line = [f"All {len(moves)} legal moves:"], " "
+    for move in moves:
+        if len(line) + 3 + len(move) > width and line.strip():
+            lines.append(line)
+            line = " "
+        line += "  " + move
+    lines.append(line)
     return "\n".join(lines)

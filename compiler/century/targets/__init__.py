@@ -105,6 +105,21 @@ class Papers:
 
 
 @dataclass(frozen=True)
+class Told:
+    """Options of a target whose rendering takes long: `progress`, when set (the command
+    line sets it), is told how many more of the files `Target.names` lists are rendered."""
+
+    progress: Callable[[int], None] | None = field(default=None, compare=False, repr=False)
+
+
+def tell(options: Any, files: int) -> None:
+    """Tell the progress of `options` (a `Told`, if it is one) that `files` more are done."""
+    progress = getattr(options, "progress", None)
+    if progress is not None:
+        progress(files)
+
+
+@dataclass(frozen=True)
 class BuildOptions:
     """What a build asks of every target: each target takes the fields its options have."""
 

@@ -421,3 +421,16 @@ def test_tts_replaces_only_what_century_wrote(run, tmp_path, monkeypatch):
     written = {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()}
     assert read_manifest(out) == written - {MANIFEST}
     assert "tts/spice-road-en.json" in written and "tts/en/merchant-1.png" in written
+
+
+@pytest.mark.parametrize("name", ["images", "tts"])
+def test_long_renders_tell_their_progress_file_by_file(name: str) -> None:
+    """`images` and `tts` tell the command's progress display how many of the files they list
+    beforehand are done, language by language, ending at all of them."""
+    target = targets()[name]
+    told: list[int] = []
+    options = target.options(languages=("en", "de"), dpi=50, progress=told.append)
+    listed = target.paths(spice_road(), options)
+    files = target.files(spice_road(), options)
+    assert sorted(files) == sorted(listed)
+    assert sum(told) == len(listed) and len(told) >= 2

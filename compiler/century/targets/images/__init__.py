@@ -41,9 +41,11 @@ from century.targets import (
     Languages,
     Target,
     TargetError,
+    Told,
     check_options,
     languages,
     option,
+    tell,
 )
 
 TEMPLATE = "targets/images/images.typ"
@@ -62,7 +64,7 @@ class ImageError(TargetError):
 
 
 @dataclass(frozen=True)
-class ImageOptions(Languages):
+class ImageOptions(Languages, Told):
     """What the user chose for one set of card images."""
 
     dpi: float = option(
@@ -149,7 +151,9 @@ def render(
     for each in planned:
         data = {**face_context(ruleset, each.lang), "bleed": options.bleed, "faces": each.faces}
         files.update(zip(each.paths, render_png(TEMPLATE, data, options.dpi), strict=True))
+        tell(options, len(each.paths))
     files["index.html"] = contact_sheet(ruleset, planned, options).encode("utf-8")
+    tell(options, 1)
     return files
 
 

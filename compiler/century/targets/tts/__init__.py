@@ -55,9 +55,11 @@ from century.targets import (
     Languages,
     Target,
     TargetError,
+    Told,
     check_options,
     languages,
     option,
+    tell,
 )
 
 TEMPLATE = "targets/tts/tts.typ"
@@ -80,7 +82,7 @@ class TtsError(TargetError):
 
 
 @dataclass(frozen=True)
-class TtsOptions(Languages):
+class TtsOptions(Languages, Told):
     """What the user chose for one kit."""
 
     dpi: float = option(
@@ -421,6 +423,7 @@ def render(
         pngs = render_png(TEMPLATE, each.data, options.dpi)
         files.update(zip(each.drawing.paths, pngs, strict=True))
         files[each.save_name] = each.save
+        tell(options, len(each.drawing.paths) + 1)
     return files
 
 

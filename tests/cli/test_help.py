@@ -1,0 +1,73 @@
+"""Help that says what the commands accept: the bot names and papers it lists are the
+registries', an option is offered only where it has an effect, and the defaults shown are
+the ones that apply."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from century.cli import app
+from century.play.bots import BOTS
+from century.render.cards.layout import PAPERS
+from century.targets import targets
+
+COMMANDS = sorted(c.name or c.callback.__name__ for c in app.registered_commands if c.callback)
+BOT_COMMANDS = ["bots", "play", "simulate"]
+WITH_TEXT = {"cards", "sheets", "images", "tts"}
+"""The targets whose output has words in a language."""
+TEXTLESS = {"engine", "ruleset", "openspiel", "pettingzoo"}
+"""The targets without: no `--lang` (and no `--paper`, which only the printed ones take)."""
+
+
+def help_text(run, *command: str) -> str:
+    """The help of `century COMMAND`, its lines joined (the wrapping undone)."""
+    result = run(*command, "--help")
+    assert result.exit_code == 0, result.output
+    return " ".join(result.stdout.split())
+
+
+@pytest.mark.parametrize("command", BOT_COMMANDS)
+def test_bot_help_lists_every_bot_of_the_registry(run, command: str) -> None:
+    listed = re.search(r"Bots: ([a-z, ]+?) \(", help_text(run, command))
+    assert listed, f"century {command} --help lists no bots"
+    assert listed.group(1).split(", ") == list(BOTS)
+    for example in re.findall(r"e\.g\. ([a-z0-9:]+(?:,[a-z0-9:]+)+)", help_text(run, command)):
+        assert {name.split(":")[0] for name in example.split(",")} <= set(BOTS), example
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_papers_in_help_are_the_layouts_and_languages_are_the_games(run, command: str) -> None:
+    text = help_text(run, command)
+    if "--paper" in text:
+        assert f"Paper size, {' or '.join(PAPERS)} (" in text
+    if "--lang" in text:  # a game's languages are its own: help names none
+        assert "Language (repeatable; default: all of the game's)." in text
+        assert not re.search(r"\b(en|de|fr)\b", text.split("--lang", 1)[1].split("--", 1)[0])
+
+
+def test_every_target_is_known_to_have_text_or_not() -> None:
+    assert set(targets()) == WITH_TEXT | TEXTLESS  # a new target: say which it is here
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_lang_and_paper_are_offered_only_where_they_change_the_output(run, command) -> None:
+    """The engine, ruleset and learning environments have no text to translate or print;
+    only the PDFs have a paper (build and watch pass it on to them)."""
+    text = help_text(run, command)
+    assert ("--lang" in text) == (command in WITH_TEXT)
+    assert ("--paper" in text) == (command in ("cards", "sheets", "build", "watch"))
+    if command in TEXTLESS:
+        result = run(command, "spice-road", "--lang", "en")
+        assert result.exit_code == 2
+        assert "No such option: --lang" in result.stderr
+
+
+def test_play_colour_help_states_the_default_that_applies(run) -> None:
+    text = help_text(run, "play")
+    assert (
+        "--colour / --no-colour Colour the board and moves. [default: on a terminal, unless "
+        in text
+    )
+    assert "[default: no-colour]" not in text and "[default: colour]" not in text

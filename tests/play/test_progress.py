@@ -1,0 +1,79 @@
+"""The one progress display (`century.play.progress`): drawn on a terminal only, cleared at
+the end, with an ETA weighted by the cost of what is left."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from rich.console import Console
+
+from century.play import progress as progress_module
+from century.play.progress import Progress, ProgressBar, Stage, duration
+
+
+class Clock:
+    """A monotonic clock the test moves."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
+    fake = Clock()
+    monkeypatch.setattr(progress_module.time, "monotonic", fake)
+    return fake
+
+
+def test_the_eta_is_weighted_by_the_cost_of_what_is_left(clock: Clock) -> None:
+    """Ten cheap games done in 1 s, ten games a hundred times dearer to come: 100 s left, not
+    the 1 s an ETA by counting games would promise."""
+    run = Progress("ladder", [Stage(10, 1.0), Stage(10, 100.0)], quiet=True)
+    assert run.eta() is None and "ETA ?" in run.status()
+    clock.now += 1
+    run(10)
+    assert run.eta() == pytest.approx(100.0)
+    clock.now += 50
+    run(5)  # half the dear stage: 510 cost units done in 51 s, 500 left
+    assert run.eta() == pytest.approx(500 * 51 / 510)
+    assert run.status() == "15/20 games · 0.3/s · 51s · ETA 50s"
+
+
+def test_a_bar_is_drawn_on_a_terminal_and_cleared_at_the_end(clock: Clock) -> None:
+    screen = io.StringIO()
+    console = Console(file=screen, force_terminal=True, width=100, color_system=None)
+    with Progress("spice-road", 4, console=console) as run:
+        assert run.shown
+        clock.now += 2
+        run(2)
+        clock.now += 2
+        run(2)
+    text = screen.getvalue()
+    assert "4/4 games · 1.0/s · 4s · ETA 0s" in text  # the last state, drawn
+    assert "\x1b[2K" in text  # the bar's line is cleared, never left half-overwritten
+    assert text.rstrip().endswith("spice-road: 4/4 games in 4s (1.0/s)")
+    assert "s s" not in text
+
+
+def test_nothing_is_drawn_off_a_terminal_or_when_quiet(clock: Clock) -> None:
+    for console, quiet in (
+        (Console(file=io.StringIO(), force_terminal=False), False),
+        (Console(file=io.StringIO(), force_terminal=True), True),
+    ):
+        with Progress("x", 3, console=console, quiet=quiet) as run:
+            run(3)
+        assert not run.shown and console.file.getvalue() == ""
+    pipe = io.StringIO()
+    bar = ProgressBar(2, "x ", pipe)  # the one-stage shorthand, on a stream
+    bar(2)
+    bar.close()
+    assert pipe.getvalue() == ""
+
+
+def test_durations_read_as_people_write_them() -> None:
+    shown = [duration(s) for s in (0, 45.4, 185, 3725, None)]
+    assert shown == ["0s", "45s", "3m05s", "1h02m", "0s"]
