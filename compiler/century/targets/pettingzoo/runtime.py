@@ -172,7 +172,7 @@ class _Shown:
         """The public state as JSON-ready data (see ``actions.public_state``)."""
         return actions.public_state(self._game(), self.turn)
 
-    def render(self) -> str | None:
+    def render(self) -> Any:  # str or None (Gymnasium's Env types it by a type variable)
         if self.render_mode is None:
             gymnasium.logger.warn("render() without a render_mode: pass render_mode='ansi'")
             return None
