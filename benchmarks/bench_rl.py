@@ -7,6 +7,8 @@ Every measurement plays with uniformly random legal choices and counts CPU secon
 - pettingzoo: the AEC loop ``env.last()`` (observation vector and mask), a random masked
   action, ``env.step``; "steps" are actions (an acquire's payment and a discard take one per
   cube), "moves" the engine moves they make;
+- pz-no-obs: the same loop with no observation at all (``env.last(observe=False)``, the
+  legal actions from ``env.turn``): the most any observation could leave;
 - gymnasium: ``SingleAgentEnv.step`` with a random masked action (from ``info``), random
   opponents (their moves count as moves, not steps);
 - vector-N: ``SingleAgentVectorEnv(num_envs=N)``, one random masked action per game and
@@ -64,8 +66,9 @@ def engine_games(module, games: int) -> Play:
     return play
 
 
-def pettingzoo_games(module, games: int) -> Play:
-    """Random masked actions through the AEC loop: (steps, engine moves)."""
+def pettingzoo_games(module, games: int, observe: bool = True) -> Play:
+    """Random masked actions through the AEC loop: (steps, engine moves). Without `observe`,
+    no observation at all: the mask from the decision's legal actions."""
 
     def play(players: int, number: int) -> tuple[int, int]:
         env = module.env(players=players)
@@ -74,11 +77,11 @@ def pettingzoo_games(module, games: int) -> Play:
             env.reset(seed=seed)
             pick = random.Random(seed).random
             for _ in env.agent_iter():
-                observation, _, terminated, truncated, _ = env.last()
+                observation, _, terminated, truncated, _ = env.last(observe)
                 if terminated or truncated:
                     env.step(None)
                     continue
-                legal = observation["action_mask"].nonzero()[0]
+                legal = observation["action_mask"].nonzero()[0] if observe else env.turn.legal()
                 env.step(int(legal[int(pick() * len(legal))]))
                 steps += 1
             moves += len(env.game.moves())
@@ -182,6 +185,7 @@ def main() -> None:
     kinds: dict[str, Play] = {
         "engine": engine_games(module, args.engine_games),
         "pettingzoo": pettingzoo_games(module, args.env_games),
+        "pz-no-obs": pettingzoo_games(module, args.env_games, observe=False),
         "gymnasium": gymnasium_games(module, args.env_games),
     }
     for size in args.envs:

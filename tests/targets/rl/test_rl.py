@@ -36,6 +36,7 @@ from helpers import (
 )
 
 RL_EXTRA = "(pip install -e '.[rl]')"
+TRAINING = "(pip install sb3-contrib, which brings PyTorch)"
 
 
 def rulesets() -> dict[str, Ruleset]:
@@ -48,9 +49,9 @@ def rulesets() -> dict[str, Ruleset]:
 RULESETS = rulesets()
 
 
-def needs(module: str):
+def needs(module: str, install: str = RL_EXTRA):
     """The module, or a skip that names the missing package."""
-    return pytest.importorskip(module, reason=f"{module} is not installed {RL_EXTRA}")
+    return pytest.importorskip(module, reason=f"{module} is not installed {install}")
 
 
 # -- the action space ------------------------------------------------------------------------
@@ -315,7 +316,7 @@ def test_gymnasium_wrapper_passes_the_env_checker_with_its_defaults():
 
 def test_gymnasium_wrapper_passes_stable_baselines3_env_checker():
     module = pettingzoo_module(spice_road())
-    env_checker = needs("stable_baselines3.common.env_checker")
+    env_checker = needs("stable_baselines3.common.env_checker", TRAINING)
 
     env_checker.check_env(module.SingleAgentEnv(), warn=True)
 
@@ -662,7 +663,7 @@ def test_readme_multi_process_recipe_runs(run, tmp_path):
 
 def test_readme_training_loop_runs(run, tmp_path):
     """The MaskablePPO loop of the README, for 256 steps instead of 100,000."""
-    needs("sb3_contrib")
+    needs("sb3_contrib", TRAINING)
     needs("pettingzoo")
     training = readme_examples(run, tmp_path)["training"]
     assert "total_timesteps=100_000" in training

@@ -473,11 +473,12 @@ class Encoder:
         point_row = view.point_row
         if piles != self._piles or point_row != self._point_row:
             self._write_points(point_row, piles)
-        holdings = list(zip(*seats, strict=True))
-        for block, start in enumerate(self._seat_starts):
-            held = holdings[(seat + block) % self.players]
-            if held != self._blocks[block].held:
-                self._write_seat(held, self._blocks[block], start)
+        holdings = list(zip(*seats, strict=True))  # per seat, from `seat` on
+        if seat:
+            holdings = holdings[seat:] + holdings[:seat]
+        for held, written, start in zip(holdings, self._blocks, self._seat_starts, strict=True):
+            if held != written.held:
+                self._write_seat(held, written, start)
 
     def _write_merchants(self, row: tuple[int, ...], cubes: tuple[engine.Caravan, ...]) -> None:
         buffer, ranks = self.buffer, len(CODES)
