@@ -74,6 +74,41 @@ def long_input(folder: Path) -> None:
             fh.write(b"x" * 1_000_000)
 
 
+def record_nested(folder: Path) -> None:
+    """A record at the byte cap that is one array nested past the depth cap (10 MB)."""
+    half = 5_000_000
+    (folder / "game.json").write_text("[" * half + "]" * half, encoding="utf-8")
+
+
+def record_of_long_numbers(folder: Path) -> None:
+    """A record at the byte cap whose moves hold 100-digit numbers (the digit cap), then one
+    of 101 digits at its end."""
+    numbers = ", ".join(["9" * 100] * 98_000)
+    text = '{"rules": "spice-road", "moves": [' + numbers + ", " + "9" * 101 + "]}"
+    (folder / "game.json").write_text(text, encoding="utf-8")
+
+
+def record_of_a_huge_move(folder: Path) -> None:
+    """A record whose 21st move is 9 MB of text."""
+    record = corpus.valid_record() | {"moves": [*corpus.valid_record()["moves"], "x" * 9_000_000]}
+    (folder / "game.json").write_text(json.dumps(record), encoding="utf-8")
+
+
+def big_manifest(folder: Path) -> None:
+    """A game folder whose manifest, near its byte cap, lists 40,000 files and a YAML last."""
+    entries = [f"f{i:06d}.pdf" for i in range(40_000)] + ["mine.yaml"]
+    manifest = json.dumps({"generator": "century", "version": 1, "files": entries})
+    (folder / "out" / "spice-road").mkdir(parents=True)
+    (folder / "out" / "spice-road" / ".century-manifest.json").write_text(manifest, "utf-8")
+
+
+def many_foreign_files(folder: Path) -> None:
+    """A rules folder of 2,000 YAML files that are not rules data and one variant."""
+    corpus.write(folder / "rules" / "mine.yaml", "id: mine\nextends: spice-road\n")
+    for i in range(1999):
+        corpus.write(folder / "rules" / f"notes{i:04d}.yaml", f"password: secret{i}\n")
+
+
 Setup = Callable[[Path], None]
 INPUTS: list[tuple[str, str, Setup | str, list[str]]] = [
     (
@@ -130,6 +165,55 @@ INPUTS: list[tuple[str, str, Setup | str, list[str]]] = [
         ["build", "--out", "out"],
     ),
     (
+        "input-never-output",
+        "a 1 MB manifest of 40,001 entries (refused)",
+        big_manifest,
+        ["build", "--target", "ruleset", "--out", "out"],
+    ),
+    (
+        "writes-inside",
+        "build/reports links out (refused)",
+        "writes-reports-folder-is-a-link",
+        ["simulate", "spice-road", "--games", "100000", "-q"],
+    ),
+    (
+        "never-quoted",
+        "1,999 YAML files that are not rules data",
+        many_foreign_files,
+        ["validate", "rules"],
+    ),
+    (
+        "bounded-json",
+        "a 10 MB record nested 5 million deep",
+        record_nested,
+        ["replay", "game.json"],
+    ),
+    (
+        "bounded-json",
+        "a 10 MB record of 100-digit numbers",
+        record_of_long_numbers,
+        ["replay", "game.json"],
+    ),
+    ("bounded-json", "a record that is a FIFO", "json-replay-fifo", ["replay", "game.json"]),
+    (
+        "bounded-json",
+        "ladder.json a FIFO before 100,000 games",
+        "json-ladder-fifo-before-games",
+        ["simulate", "spice-road", "--games", "100000", "-q", "--out", "out"],
+    ),
+    (
+        "endless-games",
+        "a caravan too small for any point card",
+        "endless-simulate",
+        ["validate", "rules"],
+    ),
+    (
+        "library-api",
+        "a record with a 9 MB move",
+        record_of_a_huge_move,
+        ["replay", "-q", "game.json"],
+    ),
+    (
         "terminal",
         "100 MB typed without a line break (play)",
         long_input,
@@ -142,7 +226,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    print(f"{'class':14s} {'input':48s} exit  seconds  peak MB")
+    print(f"{'class':18s} {'input':48s} exit  seconds  peak MB")
     for cls, about, setup, command in INPUTS:
         times, peaks, codes = [], [], set()
         for _ in range(args.repeat):
@@ -159,7 +243,7 @@ def main() -> None:
             peaks.append(peak)
         shown = ",".join(map(str, sorted(codes)))
         print(
-            f"{cls:14s} {about:48s} {shown:>4s} {statistics.median(times):8.2f} {max(peaks):8.1f}"
+            f"{cls:18s} {about:48s} {shown:>4s} {statistics.median(times):8.2f} {max(peaks):8.1f}"
         )
 
 

@@ -1,8 +1,10 @@
-"""Cold `century validate` on the bundled rules, whole process, against check-jsonschema.
+"""Cold `century validate` on the bundled rules, whole process, against check-jsonschema; and
+on a project whose variant names its three decks as CSV tables beside the same decks in YAML.
 
 Run: python benchmarks/bench_validate.py [--runs N]
 Prints the median wall time of N cold runs of each command (a fresh process each time),
-plus the in-process time of the pipeline alone (imports excluded).
+plus the in-process time of the pipeline alone (imports excluded). The two projects are
+validated in turns (YAML, CSV, YAML, ...), so load on the machine falls on both alike.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -37,6 +40,39 @@ def files_by_schema() -> dict[Path, list[Path]]:
     return groups
 
 
+def tables(runs: int) -> None:
+    """Cold `century validate` of a variant with its decks as YAML files and as CSV tables."""
+    py = sys.executable
+    with tempfile.TemporaryDirectory() as tmp:
+        projects = {}
+        for fmt in ("yaml", "csv"):
+            folder = Path(tmp) / fmt
+            (folder / "rules").mkdir(parents=True)
+            for deck in ("merchant", "point", "starting"):
+                out = f"cards/{deck}.{fmt}"
+                cmd = [py, "-m", "century", "deck", "export", "spice-road", deck, "--out", out]
+                subprocess.run(cmd, cwd=folder, capture_output=True, check=True)
+            decks = ", ".join(f"{d}: ../cards/{d}.{fmt}" for d in ("merchant", "point", "starting"))
+            (folder / "rules" / "house.yaml").write_text(
+                f"id: house\nextends: spice-road\ndecks: {{{decks}}}\n", encoding="utf-8"
+            )
+            projects[fmt] = folder
+        times: dict[str, list[float]] = {fmt: [] for fmt in projects}
+        for _ in range(runs):
+            for fmt, folder in projects.items():
+                start = time.perf_counter()
+                done = subprocess.run(
+                    [py, "-m", "century", "validate"], cwd=folder, capture_output=True
+                )
+                times[fmt].append(time.perf_counter() - start)
+                assert done.returncode == 0, done.stderr
+    for fmt, found in times.items():
+        print(
+            f"century validate, a variant with its 3 decks as {fmt.upper()} (cold process, "
+            f"median of {runs}, interleaved): {statistics.median(found) * 1000:.0f} ms"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=7)
@@ -55,6 +91,7 @@ def main() -> None:
         compile_paths()
     per = (time.perf_counter() - start) / runs
     print(f"  pipeline alone, in process (load..model, 3 games): {per * 1000:.0f} ms")
+    tables(runs)
 
     tool = shutil.which("check-jsonschema") or str(Path(py).parent / "check-jsonschema")
     if not Path(tool).exists():

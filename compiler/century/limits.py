@@ -21,13 +21,24 @@ MAX_FILES = 2000
 """The most YAML files one folder search collects."""
 MAX_DEPTH = 100
 """The deepest nesting of YAML mappings and lists."""
+MAX_CELL_CHARS = 1000
+"""Characters in one cell of a deck table (CSV, TSV); its rows count against `MAX_ITEMS` and
+its values against `MAX_NODES`, as YAML's do."""
 MAX_SCHEMA_ERRORS = 100
 """Schema problems reported per file (the first ones)."""
 MAX_REPORT_BYTES = 10_000_000
 """The largest simulation report `simulate --compare` reads, and the largest bot ladder
 (`ladder.json`) a report reads."""
 MAX_RECORD_BYTES = 10_000_000
-"""The largest game record `replay` reads."""
+"""The largest game record `replay` and `play --record` read."""
+MAX_MANIFEST_BYTES = 1_000_000
+"""The largest output manifest (``.century-manifest.json``) read."""
+MAX_JSON_DEPTH = 100
+"""The deepest nesting of JSON arrays and objects in any JSON file read."""
+MAX_DIGITS = 100
+"""Digits in one number of a JSON file read (a seed, a count)."""
+MAX_GAMES = 1_000_000
+"""Games one `simulate` plays, and games per pairing of one `bots` ladder."""
 MAX_INPUT_LINE = 1000
 """The longest line `play` reads as a command (the rest of a longer one is skipped)."""
 

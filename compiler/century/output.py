@@ -24,8 +24,12 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterable, Iterator
-from pathlib import Path
+from pathlib import Path, PureWindowsPath
 from types import ModuleType
+
+from century.diagnostics import DiagnosticError
+from century.inputs import read_json, was_read
+from century.limits import MAX_MANIFEST_BYTES
 
 MANIFEST = ".century-manifest.json"
 """The file listing what century wrote in a folder."""
@@ -49,18 +53,83 @@ class OutputError(Exception):
 
 
 def read_manifest(folder: Path) -> set[str] | None:
-    """The files century wrote in `folder` (relative POSIX paths), or None without a manifest."""
+    """The files century wrote in `folder` (relative POSIX paths), or None without a manifest.
+
+    A manifest is data from disk, so it is checked whole before anything relies on it: it is
+    a regular JSON file within the caps of `century.inputs`, and every entry is a plain
+    relative path inside `folder`, through no symlink, of a kind century writes (never YAML,
+    no JSON Schema but the bundled ones). Any other manifest is refused (`OutputError`)."""
     path = folder / MANIFEST
-    if not path.is_file():
+    if not os.path.lexists(path):
         return None
+    unreadable = f"{path} is not a manifest century can read; remove it"
+    if path.is_symlink():
+        raise OutputError(f"{path} is a symlink, not a manifest century wrote; remove it")
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        files = data["files"]
-        if data.get("generator") != "century" or not all(isinstance(f, str) for f in files):
-            raise ValueError
-    except (OSError, ValueError, KeyError, TypeError, UnicodeDecodeError):
-        raise OutputError(f"{path} is not a manifest century can read; remove it") from None
+        data = read_json(path, str(path), MAX_MANIFEST_BYTES, log=False)
+    except DiagnosticError as err:
+        raise OutputError(f"{unreadable} ({err.diagnostics[0].message})") from None
+    files = data.get("files") if isinstance(data, dict) else None
+    if (
+        not isinstance(data, dict)
+        or data.get("generator") != "century"
+        or not isinstance(files, list)
+        or not all(isinstance(f, str) for f in files)
+    ):
+        raise OutputError(unreadable)
+    for entry in files:
+        problem = _manifest_entry_problem(folder, entry)
+        if problem:
+            raise OutputError(
+                f"{path} lists {_short(entry)}, {problem}; century refuses this manifest and "
+                "removes nothing"
+            )
     return set(files)
+
+
+def _manifest_entry_problem(folder: Path, entry: str) -> str:
+    """Why `entry` cannot be in a manifest of `folder`, or "" when it can."""
+    if not _plain(entry):
+        return "which is not a plain relative path inside the folder"
+    if entry.endswith((".yaml", ".yml")):
+        return "which is rules data (YAML); century writes none into output folders"
+    if entry.endswith(".schema.json") and entry.split("/")[-1] not in _bundled_schemas():
+        return "a JSON Schema that century does not ship"
+    if _first_link(folder, entry) is not None:
+        return "which is (or lies in) a symlink"
+    return ""
+
+
+def _plain(name: str) -> bool:
+    """Whether `name` is a plain relative POSIX path: no empty, ``.`` or ``..`` parts, no
+    leading slash, backslash or drive."""
+    return (
+        "\\" not in name
+        and not PureWindowsPath(name).drive
+        and all(part not in ("", ".", "..") for part in name.split("/"))
+    )
+
+
+def _first_link(folder: Path, name: str) -> Path | None:
+    """The first of the folders leading to `name` in `folder`, or the file itself, that is a
+    symlink; None when there is none."""
+    parts = name.split("/")
+    for depth in range(1, len(parts) + 1):
+        path = folder.joinpath(*parts[:depth])
+        if path.is_symlink():
+            return path
+    return None
+
+
+def _bundled_schemas() -> set[str]:
+    from century.resources import SCHEMAS
+
+    return {path.name for path in SCHEMAS.glob("*.schema.json")}
+
+
+def _short(text: str, most: int = 60) -> str:
+    """`text` quoted, cut to `most` characters (a hostile entry may be long)."""
+    return repr(text if len(text) <= most else text[:most] + "...")
 
 
 def manifest_bytes(files: Iterable[str]) -> bytes:
@@ -118,16 +187,24 @@ def check_file_target(path: Path, what: str) -> None:
 
 def check_folder(folder: Path, names: Iterable[str] | None = None) -> None:
     """Refuse a folder century must not write into: with `names`, one where any of those
-    files exists without being in the manifest; without, one (to be replaced whole) that holds
-    anything the manifest does not list. Rules data (YAML, schemas) is never replaced."""
+    files exists without being in the manifest, is a symlink or lies below one, or was read
+    as input by this run; without, one (to be replaced whole) that holds anything the
+    manifest does not list, or any file this run read. Rules data (YAML, schemas) is never
+    replaced."""
     if folder.is_symlink():
         raise OutputError(f"{folder} is a symlink; century writes into real folders only")
     if not folder.is_dir():
+        for name in names or ():
+            check_inside(folder, name)
         return
     ours = read_manifest(folder) or set()
     if names is None:
-        foreign = [entry for entry in _entries(folder) if entry not in ours | {MANIFEST}]
+        entries = list(_entries(folder))
+        foreign = [entry for entry in entries if entry not in ours | {MANIFEST}]
     else:
+        names = list(names)
+        for name in names:
+            check_inside(folder, name)
         foreign = [name for name in names if (folder / name).exists() and name not in ours]
     source = [entry for entry in foreign if entry.endswith(SOURCE_SUFFIXES)]
     if source:
@@ -140,6 +217,51 @@ def check_folder(folder: Path, names: Iterable[str] | None = None) -> None:
             f"{folder} holds files century did not write ({_few(foreign)}); "
             "move them or choose another output folder"
         )
+    if names is None:
+        refuse_inputs(folder / entry for entry in entries)
+
+
+def check_inside(folder: Path, name: str) -> None:
+    """Refuse (`OutputError`) to write the file `name` (a relative POSIX path) in `folder`
+    where it would leave the folder: through a folder below it that is a symlink, onto a
+    symlink, or outside it by ``..``; or replace a file this run read as input."""
+    if not _plain(name):
+        raise OutputError(f"{_short(name)} is not a file name inside {folder}")
+    link = _first_link(folder, name)
+    if link is not None:
+        raise OutputError(
+            f"{link} is a symlink; century writes only real files in real folders inside "
+            f"{folder}, never through a link"
+        )
+    if not (folder / name).parent.is_dir() and (folder / name).parent.exists():
+        raise OutputError(f"{(folder / name).parent} is not a folder; century cannot write in it")
+    refuse_inputs([folder / name])
+
+
+def check_below(base: Path, folder: Path) -> None:
+    """Refuse a `folder` inside `base` that is reached through a folder that is a symlink
+    (``build/reports`` linking elsewhere, say): output stays inside `base`."""
+    try:
+        parts = folder.relative_to(base).parts
+    except ValueError:
+        return
+    for depth in range(1, len(parts)):
+        path = base.joinpath(*parts[:depth])
+        if path.is_symlink():
+            raise OutputError(
+                f"{path} is a symlink; century writes into real folders only, never through a link"
+            )
+
+
+def refuse_inputs(paths: Iterable[Path]) -> None:
+    """Refuse (`OutputError`) to delete or replace any of `paths` that this run read as
+    input (a rules file, a deck, a report): input is never output, whatever a manifest says."""
+    for path in paths:
+        if was_read(path):
+            raise OutputError(
+                f"{path} is an input of this run; century never deletes or replaces the files "
+                "it reads: choose another output folder"
+            )
 
 
 def check_root(folder: Path) -> None:
@@ -217,7 +339,7 @@ def clean_leftovers(folder: Path, folders: bool) -> None:
     if not folder.is_dir():
         return
     for path in folder.iterdir():
-        if not path.name.startswith(TEMP) or path.is_symlink():
+        if not path.name.startswith(TEMP) or path.is_symlink() or was_read(path):
             continue
         if folders and path.is_dir():
             shutil.rmtree(path, ignore_errors=True)
@@ -247,6 +369,12 @@ def atomic_dir(dest: Path) -> Iterator[Path]:
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+    if dest.is_dir() and not dest.is_symlink():
+        try:
+            refuse_inputs(dest / entry for entry in _entries(dest))
+        except OutputError:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
     old = Path(tempfile.mkdtemp(prefix=f"{TEMP}{dest.name}.old.", dir=dest.parent))
     old.rmdir()  # the name is reserved; Windows renames a folder only onto a free name
     if dest.exists():
@@ -261,6 +389,10 @@ def write_files(folder: Path, files: dict[str, bytes]) -> list[Path]:
     under `locked(folder.parent)`."""
     check_folder(folder, files)
     folder.mkdir(parents=True, exist_ok=True)
+    inside = folder.resolve()
+    for name in files:  # the checks above make this hold; a last guard against a race
+        if not (folder / name).resolve().is_relative_to(inside):
+            raise OutputError(f"{folder / name} would be written outside {folder}")
     if _locks() is not None:  # else a leftover may be another writer's work in progress
         clean_leftovers(folder, folders=False)
     written = []
@@ -272,8 +404,12 @@ def write_files(folder: Path, files: dict[str, bytes]) -> list[Path]:
     return written
 
 
-def atomic_write_bytes(dest: Path, data: bytes) -> None:
-    """Write a file so that readers see either the old or the new content, never a part."""
+def atomic_write_bytes(dest: Path, data: bytes, *, replace_input: bool = False) -> None:
+    """Write a file so that readers see either the old or the new content, never a part;
+    refuse (`OutputError`) to replace a file this run read as input, unless `replace_input`
+    (the user asked for it by name, as ``century new --force`` does)."""
+    if not replace_input:
+        refuse_inputs([dest])
     dest.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f"{TEMP}{dest.name}.", dir=dest.parent)
     try:

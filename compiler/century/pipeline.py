@@ -14,7 +14,13 @@ from pathlib import Path
 from century.checks import MODEL_CHECKS, run_checks
 from century.diagnostics import Diagnostic, Mark, has_errors
 from century.frontend.resolve import Resolved, Resolver
-from century.frontend.sources import SourceFile, Sources, discover, display_name
+from century.frontend.sources import (
+    SourceFile,
+    Sources,
+    bundled_name,
+    discover,
+    display_name,
+)
 from century.model.build import build_ruleset
 from century.model.ruleset import Ruleset
 from century.resources import RULES
@@ -67,7 +73,7 @@ def _compile(
     wanted, problems = discover(paths)
     result.diagnostics.extend(problems)
 
-    loaded = (sources.load(p) for p in wanted)
+    loaded = (sources.load_found(p, searched) for p, searched in wanted.items())
     requested = list({f.path: f for f in loaded if f is not None}.values())
     catalogue = _catalogue(requested, result)
     compile_now = [f for f in requested if f.kind in ("game", "variant")]
@@ -106,7 +112,8 @@ def _compile_game(game_id: str, source: SourceFile, resolver: Resolver, result: 
     resolved = resolver.resolve(game_id)
     if resolved is None:
         return
-    checks = run_checks(resolved.tree)
+    start = next(i for i, f in enumerate(resolved.files) if f is source)
+    checks = run_checks(resolved.tree, frozenset(f.name for f in resolved.files[start:]))
     result.diagnostics.extend(checks)
     if has_errors(checks):
         return
@@ -186,8 +193,15 @@ def _catalogue(files: list[SourceFile], result: Compiled) -> dict[str, SourceFil
 
 
 def _source_names(resolved: Resolved, home: Path) -> list[str]:
-    """The files a game was made from, relative to its own folder, so stable across clones."""
-    names = [Path(os.path.relpath(f.path, home)).as_posix() for f in resolved.files]
+    """The files a game was made from, relative to its own folder, so stable across clones; a
+    user's game names the bundled files it builds on as ``<bundled>/...``, wherever the
+    package is installed."""
+    own_bundled = bundled_name(home) is not None
+    names = [
+        (None if own_bundled else bundled_name(f.path))
+        or Path(os.path.relpath(f.path, home)).as_posix()
+        for f in resolved.files
+    ]
     return list(dict.fromkeys(names))
 
 

@@ -37,10 +37,20 @@ unknown placeholder is an error) against `prose_context(ruleset, lang)`:
     along ``chain``, or ``steps`` cubes once each); ``ex.trade`` ``{pay, gain, pay2, gain2}``
     (a trade card, and the same trade made twice); ``ex.end`` ``{players, cards, seat,
     ordinal, after}`` (the seat that triggers the end and the seats that still play);
-    ``ex.coins`` ``{first, second, last, piles}`` (coin piles by position).
+    ``ex.coins`` ``{first, second, last, piles}`` (coin piles by position); ``ex.score``
+    ``{seat, cards, coins, caravan, free, parts, total, other, winner}`` (a player's final
+    score: the points of their point cards, ``coins`` as ``[{id, name, value, count}]``, a
+    caravan of one cube per scoring rank and two of a rank that scores nothing (``free``,
+    its codes), the points of each part and their sum, and the tie with seat ``other``
+    that seat ``winner`` wins).
+``numbers``, ``times``
+    the language's number words (``zero, one, two, ...``) and multiplicatives (``no times,
+    once, twice, ...``) from the prose keys of the same name.
 
-Filters besides Jinja's own: ``cap`` (first letter upper case, the rest untouched) and
-``series(last)`` (``["a", "b", "c"]|series(" and ")`` gives ``"a, b and c"``).
+Filters besides Jinja's own: ``cap`` (first letter upper case, the rest untouched),
+``series(last)`` (``["a", "b", "c"]|series(" and ")`` gives ``"a, b and c"``) and
+``words(table)`` (``5|words(numbers)`` gives ``"five"``; a number past the table stays
+digits).
 
 Inline icons are markers in the prose: ``[[cube:CODE]]`` (one resource code),
 ``[[cubes:CODES]]``, ``[[coin:ID]]`` (a coin pile id), ``[[up]]`` (upgrade mark),
@@ -48,6 +58,11 @@ Inline icons are markers in the prose: ``[[cube:CODE]]`` (one resource code),
 unknown marker is a `ProseError`. A rendered string carries each marker between U+E000
 and U+E001 (the template splits on them); ``[[`` inside a substituted value stays literal
 text. Rendered prose reaches Typst as plain JSON strings, never as markup.
+
+Every rendered string is then set for print (`typeset`): the space between a number and the
+word or sign after it ("5 cards", "2 ×", "100 %", "5. Karte") and between a word and the
+number after it ("card 1", "seat 2") becomes a no-break space, and so does the space around
+an icon and after an arrow, so that no line ends inside "card 1" or "[YY] → [RR]".
 """
 
 from __future__ import annotations
@@ -128,8 +143,10 @@ PROSE_KEYS = frozenset(
         "ex_trade",
         "ex_end",
         "ex_coins",
+        "ex_score",
         # the reference card
         "ref_title",
+        "ref_cards",
         "ref_turn",
         "ref_play",
         "ref_acquire",
@@ -150,6 +167,7 @@ PROSE_KEYS = frozenset(
         "kit_gap",
         "kit_bleed",
         "kit_decimal",
+        "kit_percent",
         "kit_contents_h",
         "kit_col_part",
         "kit_col_count",
@@ -161,6 +179,7 @@ PROSE_KEYS = frozenset(
         "kit_cut_fold",
         "kit_cut_long",
         "kit_cut_gap",
+        "kit_cut_bleed",
         "kit_cut_nogap",
         "kit_cut_tokens",
         "kit_decks_h",
@@ -173,6 +192,13 @@ PROSE_KEYS = frozenset(
         "mat_start",
         "mat_limit",
         "mat_points",
+        # the contact sheet of the card images
+        "img_card",
+        "img_cards",
+        "img_back",
+        # number words
+        "numbers",
+        "times",
     )
 )
 """The keys every rule-sheet text file has besides the texts of the card kinds."""
@@ -299,7 +325,56 @@ def _examples(
             "last": coins[-1],
             "piles": len(coins),
         }
+    ex["score"] = _score_example(ruleset, coins, last)
     return ex
+
+
+SCORE_COINS = 2
+"""Coins of each of the first two piles in the scoring example."""
+
+
+def _score_example(
+    ruleset: Ruleset, coins: list[dict[str, Any]], end: dict[str, int]
+) -> dict[str, Any] | None:
+    """A final score worked out from the data: as many point cards as end the game for the
+    most players (spread over the deck's range of points), two coins of each of the first
+    two piles, one cube of each rank that scores and two of the first rank that does not,
+    and the tie-break against a later seat."""
+    points = sorted((p.points for p in ruleset.point_deck for _ in range(p.copies)), reverse=True)
+    count = min(end["cards"], len(points))
+    if not count:
+        return None
+    cards = [points[(2 * i + 1) * len(points) // (2 * count)] for i in range(count)]
+    used = [{**c, "count": SCORE_COINS} for c in coins[:2]]
+    scoring = [i for i, p in enumerate(ruleset.resource_points) if p]
+    free = [i for i, p in enumerate(ruleset.resource_points) if not p][:1]
+    vector = [0] * len(ruleset.resources)
+    for i in scoring:
+        vector[i] = 1
+    for i in free:
+        vector[i] = 2
+    caravan = sum(p * n for p, n in zip(ruleset.resource_points, vector, strict=True))
+    parts = [sum(cards)] + [c["value"] * c["count"] for c in used]
+    if any(vector):
+        parts.append(caravan)
+    seat, other = (2, 4) if ruleset.players_max >= 4 else (1, 2)
+    return {
+        "seat": seat,
+        "cards": cards,
+        "coins": used,
+        "caravan": ruleset.cubes(tuple(vector)),
+        "free": "".join(ruleset.codes[i] for i in free),
+        "parts": parts,
+        "total": sum(parts),
+        "other": other,
+        "winner": other if ruleset.tie_break == "latest_turn" else seat,
+    }
+
+
+def _word_list(ruleset: Ruleset, lang: str, key: str) -> list[str]:
+    """A comma-separated list of words from the prose of `lang` (empty when it has none)."""
+    raw = ruleset.prose.get(lang, {}).get(key, "")
+    return [word.strip() for word in raw.split(",")] if raw.strip() else []
 
 
 def prose_context(ruleset: Ruleset, lang: str) -> dict[str, Any]:
@@ -363,6 +438,8 @@ def prose_context(ruleset: Ruleset, lang: str) -> dict[str, Any]:
         "point_count": sum(c.copies for c in ruleset.point_deck),
         "kinds": kinds,
         "ex": _examples(ruleset, coins, thresholds),
+        "numbers": _word_list(ruleset, lang, "numbers"),
+        "times": _word_list(ruleset, lang, "times"),
     }
 
 
@@ -371,6 +448,13 @@ def prose_context(ruleset: Ruleset, lang: str) -> dict[str, Any]:
 
 def _cap(value: Any) -> str:
     return capital(str(value))
+
+
+def _words(value: Any, table: Any) -> str:
+    """`value` as a word of `table` (index = number), or as digits past its end."""
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(table):
+        return str(table[value])
+    return str(value)
 
 
 def _series(values: Iterable[Any], last: str, sep: str = ", ") -> str:
@@ -398,7 +482,7 @@ def _environment() -> Any:
 
     env = environment(_finalize)
     if "cap" not in env.filters:
-        add_filters(env, {"cap": _cap, "series": _series})
+        add_filters(env, {"cap": _cap, "series": _series, "words": _words})
     return env
 
 
@@ -458,4 +542,21 @@ def render_prose(ruleset: Ruleset, lang: str) -> dict[str, str]:
             if "not allowed in prose" in str(err):
                 raise ProseError(lang, key, str(err), "C403") from err
             raise ProseError(lang, key, f"{type(err).__name__}: {err}") from err
-    return {key: _mark(text.strip(), lang, key, ruleset) for key, text in texts.items()}
+    return {key: typeset(_mark(text.strip(), lang, key, ruleset)) for key, text in texts.items()}
+
+
+NBSP = "\u00a0"
+_LETTER = r"[^\W\d_]"
+_NO_BREAK = re.compile(
+    rf"(?<={_LETTER}) (?=\d)"  # card 1, seat 2
+    rf"|(?<=\d) (?={_LETTER}|[×%])"  # 5 cards, 2 ×, 100 %
+    rf"|(?<=\d\.) (?={_LETTER})"  # 5. Karte
+    rf"|(?<=\S) (?={MARK_OPEN})"  # a word and the icon after it
+    rf"|(?<={MARK_CLOSE}) (?=\S)"  # an icon and what follows it
+    r"|(?<=[→⇓]) (?=\S)"  # an arrow and what follows it
+)
+
+
+def typeset(text: str) -> str:
+    """`text` with no-break spaces where a line must not break (see the module docstring)."""
+    return _NO_BREAK.sub(NBSP, text)

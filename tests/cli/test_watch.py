@@ -230,3 +230,55 @@ def test_watch_needs_rules_of_its_own(run, monkeypatch, tmp_path):
     result = run("watch", "no/such/rules")
     assert result.exit_code == 2
     assert result.stderr == "error: no such file or folder: no/such/rules\n"
+
+
+@needs_watchfiles
+def test_watch_never_quotes_a_file_a_symlink_brings_in(tmp_path, watching):
+    """A watched rules file replaced by a symlink to a file out of the project is skipped
+    with a warning and never quoted; SIGHUP then stops the watch."""
+    root = tmp_path / "proj"
+    (root / "rules").mkdir(parents=True)
+    (tmp_path / "secret.yaml").write_text("password: hunter2\n", encoding="utf-8")
+    mine = root / "rules" / "mine.yaml"
+    mine.write_text("id: mine\nextends: spice-road\n", encoding="utf-8")
+    (root / "rules" / "other.yaml").write_text("id: other\nextends: spice-road\n", "utf-8")
+    watch = watching(root, "--target", "ruleset")
+    watch.until(r"^watching ")
+    link = root / "rules" / ".mine.yaml.saving"
+    link.symlink_to(tmp_path / "secret.yaml")
+    os.replace(link, mine)
+    skipped = watch.until(r"rules/mine\.yaml is a symlink leading out of the project folder")
+    assert "warning C208" in skipped[-1] and skipped[-1].endswith("; skipped")
+    code, _ = watch.stop(signal.SIGHUP)
+    assert code == 0, watch.text()
+    assert "hunter2" not in watch.text() and "password" not in watch.text()
+    assert "Traceback" not in watch.text()
+
+
+@needs_watchfiles
+def test_watch_finds_a_first_variant_and_rebuilds_on_a_table_edit(tmp_path, watching):
+    """`century new` in an empty folder, its merchant deck exported to a table and named by
+    the variant: a plain `century watch` builds the variant and follows edits of the table."""
+    for args in (
+        ["new", "house", "--from", "spice-road"],
+        ["deck", "export", "house", "merchant", "--out", "cards/merchant.csv"],
+    ):
+        done = subprocess.run(
+            [sys.executable, "-m", "century", *args], cwd=tmp_path, capture_output=True, text=True
+        )
+        assert done.returncode == 0, done.stderr
+    variant = tmp_path / "rules" / "house.yaml"
+    save(variant, variant.read_text("utf-8") + "decks: {merchant: ../cards/merchant.csv}\n")
+    watch = watching(tmp_path)
+    first = watch.until(r"^watching ")
+    assert any(line.startswith("built build/house in ") for line in first), first
+    table = tmp_path / "cards" / "merchant.csv"
+    good = table.read_text("utf-8")
+    save(table, good.replace("gain,YR,", "gain,YX,", 1))
+    broken = watch.until(r"^not built: house ")
+    line = good.splitlines().index("gain,YR,,") + 1
+    assert any(x.startswith(f"cards/merchant.csv:{line}:6: error C302: ") for x in broken), broken
+    save(table, good)
+    watch.until(r"^built build/house in ")
+    code, _ = watch.stop(signal.SIGINT)
+    assert code == 0, watch.text()

@@ -260,7 +260,7 @@ def test_cli_replay_refuses_other_rules_data_unless_forced(run, tmp_path):
 
 @pytest.mark.parametrize(
     ("content", "message"),
-    [("not json", "not a JSON game record"), ('{"moves": []}', "no 'rules' id")],
+    [("not json", "x.json:1:1: error C022: not JSON"), ('{"moves": []}', "no 'rules' id")],
 )
 def test_cli_replay_unusable_files(run, tmp_path, content, message):
     path = tmp_path / "x.json"
@@ -268,7 +268,7 @@ def test_cli_replay_unusable_files(run, tmp_path, content, message):
     result = run("replay", str(path))
     assert result.exit_code == 1 and message in result.output
     missing = run("replay", str(tmp_path / "missing.json"))
-    assert missing.exit_code == 1 and "cannot read" in missing.output
+    assert missing.exit_code == 1 and "error C001: no such file" in missing.output
 
 
 def test_the_engine_names_its_api(tmp_path):

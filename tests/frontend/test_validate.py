@@ -82,7 +82,8 @@ def test_a_folder_without_rules_is_an_error(tmp_path, monkeypatch):
     (tmp_path / "empty").mkdir()
     result = invoke(tmp_path, monkeypatch, "validate", "empty")
     assert result.exit_code == 1
-    assert "empty:1:1: error C016: no rules files (*.yaml) here" in result.stderr
+    assert "empty:1:1: error C016: no rules files (*.yaml, *.csv, *.tsv) here" in result.stderr
+    assert "century new NAME --from GAME --dir empty" in result.stderr
     assert invoke(tmp_path, monkeypatch, "validate", "nowhere").exit_code == 1
 
 
@@ -90,7 +91,7 @@ def test_no_argument_checks_the_current_folder(project, monkeypatch):
     result = invoke(project, monkeypatch, "validate")
     assert result.exit_code == 0, result.output
     assert "checked 1 game (my-game)" in result.stderr
-    assert "rules/" in result.stderr and "cards/my/" in result.stderr
+    assert "under cards/, rules/, <bundled>:" in result.stderr
     elsewhere = invoke(project / "cards", monkeypatch, "validate")
     assert elsewhere.exit_code == 0
     assert "checked 3 games (golem, spice-road, spice-road-classic)" in elsewhere.stderr

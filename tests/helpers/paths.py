@@ -25,7 +25,8 @@ BUNDLED = sorted(path.stem for path in (DATA / "rules").glob("*.yaml"))
 def as_in_checkout(shown: str) -> str:
     """`shown` (a file name or text the tool printed) with the bundled data named as in the
     checkout (`rules/...`). An editable install reads the top-level folders through links and
-    shows them so; an installed copy (`pip install .`, an unpacked sdist) shows its own path."""
-    for prefix in {str(DATA), os.path.relpath(DATA, ROOT)}:
-        shown = shown.replace(prefix + os.sep, "")
+    shows them so; an installed copy (`pip install .`, an unpacked sdist) names them
+    ``<bundled>/rules/...`` outside the working folder, or by its own path inside it."""
+    for prefix in {str(DATA), os.path.relpath(DATA, ROOT), "<bundled>"}:
+        shown = shown.replace(prefix + os.sep, "").replace(prefix + "/", "")
     return shown

@@ -47,6 +47,9 @@ REGISTRY = {
         "pay `pay` for `get`, at most `times` times",
         lambda card: f"{card['pay']}-{card['get']}-{card['times']}".lower(),
         lambda card: iter([("times", "a swap needs 1 time or more")] if card["times"] < 1 else []),
+        lambda card, have, ladder: (
+            frozenset(card["get"].upper()) if set(card["pay"].upper()) <= have else frozenset()
+        ),
     ),
 }
 """compiler/century/model/cards.py: the new field in `FIELDS`, the kind in `KINDS`."""
@@ -108,10 +111,12 @@ TEXTS = {
     ),
     "rules/spice-road.yaml": (
         "  trade_card: {en: trade card, de: Tauschkarte}\n",
-        "  swap_card: {en: swap card, de: Wechselkarte}\n",
+        "  swap_card: {en: swap card, de: Wechselkarte}\n"
+        "  swap_cards: {en: swap cards, de: Wechselkarten}\n",
     ),
 }
-"""The kind's texts: its title and text on the rule sheet (each language), and its term."""
+"""The kind's texts: its title and text on the rule sheet (each language), and its term with
+its plural."""
 
 EDITS = {
     "compiler/century/model/cards.py": len(REGISTRY),

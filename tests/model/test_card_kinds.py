@@ -61,7 +61,7 @@ def test_every_kind_has_sheet_text_and_a_term(bundled):
     for name in KINDS:
         assert {f"card_{name}", f"card_{name}_title"} <= prose_keys()
     for ruleset in bundled.rulesets.values():
-        assert {f"{name}_card" for name in KINDS} <= ruleset.terms.keys()
+        assert {f"{name}_card{s}" for name in KINDS for s in ("", "s")} <= ruleset.terms.keys()
 
 
 def test_an_unknown_kind_is_an_error_not_another_kind(base):

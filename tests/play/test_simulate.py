@@ -383,7 +383,6 @@ def test_the_ladder_is_listed_in_the_manifest_and_spares_a_users_file(tmp_path: 
 @pytest.mark.parametrize(
     "change",
     [
-        lambda data: "not json",
         lambda data: json.dumps([data]),
         lambda data: json.dumps({**data, "ranking": [{"bot": "greedy"}]}),
         lambda data: json.dumps({**data, "pairings": [{**data["pairings"][0], "ci95": "wide"}]}),

@@ -23,6 +23,7 @@ ROOT_MODULES = {
     "century.diagnostics",
     "century.resources",
     "century.limits",
+    "century.inputs",
     "century.output",
     "century.sandbox",
 }

@@ -1,5 +1,7 @@
 """The fixture corpus: every broken file in tests/cases/invalid fails with its expected,
-located message; every file in tests/cases/valid validates.
+located message; every file in tests/cases/valid validates. tests/cases/tables/ holds the same
+for deck tables (CSV, TSV): each case is a variant that names its table as a deck, and its
+expectations name the table's cells.
 
 A case states what it expects in comments:
     # expect: [FILE:]LINE:COL: SEVERITY CODE: MESSAGE   (FILE defaults to the case itself)
@@ -18,6 +20,8 @@ from helpers import CASES, ROOT, as_in_checkout
 
 INVALID = sorted((CASES / "invalid").glob("*.yaml"))
 VALID = sorted((CASES / "valid").glob("*.yaml"))
+TABLES_INVALID = sorted((CASES / "tables" / "invalid").glob("*.yaml"))
+TABLES_VALID = sorted((CASES / "tables" / "valid").glob("*.yaml"))
 EXPECT = re.compile(
     r"^# expect: (?:(?P<file>[^:]+):)?(?P<line>\d+):(?P<col>\d+): "
     r"(?P<sev>\w+) (?P<code>C\d{3}): (?P<msg>.*)$"
@@ -31,11 +35,14 @@ def expectations(case: Path) -> tuple[list[dict[str, str]], bool]:
 
 
 def test_corpus_is_large_enough():
-    assert len(INVALID) >= 25
-    assert all(expectations(case)[0] for case in INVALID), "every invalid case expects something"
+    assert len(INVALID) >= 25 and len(TABLES_INVALID) >= 12
+    cases = INVALID + TABLES_INVALID
+    assert all(expectations(case)[0] for case in cases), "every invalid case expects something"
 
 
-@pytest.mark.parametrize("case", INVALID, ids=lambda p: p.stem)
+@pytest.mark.parametrize(
+    "case", INVALID + TABLES_INVALID, ids=lambda p: f"{p.parent.parent.name}-{p.stem}"
+)
 def test_invalid_case(case: Path, run):
     expected, strict = expectations(case)
     rel = case.relative_to(ROOT).as_posix()
@@ -61,7 +68,9 @@ def test_invalid_case(case: Path, run):
         assert matches, f"expected {want} in:\n{shown}"
 
 
-@pytest.mark.parametrize("case", VALID, ids=lambda p: p.stem)
+@pytest.mark.parametrize(
+    "case", VALID + TABLES_VALID, ids=lambda p: f"{p.parent.parent.name}-{p.stem}"
+)
 def test_valid_case(case: Path, run):
     rel = case.relative_to(ROOT).as_posix()
     result = run("validate", "--strict", rel)

@@ -10,9 +10,11 @@ A case is a YAML mapping:
 ``files`` / ``links`` / ``fifos`` / ``generate``
     what the folder holds first: text files, symlinks, FIFOs, and generated inputs (see
     `GENERATORS`: long variant chains, prose with a given sentence, files with many values,
-    game records and simulation reports with a change).
+    deck tables with many rows, game records and simulation reports with a change).
 ``stdin``
     what is typed.
+``cwd``
+    the subfolder of the case's folder the command runs in (default: the folder itself).
 ``exit``, ``expect``, ``absent_text``
     the exit code, texts the output must contain (an item that is a list: one of its texts,
     where the answer depends on a dependency's version), texts it must not (contents of files
@@ -69,6 +71,14 @@ def test_the_corpus_covers_every_class():
         "engine-api",
         "terminal",
         "determinism",
+        "input-never-output",
+        "writes-inside",
+        "never-quoted",
+        "bounded-json",
+        "process-caps",
+        "seeds",
+        "endless-games",
+        "library-api",
     }
     assert len(CASES) >= 60
 
@@ -173,6 +183,19 @@ def gen_report(folder: Path, spec: dict[str, Any]) -> None:
     write(folder / spec["file"], json.dumps(report))
 
 
+def gen_manifest(folder: Path, spec: dict[str, Any]) -> None:
+    """A manifest of century's in `spec['folder']` listing `spec['files']`."""
+    from century.output import MANIFEST, manifest_bytes
+
+    (folder / spec["folder"] / MANIFEST).write_bytes(manifest_bytes(spec["files"]))
+
+
+def gen_table(folder: Path, spec: dict[str, Any]) -> None:
+    """A merchant deck table of `spec['rows']` gain cards (each a cube more, up to nine)."""
+    rows = "".join(f"gain,{'Y' * (1 + i % 9)}\n" for i in range(spec["rows"]))
+    write(folder / spec["file"], "kind,get\n" + rows)
+
+
 def gen_copy(folder: Path, spec: dict[str, str]) -> None:
     """Copies of folders of this repository (``{dest: source}``), e.g. the bundled rules."""
     for dest, source in spec.items():
@@ -187,8 +210,10 @@ GENERATORS = {
     "nesting": gen_nesting,
     "padding": gen_padding,
     "many_cards": gen_many_cards,
+    "table": gen_table,
     "record": gen_record,
     "report": gen_report,
+    "manifest": gen_manifest,
 }
 
 
@@ -232,7 +257,7 @@ def test_hostile_case(path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     folder.mkdir()
     prepare(folder, case)
     before = snapshot(folder)
-    monkeypatch.chdir(folder)
+    monkeypatch.chdir(folder / case.get("cwd", "."))
     stdin = case.get("stdin")
     if "stdin_base64" in case:
         stdin = base64.b64decode(case["stdin_base64"])
@@ -312,6 +337,69 @@ def test_a_killed_build_is_cleaned_up_by_the_next(tmp_path: Path):
     assert all((game / ".century-manifest.json").is_file() for game in out.iterdir())
 
 
+def children(pid: int) -> set[int]:
+    """The processes whose parent is `pid` (from the process table, /proc)."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.add(int(stat.parent.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return False
+    return fields[0] != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process table")
+@pytest.mark.parametrize(
+    ("command", "name"),
+    [
+        (["simulate", "spice-road", "--games", "100000", "--bots", "greedy"], "SIGTERM"),
+        (["simulate", "spice-road", "--games", "100000", "--bots", "greedy"], "SIGINT"),
+        (["bots", "spice-road", "--games", "100000", "--bots", "greedy,random"], "SIGHUP"),
+    ],
+)
+def test_a_signal_ends_every_worker_process(tmp_path: Path, command: list[str], name: str):
+    """SIGTERM, SIGINT and SIGHUP stop simulate and bots with every worker process they
+    started ended, none left behind (checked in the process table), and nothing written."""
+    run = century(*command, "--workers", "2", "--out", "out", cwd=tmp_path)
+    deadline = time.monotonic() + 120
+    workers: set[int] = set()
+    while time.monotonic() < deadline and len(workers) < 2:
+        workers = children(run.pid)
+        time.sleep(0.05)
+    assert len(workers) == 2, "the command started two worker processes"
+    run.send_signal(getattr(signal, name))
+    code = run.wait(timeout=60)
+    stderr = run.stderr.read()
+    assert code == 128 + getattr(signal, name), stderr
+    assert "stopped" in stderr or "interrupted" in stderr
+    assert "Traceback" not in stderr
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(alive(pid) for pid in workers):
+        time.sleep(0.05)
+    assert not [pid for pid in workers if alive(pid)], "worker processes were left behind"
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+
+
+def test_workers_are_capped_by_the_cpus_and_the_games():
+    from century.play.simulate import default_workers, workers_for
+
+    cpus = default_workers()
+    assert workers_for(0, 10_000) == cpus
+    assert workers_for(10_000, 10_000) == cpus
+    assert workers_for(64, 3) == min(3, cpus)
+    assert workers_for(0, 1) == 1
+
+
 @pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP"])
 def test_play_saves_the_record_on_a_signal(tmp_path: Path, name: str):
     record = tmp_path / "game.json"
@@ -328,3 +416,21 @@ def test_play_saves_the_record_on_a_signal(tmp_path: Path, name: str):
     assert f"{name}: leaving the game" in rest and f"record saved to {record}" in rest
     data = json.loads(record.read_text(encoding="utf-8"))
     assert data["rules"] == "spice-road" and len(data["moves"]) == 2
+
+
+def test_schema_write_never_replaces_the_schemas_it_copies(tmp_path, monkeypatch):
+    """Input is never output: `schema --write` into the folder it copies from is refused even
+    when a manifest there lists every schema (as one century wrote would)."""
+    from century import resources
+    from century.output import MANIFEST, manifest_bytes
+
+    bundled = tmp_path / "schema"
+    shutil.copytree(resources.SCHEMAS, bundled)
+    names = sorted(path.name for path in bundled.glob("*.schema.json"))
+    (bundled / MANIFEST).write_bytes(manifest_bytes(names))
+    before = snapshot(bundled)
+    monkeypatch.setattr(resources, "SCHEMAS", bundled)
+    result = CliRunner().invoke(cli.app, ["schema", "--write", str(bundled)])
+    assert result.exit_code == 1, result.output
+    assert "is an input of this run; century never deletes or replaces" in result.output
+    assert snapshot(bundled) == before

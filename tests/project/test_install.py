@@ -169,3 +169,23 @@ def test_installed_century_draws_card_images_and_a_tabletop_kit(installed, elsew
     saved = json.loads((folder / "tts" / "spice-road-en.json").read_text(encoding="utf-8"))
     assert [o["Name"] for o in saved["ObjectStates"]][:3] == ["Deck", "Deck", "Deck"]
     assert (folder / ".century-manifest.json").is_file()
+
+
+def test_installed_first_variant_is_found_and_names_the_bundled_base_briefly(
+    installed, elsewhere: Path
+):
+    """`century new` in an empty folder, then `century show` and a variant-caused error: the
+    base game's place is `<bundled>/rules/...`, never the environment's site-packages path."""
+    folder = elsewhere / "first"
+    folder.mkdir()
+    done = run(["century", "new", "house", "--from", "spice-road"], folder, installed)
+    assert done.returncode == 0, done.stdout + done.stderr
+    done = run(["century", "show", "house"], folder, installed)
+    assert done.returncode == 0 and "# <bundled>/rules/spice-road.yaml:" in done.stdout
+    variant = folder / "rules" / "house.yaml"
+    variant.write_text(variant.read_text("utf-8") + "caravan_limit: 2\n", encoding="utf-8")
+    done = run(["century", "validate"], folder, installed)
+    assert done.returncode == 1
+    assert "rules/house.yaml:" in done.stderr and "<bundled>/rules/spice-road.yaml:" in done.stderr
+    assert installed["VIRTUAL_ENV"] not in done.stderr
+    assert len(done.stderr.strip().splitlines()[-1]) <= 100

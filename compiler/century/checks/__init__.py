@@ -10,7 +10,7 @@ the built `Ruleset`.
 
 from __future__ import annotations
 
-from century.checks import cards, ladder, languages, limits, prose, setup
+from century.checks import cards, ending, ladder, languages, limits, prose, setup
 from century.checks.context import Check, Context
 from century.diagnostics import Diagnostic, has_errors
 from century.frontend.loader import Node
@@ -37,15 +37,16 @@ CHECKS: dict[str, Check] = {
     "C313": setup.coin_positions,
     "C314": languages.translations,
     "C315": languages.prose_languages,
+    "C316": ending.game_can_end,
 }
 
 MODEL_CHECKS = [limits.move_tables, prose.check_prose]
 
 
-def run_checks(tree: Node) -> list[Diagnostic]:
+def run_checks(tree: Node, own: frozenset[str] = frozenset()) -> list[Diagnostic]:
     """Every problem every check finds in a resolved game tree (only the limits' problems
-    when it is past a limit)."""
-    ctx = Context(tree)
+    when it is past a limit); `own` are the game's own files (see `Context.own`)."""
+    ctx = Context(tree, own=own)
     found: list[Diagnostic] = []
     for registry in (LIMITS, CHECKS):
         for code, check in registry.items():

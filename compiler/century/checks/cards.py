@@ -58,6 +58,7 @@ def decks_fill_rows(ctx: Context) -> Iterator[Diagnostic]:
             yield ctx.diag(
                 ("setup", row),
                 f"the {deck} deck has {size} cards, too few to fill a row of {setup[row]}",
+                because=(("decks", deck, "cards"),),
             )
     if not ctx.data["decks"]["starting"]["cards"]:
         yield ctx.diag(("decks", "starting", "cards"), "the starting hand is empty")
@@ -79,4 +80,5 @@ def point_values(ctx: Context) -> Iterator[Diagnostic]:
                 f"the deck's value model says {value}",
                 "check the card, or the `balance` section if the model changed",
                 severity="warning",
+                because=(("balance", "value_weights"), ("balance", "variety_bonus")),
             )

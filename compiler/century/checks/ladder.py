@@ -45,6 +45,7 @@ def known_codes(ctx: Context) -> Iterator[Diagnostic]:
                 path,
                 f"unknown resource code {', '.join(unknown)} in {cubes!r}",
                 f"the ladder's codes are {known}",
+                because=(("resources",),),
             )
 
 
@@ -58,6 +59,7 @@ def cubes_in_rank_order(ctx: Context) -> Iterator[Diagnostic]:
                 f"cubes {cubes!r} are not written lowest rank first",
                 f"write {ordered!r}",
                 severity="warning",
+                because=(("resources",),),
             )
 
 
@@ -70,4 +72,5 @@ def per_rank_lists(ctx: Context) -> Iterator[Diagnostic]:
                 path,
                 f"has {len(values)} values but the ladder has {ranks} ranks",
                 "give one value per rank, lowest rank first",
+                because=(("resources",),),
             )

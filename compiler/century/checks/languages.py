@@ -41,12 +41,13 @@ def translations(ctx: Context) -> Iterator[Diagnostic]:
                     severity="warning",
                     key=True,
                 )
-    for (lang, _file), paths in missing.items():
-        more = f" (and {len(paths) - 1} more texts in this file)" if len(paths) > 1 else ""
+    for (lang, file), paths in missing.items():
+        more = f" (and {len(paths) - 1} more texts in {file})" if len(paths) > 1 else ""
         yield ctx.diag(
             paths[0],
             f"missing {lang!r} translation{more}",
             f"add `{lang}: ...`; every text needs every language of the game",
+            because=(("languages",),),
         )
 
 
@@ -55,7 +56,11 @@ def prose_languages(ctx: Context) -> Iterator[Diagnostic]:
     prose = ctx.data["prose"]
     for lang in languages:
         if lang not in prose:
-            yield ctx.diag(("prose",), f"no rule-sheet text for language {lang!r}")
+            yield ctx.diag(
+                ("prose",),
+                f"no rule-sheet text for language {lang!r}",
+                because=(("languages",),),
+            )
     for lang, doc in prose.items():
         if doc["lang"] != lang:
             yield ctx.diag(

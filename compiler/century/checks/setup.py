@@ -12,7 +12,11 @@ from century.diagnostics import Diagnostic
 def player_range(ctx: Context) -> Iterator[Diagnostic]:
     players = ctx.data["players"]
     if players["min"] > players["max"]:
-        yield ctx.diag(("players",), f"players.min {players['min']} is above max {players['max']}")
+        yield ctx.diag(
+            ("players",),
+            f"players.min {players['min']} is above max {players['max']}",
+            because=(("players", "min"), ("players", "max")),
+        )
 
 
 def seats_cover_players(ctx: Context) -> Iterator[Diagnostic]:
@@ -23,6 +27,7 @@ def seats_cover_players(ctx: Context) -> Iterator[Diagnostic]:
             ("setup", "seats"),
             f"starting caravans are given for {len(seats)} seats, but up to {most} players play",
             "give one entry per seat",
+            because=(("players", "max"),),
         )
     limit = ctx.data["caravan_limit"]
     for seat, cubes in enumerate(seats):
@@ -30,6 +35,7 @@ def seats_cover_players(ctx: Context) -> Iterator[Diagnostic]:
             yield ctx.diag(
                 ("setup", "seats", seat),
                 f"seat {seat + 1} starts with {len(cubes)} cubes, over the caravan limit {limit}",
+                because=(("caravan_limit",),),
             )
 
 
@@ -42,6 +48,7 @@ def end_thresholds(ctx: Context) -> Iterator[Diagnostic]:
             ("end", "point_cards"),
             f"no end threshold for {count} players",
             f"add `{count}: <point cards>` under end.point_cards",
+            because=(("players", "max"), ("players", "min")),
         )
     for count in sorted(given - wanted):
         yield ctx.diag(
@@ -50,6 +57,7 @@ def end_thresholds(ctx: Context) -> Iterator[Diagnostic]:
             f"players {players['min']}..{players['max']}",
             severity="warning",
             key=True,
+            because=(("players", "min" if count < players["min"] else "max"),),
         )
     deck = sum(card.get("copies", 1) for card in ctx.data["decks"]["point"]["cards"])
     for count in sorted(wanted & given):
@@ -58,6 +66,7 @@ def end_thresholds(ctx: Context) -> Iterator[Diagnostic]:
                 ("end", "point_cards", str(count)),
                 f"the end threshold for {count} players is more than the {deck} point cards",
                 severity="warning",
+                because=(("decks", "point", "cards"),),
             )
 
 
@@ -71,6 +80,7 @@ def coin_positions(ctx: Context) -> Iterator[Diagnostic]:
                 ("coins", "piles", i, "position"),
                 f"coin pile {pile['id']!r} is above position {position}, "
                 f"but the point row has {row} cards",
+                because=(("setup", "point_row"),),
             )
         if position in seen:
             yield ctx.diag(

@@ -16,6 +16,7 @@ from century import __version__
 from century.cli import (
     bots,
     core,
+    deck,
     engine,
     play,
     simulate,
@@ -24,6 +25,7 @@ from century.cli import (
     watch,
 )
 from century.cli.common import internal_error
+from century.inputs import start_run
 
 _UsageError: Any = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
 """click's UsageError, wherever this typer takes click from (newer typers bundle it)."""
@@ -86,11 +88,13 @@ def _root(
     ] = False,
 ) -> None:
     """Compile Century rules data into a game engine, rule sheets and card sheets."""
+    start_run()  # a command is a run: what it reads is never its output (century.inputs)
 
 
 for _module in (
     core,
     variants,
+    deck,
     engine,
     play,
     simulate,

@@ -17,13 +17,17 @@ from century.cli.common import (
     check_out,
     fail,
     load_game,
+    stopping_on_signals,
     write_outputs,
 )
+from century.limits import MAX_GAMES
 
 
 def bots(
     game: Annotated[str, typer.Argument(metavar="GAME", help="The game or variant to play.")],
-    games: Annotated[int, typer.Option(metavar="N", help="Games per pairing.", min=1)] = 100,
+    games: Annotated[
+        int, typer.Option(metavar="N", help="Games per pairing.", min=1, max=MAX_GAMES)
+    ] = 100,
     players: Annotated[int, typer.Option(metavar="N", help="Players per game.")] = 2,
     names: Annotated[
         str,
@@ -53,7 +57,7 @@ def bots(
     from century.play.config import SimulationError
     from century.play.ladder import LADDER_FILE, format_ladder, pairings, run_ladder
     from century.play.progress import ProgressBar
-    from century.play.simulate import default_workers
+    from century.play.simulate import workers_for
 
     ruleset = load_game(game, rules)
     if not ruleset.players_min <= players <= ruleset.players_max:
@@ -71,7 +75,10 @@ def bots(
     total = games * len(pairings(specs, players))
     bar = None if quiet else ProgressBar(total, f"{game} ladder ")
     try:
-        ladder = run_ladder(ruleset, specs, players, games, seed, workers or default_workers(), bar)
+        with stopping_on_signals("no ladder written"):
+            ladder = run_ladder(
+                ruleset, specs, players, games, seed, workers_for(workers, games), bar
+            )
     except SimulationError as err:
         fail(str(err), 2)
     finally:

@@ -82,7 +82,12 @@ SeedOpt = Annotated[
     int, typer.Option(metavar="N", help="Base seed; each game's seed derives from it.")
 ]
 WorkersOpt = Annotated[
-    int, typer.Option(metavar="N", help="Worker processes (0: one per CPU).", min=0)
+    int,
+    typer.Option(
+        metavar="N",
+        help="Worker processes (0: one per CPU; never more than the CPUs or the games).",
+        min=0,
+    ),
 ]
 TargetsOpt = Annotated[
     list[str] | None,
@@ -154,10 +159,11 @@ def check_out(folder: Path, names: list[str] | None = None, what: str = "--out")
     """Refuse a bad output folder before any work: exit 2 for one that is a file or cannot be
     written into, exit 1 for one whose files `names` exist without century having written
     them (see `century.output`)."""
-    from century.output import OutputError, check_folder, check_target
+    from century.output import OutputError, check_below, check_folder, check_target
 
     try:
         check_target(folder, what)
+        check_below(BUILD, folder)
         if names is not None:
             check_folder(folder, names)
     except OutputError as err:
@@ -166,10 +172,11 @@ def check_out(folder: Path, names: list[str] | None = None, what: str = "--out")
 
 def check_out_file(path: Path, what: str) -> None:
     """Refuse (exit 2) an output file that is a folder or cannot be written, before any work."""
-    from century.output import OutputError, check_file_target
+    from century.output import OutputError, check_below, check_file_target
 
     try:
         check_file_target(path, what)
+        check_below(BUILD, path)
     except OutputError as err:
         fail(str(err), 2 if err.usage else 1)
 
@@ -177,9 +184,10 @@ def check_out_file(path: Path, what: str) -> None:
 def write_outputs(folder: Path, files: dict[str, bytes]) -> list[Path]:
     """Write `files` into `folder` under its lock, listed in its manifest; exit 1 (nothing
     written) if that would replace a file century did not write."""
-    from century.output import OutputError, locked, write_files
+    from century.output import OutputError, check_below, locked, write_files
 
     try:
+        check_below(BUILD, folder)
         with locked(folder.absolute().parent):
             return write_files(folder, files)
     except OutputError as err:
@@ -196,9 +204,34 @@ def report(diagnostics: list[diag.Diagnostic], fmt: str = "text") -> None:
         typer.echo(diag.to_text(diagnostics), err=True)
 
 
+def read_json_input(path: Path, cap: int) -> Any:
+    """The JSON value in the file `path`, read with the caps of `century.inputs`; exit 1 with
+    the located diagnostic for a file that is not a regular file, too large, too deep or not
+    JSON."""
+    from century.inputs import read_json
+
+    try:
+        return read_json(path, str(path), cap)
+    except diag.DiagnosticError as err:
+        fail_with(err.diagnostics)
+
+
+def fail_with(diagnostics: list[diag.Diagnostic]) -> NoReturn:
+    """Print `diagnostics` (text, to stderr) and exit 1."""
+    report(diagnostics)
+    raise typer.Exit(1)
+
+
+LOCAL = (Path("rules"), Path("cards"))
+"""The folders of a project's own rules and decks, relative to the project folder."""
+
+
 def local_rules() -> list[Path]:
-    """The current folder's own rules: ``./rules`` and ``./cards`` where they exist."""
-    return [folder for folder in (Path("rules"), Path("cards")) if folder.is_dir()]
+    """The current folder's own rules: ``./rules`` and ``./cards`` where they hold rules files
+    (an empty ``rules/`` folder, made for a first variant, holds no games yet)."""
+    from century.frontend.sources import has_rules_files
+
+    return [folder for folder in LOCAL if folder.is_dir() and has_rules_files(folder)]
 
 
 def load_rulesets(
@@ -262,6 +295,35 @@ def signals_call(handler: Callable[[int, Any], None]) -> Iterator[None]:
     finally:
         for number, old in previous.items():
             signal.signal(number, old)
+
+
+class Stopped(Exception):
+    """SIGTERM or SIGHUP asked a command to stop (raised by `stopping_on_signals`)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def raise_stopped(signum: int, frame: Any) -> None:
+    """A signal handler that raises `Stopped`."""
+    raise Stopped(signum)
+
+
+@contextmanager
+def stopping_on_signals(what: str) -> Iterator[None]:
+    """Within the block, SIGTERM and SIGHUP stop the command as Ctrl-C (SIGINT) does: the
+    block unwinds (ending the worker processes it started), `what` is said on stderr and the
+    command exits 128 + the signal's number (130 for Ctrl-C)."""
+    try:
+        with signals_call(raise_stopped):
+            yield
+    except Stopped as stop:
+        typer.echo(f"\n{signal.Signals(stop.signum).name}: stopped; {what}", err=True)
+        raise typer.Exit(128 + stop.signum) from None
+    except KeyboardInterrupt:
+        typer.echo(f"\ninterrupted; {what}", err=True)
+        raise typer.Exit(130) from None
 
 
 def internal_error(err: Exception) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -62,19 +63,64 @@ def validate(
         fail("no game or variant found, so nothing could be checked whole")
 
 
-def summary(games: list[str], files: list[str], errors: int, warnings: int) -> str:
-    """``checked 2 games (a, b) in 5 files under rules/, cards/: 0 errors, 0 warnings``."""
-    folders = list(dict.fromkeys(str(Path(f).parent) + "/" for f in files))
-    shown = ", ".join(folders[:4]) + (f" and {len(folders) - 4} more" if len(folders) > 4 else "")
+def summary(
+    games: list[str], files: list[str], errors: int, warnings: int, width: int | None = None
+) -> str:
+    """``checked 2 games (a, b) in 5 files under rules/, <bundled>: 0 errors, 0 warnings``, on
+    one line of `width` characters (default: the terminal's, else 100): past it, fewer folders
+    and games are named. The user's folders come first, the bundled data last."""
+    width = width or _terminal_width()
+    folders = sorted(dict.fromkeys(_top_folder(f) for f in files), key=lambda f: f[0] == "<")
     unique = sorted(set(games))
-    names = ", ".join(unique[:8]) + (f" and {len(unique) - 8} more" if len(unique) > 8 else "")
-    names = f" ({names})" if games else ""
-    count = len(set(games))
-    return (
-        f"checked {count} game{'s' * (count != 1)}{names} in {len(files)} "
-        f"file{'s' * (len(files) != 1)}{f' under {shown}' if files else ''}: "
-        f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}"
-    )
+    count = len(unique)
+    tail = f": {errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}"
+
+    def line(named: int, shown: int) -> str:
+        names = ", ".join(unique[:named])
+        if names and count > named:
+            names += f" and {count - named} more"
+        where = ", ".join(folders[:shown])
+        if where and len(folders) > shown:
+            where += f" and {len(folders) - shown} more"
+        return (
+            f"checked {count} game{'s' * (count != 1)}{f' ({names})' if names else ''} in "
+            f"{len(files)} file{'s' * (len(files) != 1)}{f' under {where}' if where else ''}{tail}"
+        )
+
+    named, shown = min(count, 8), min(len(folders), 4)
+    text = line(named, shown)
+    while len(text) > width and (named or shown):
+        if shown:
+            shown -= 1
+        else:
+            named -= 1
+        text = line(named, shown)
+    return text
+
+
+def _top_folder(name: str) -> str:
+    """The folder a file is shown under in the summary: ``<bundled>`` for the bundled data,
+    the first folder of a path below the working folder, else the file's own folder."""
+    from century.frontend.sources import BUNDLED
+
+    parts = Path(name).parts
+    if parts and parts[0] == BUNDLED:
+        return BUNDLED
+    if len(parts) > 1 and not Path(name).is_absolute() and parts[0] != "..":
+        return parts[0] + "/"
+    return os.path.join(str(Path(name).parent), "")
+
+
+def _terminal_width() -> int:
+    """The width of the terminal diagnostics go to ($COLUMNS first), else 100."""
+    try:
+        return int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        pass
+    try:
+        return os.get_terminal_size(2).columns
+    except OSError:
+        return 100
 
 
 def build(
@@ -196,8 +242,12 @@ def schema(
             "Start a rules file with `# yaml-language-server: $schema=<path>/variant.schema.json`"
         )
         return
+    from century.inputs import read_bytes
+    from century.limits import MAX_FILE_BYTES
+
     check_out(write, [f.name for f in files], what="--write")
-    write_outputs(write, {f.name: f.read_bytes() for f in files})
+    data = {f.name: read_bytes(f, f.name, MAX_FILE_BYTES) for f in files}  # inputs: never output
+    write_outputs(write, data)
     typer.echo(f"wrote {len(files)} schemas to {write}")
 
 

@@ -3,7 +3,6 @@ the engine: a target command, `century.cli.targets`)."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -15,20 +14,14 @@ from century.cli.common import (
     fail,
     load_rulesets,
     local_rules,
+    read_json_input,
 )
 
 
 def _read_record(path: Path) -> dict[str, Any]:
     from century.limits import MAX_RECORD_BYTES
 
-    try:
-        if path.stat().st_size > MAX_RECORD_BYTES:
-            fail(f"{path} is over {MAX_RECORD_BYTES} bytes; not a game record")
-        record = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as err:
-        fail(f"cannot read {path}: {err.strerror or err}")
-    except (UnicodeDecodeError, json.JSONDecodeError) as err:
-        fail(f"{path} is not a JSON game record: {err}")
+    record = read_json_input(path, MAX_RECORD_BYTES)
     if not isinstance(record, dict) or not isinstance(record.get("rules"), str):
         fail(f"{path} is not a game record (no 'rules' id)")
     if not isinstance(record.get("moves", []), list):

@@ -10,7 +10,7 @@ import signal
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -18,9 +18,11 @@ from century.cli.common import (
     BUILD,
     Command,
     RulesOpt,
+    Stopped,
     check_out_file,
     fail,
     load_game,
+    raise_stopped,
     signals_call,
 )
 from century.play.terminal import HELP, Painter, list_moves, render
@@ -94,9 +96,9 @@ def play(
     typer.echo("Type help for the notation and the commands.")
     stopped = None
     try:
-        with signals_call(_on_signal):
+        with signals_call(raise_stopped):
             _loop(table)
-    except _Stopped as stop:
+    except Stopped as stop:
         stopped = stop.signum
         typer.echo(f"\n{signal.Signals(stop.signum).name}: leaving the game")
     finally:
@@ -107,27 +109,19 @@ def play(
         _final(table)
 
 
-class _Stopped(Exception):
-    """A signal asked the game to end (the record is saved on the way out)."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
-        self.signum = signum
-
-
-def _on_signal(signum: int, frame: Any) -> None:
-    raise _Stopped(signum)
-
-
 def _check_record_path(path: Path) -> None:
     """Refuse (exit 2), before the game starts, a record path that cannot be written or that
     holds a file other than a game record."""
     check_out_file(path, "--record")
-    if path.exists():
+    if os.path.lexists(path):
+        from century.diagnostics import DiagnosticError
+        from century.inputs import read_json
+        from century.limits import MAX_RECORD_BYTES
+
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = read_json(path, str(path), MAX_RECORD_BYTES, log=False)
             is_record = isinstance(data, dict) and {"rules", "moves"} <= data.keys()
-        except (OSError, ValueError):
+        except DiagnosticError:
             is_record = False
         if not is_record:
             fail(f"--record {path} exists and is not a game record; century keeps it", 2)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import json
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,9 +18,13 @@ from century.cli.common import (
     WorkersOpt,
     check_out,
     fail,
+    fail_with,
     load_game,
+    read_json_input,
+    stopping_on_signals,
     write_outputs,
 )
+from century.limits import MAX_GAMES
 
 AUTO = "auto"
 
@@ -29,7 +33,9 @@ def simulate(
     game: Annotated[
         str | None, typer.Argument(metavar="GAME", help="The game or variant to simulate.")
     ] = None,
-    games: Annotated[int, typer.Option(metavar="N", help="Number of games.", min=1)] = 1000,
+    games: Annotated[
+        int, typer.Option(metavar="N", help="Number of games.", min=1, max=MAX_GAMES)
+    ] = 1000,
     players: Annotated[int, typer.Option(metavar="N", help="Players per game.")] = 2,
     bots: Annotated[
         str,
@@ -95,7 +101,9 @@ def simulate(
 
 
 def _is_report_file(name: str) -> bool:
-    return name.endswith(".json") and Path(name).is_file()
+    """Whether `name` names a report file (anything on disk, even a FIFO, which reading then
+    refuses) rather than a game; ids never end in .json."""
+    return name.endswith(".json") and os.path.lexists(name)
 
 
 def _game_id(name: str) -> str:
@@ -111,13 +119,7 @@ def _read_report(name: str) -> dict[str, Any]:
     from century.limits import MAX_REPORT_BYTES
     from century.play.report import REPORT_VERSION, render_html
 
-    path = Path(name)
-    try:
-        if path.stat().st_size > MAX_REPORT_BYTES:
-            fail(f"{name} is over {MAX_REPORT_BYTES} bytes; not a simulation report")
-        report = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as err:
-        fail(f"{name}: cannot read the report: {err}")
+    report = read_json_input(Path(name), MAX_REPORT_BYTES)
     if not isinstance(report, dict) or report.get("report_version") is None:
         fail(f"{name} is not a simulation report")
     if report["report_version"] != REPORT_VERSION:
@@ -151,16 +153,21 @@ class SimRequest:
 def _report_for(name: str, req: SimRequest, out: Path | None) -> dict[str, Any]:
     """The report made by simulating the game `name`, naming the bots' strength from the
     game's bot ladder where one was saved (in `out`, else the game's report folder)."""
+    from century.diagnostics import DiagnosticError
     from century.play.config import SimConfig, SimulationError
     from century.play.config import seat_bots as per_seat
     from century.play.ladder import read_ladder
     from century.play.progress import ProgressBar
     from century.play.report import build_report
-    from century.play.simulate import default_workers
     from century.play.simulate import simulate as run
+    from century.play.simulate import workers_for
 
     ruleset = load_game(name, req.rules)
-    workers = req.workers or default_workers()
+    try:  # checked before the games, which may take long
+        ladder = read_ladder(out or BUILD / "reports" / ruleset.id, ruleset, req.players)
+    except DiagnosticError as err:
+        fail_with(err.diagnostics)
+    workers = workers_for(req.workers, req.games)
     spec = _auto_bot(ruleset, req, workers) if req.bots.strip() == AUTO else req.bots
     try:
         bots = per_seat(spec, req.players)
@@ -169,13 +176,13 @@ def _report_for(name: str, req: SimRequest, out: Path | None) -> dict[str, Any]:
     config = SimConfig(games=req.games, players=req.players, bots=bots, seed=req.seed)
     bar = None if req.quiet else ProgressBar(req.games, f"{name} ")
     try:
-        total = run(ruleset, config, workers, req.cluster, bar)
+        with stopping_on_signals("no report written"):
+            total = run(ruleset, config, workers, req.cluster, bar)
     except (SimulationError, ValueError) as err:
         fail(str(err), 2)
     finally:
         if bar:
             bar.close()
-    ladder = read_ladder(out or BUILD / "reports" / ruleset.id, ruleset, req.players)
     return build_report(total, ladder)
 
 

@@ -44,7 +44,6 @@ EXTRA = "century watch needs the watch extra: pip install 'century-compiler[watc
 """What `century watch` says when `watchfiles` is not installed."""
 READY_MS = 200
 """How often (ms) the watcher hands back control when nothing changes."""
-SUFFIXES = (".yaml", ".yml")
 
 Stamp = tuple[int, int, int] | None
 """A file's modification time, size and inode; None when it does not exist."""
@@ -173,9 +172,10 @@ class _Watcher:
         target = _real(where)
         if target in self.named or any(target in files for files in self.uses.values()):
             return True
+        from century.frontend.sources import SKIP_FOLDERS, SUFFIXES
+
         if where.is_relative_to(self.out) or not where.name.endswith(SUFFIXES):
             return False
-        from century.frontend.sources import SKIP_FOLDERS
 
         for folder in self.folders:
             if where.is_relative_to(folder):

@@ -11,6 +11,9 @@ caravans.
 API
 ---
 - ``new_game(players, seed) -> State``: a shuffled game; the same seed gives the same game.
+  A seed is a whole number (an ``int``, or a NumPy integer); anything else (a float, NaN,
+  text, bytes, ``True``) raises TypeError naming the argument, so every game can be recorded
+  and replayed.
 - ``replay(record) -> State``: plays a record (see ``State.record``) and returns the state.
 - ``State.current_player``: the seat to move, 0-based (seat 0 starts).
 - ``State.legal_moves() -> list[str]``: every legal move exactly once (one per distinct
@@ -28,7 +31,13 @@ API
   starting caravans and hands, full coin piles less the coins the seats hold, turns that fit
   ``current_player``, phase ``action``). Every field is checked: what is not a position of
   this game raises ValueError naming the field.
-- ``State.clone()``: a fast independent copy (for search bots).
+- ``State.clone()``: a fast independent copy (for search bots); ``copy.copy`` and
+  ``copy.deepcopy`` give the same.
+- ``whole_number(value, name)``: `value` as an int, or TypeError naming `name` (the check
+  every seed and count passes; the learning environments use it for actions).
+- Errors: an argument of the wrong type raises TypeError, a value out of range (a seat, a
+  pile, a player count) ValueError, each naming the argument; an illegal move IllegalMove (a
+  ValueError). Messages quote at most a short prefix of what was given.
 - ``State.view() -> View``: what the players see, read live at no cost, for bots: caravans,
   rows, hands, played and claimed cards, coins, and each legal move with the caravan it
   leaves, from the memo tables; the decks' contents but not their order
@@ -83,6 +92,7 @@ whose last turn came latest wins; ``earliest_turn``: the reverse; ``shared``: al
 
 from __future__ import annotations
 
+import operator
 import random
 from bisect import bisect_left
 from collections.abc import Callable
@@ -132,6 +142,7 @@ __all__ = [
     "new_game",
     "replay",
     "warm_up",
+    "whole_number",
 ]
 # -- the game ------------------------------------------------------------------------------
 
@@ -353,9 +364,21 @@ def _intern(move: str) -> str:
 
 
 def caravan(vector: tuple[int, ...]) -> Caravan:
-    """The interned caravan of a vector (counts per rank)."""
-    node = _CARAVANS.get(vector)
+    """The interned caravan of a vector (counts per rank, a tuple of `RANKS` whole numbers
+    of 0 or more; TypeError or ValueError for anything else)."""
+    try:
+        node = _CARAVANS.get(vector)
+    except TypeError:  # unhashable: said below
+        node = None
     if node is None:
+        if not (
+            isinstance(vector, tuple)
+            and len(vector) == RANKS
+            and all(type(count) is int and count >= 0 for count in vector)
+        ):
+            raise TypeError(
+                f"vector must be a tuple of {RANKS} counts of 0 or more, not {_short(vector)}"
+            )
         if len(_CARAVANS) >= MEMO_LIMIT:
             _CARAVANS.clear()
         node = _CARAVANS[vector] = Caravan(vector)
@@ -391,10 +414,12 @@ def _vectors(ranks: int, most: int) -> list[tuple[int, ...]]:
 
 def cubes_vector(cubes: str) -> tuple[int, ...]:
     """Counts per rank of a cube string (letters of `CODES`, case-insensitive)."""
+    if not isinstance(cubes, str):
+        raise TypeError(f"cubes must be a string of codes, not {_kind(cubes)}")
     counts = [0] * RANKS
     for letter in cubes.lower():
         if letter not in CODES:
-            raise ValueError(f"unknown cube {letter!r} (codes: {CODES})")
+            raise ValueError(f"unknown cube {_short(letter)} (codes: {CODES})")
         counts[CODES.index(letter)] += 1
     return tuple(counts)
 
@@ -663,6 +688,7 @@ class State:
     )
 
     def __init__(self, players: int) -> None:
+        players = whole_number(players, "players")
         if not PLAYERS_MIN <= players <= PLAYERS_MAX:
             raise ValueError(f"players must be {PLAYERS_MIN}..{PLAYERS_MAX}, not {players}")
         self.players = players
@@ -690,7 +716,7 @@ class State:
         self._final = False
         self._trigger: int | None = None  # the seat whose turn triggered the end
         self._over = False
-        self._seed: int | str | None = None
+        self._seed: int | None = None
         self._start: dict[str, Any] | None = None
         # The moves played: a list shared by clones; this state's moves are the first
         # `_history_len` entries (a clone that diverges copies them first).
@@ -756,7 +782,7 @@ class State:
 
     def cubes(self, seat: int) -> str:
         """The caravan of `seat` as a cube string, lowest rank first."""
-        return self._caravans[seat].text
+        return self._caravans[_index(seat, "seat", self.players)].text
 
     def rounds(self) -> int:
         """Completed rounds: turns taken by every seat."""
@@ -806,6 +832,8 @@ class State:
         """Apply `move`; raise IllegalMove (state unchanged) if it is not legal."""
         if self._over:
             raise IllegalMove("the game is over")
+        if move.__class__ is not str:
+            return self._play_slow(move)
         seat = self.current_player
         node = self._caravans[seat]
         if self._discarding:
@@ -935,7 +963,7 @@ class State:
         for legal in self.legal_moves():  # this also builds every table `play` reads
             if _normal(legal) in spellings:
                 return self.play(legal)
-        raise IllegalMove(f"{move!r}: {self._reason(wanted)}")
+        raise IllegalMove(f"{_short(move)}: {self._reason(wanted)}")
 
     def _reason(self, move: str) -> str:
         seat = self.current_player
@@ -953,7 +981,7 @@ class State:
         if word == "acquire":
             return self._acquire_reason(node, rest)
         if word == "claim":
-            if not rest.isdecimal() or not 1 <= int(rest) <= len(self._prow):
+            if not _slot_in(rest, len(self._prow)):
                 return f"the point row has slots 1..{len(self._prow)}"
             if self._same_claim(int(rest) - 1):
                 return f"the same card as claim {int(rest) - 1}: claim that one"
@@ -981,7 +1009,7 @@ class State:
     def _acquire_reason(self, node: Caravan, rest: str) -> str:
         slot, _, cubes = rest.partition(" ")
         row = len(self._mrow)
-        if not slot.isdecimal() or not 1 <= int(slot) <= row:
+        if not _slot_in(slot, row):
             return f"the merchant row has slots 1..{row}"
         if len(cubes) != int(slot) - 1:
             return f"place exactly one cube on each of the {int(slot) - 1} card(s) to the left"
@@ -1022,6 +1050,12 @@ class State:
         copy._history = self._history
         copy._history_len = self._history_len
         return copy
+
+    def __copy__(self) -> State:
+        return self.clone()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> State:
+        return self.clone()
 
     def _remember(self, move: str) -> None:
         """Add `move` to the history (a diverging clone first copies the shared list)."""
@@ -1136,7 +1170,50 @@ _SEAT_FIELDS = frozenset(
 
 
 def _kind(value: Any) -> str:
-    return "true or false" if isinstance(value, bool) else type(value).__name__
+    return "true or false" if _is_bool(value) else type(value).__name__
+
+
+def _is_bool(value: Any) -> bool:
+    """Python's and NumPy's booleans (integers to Python, never counts or seeds here)."""
+    return isinstance(value, bool) or type(value).__name__ in ("bool_", "bool")
+
+
+def _is_whole(value: Any) -> bool:
+    """Whether `value` is a whole number: an int or a NumPy integer, not a boolean."""
+    if _is_bool(value) or isinstance(value, float | str | bytes | bytearray):
+        return False
+    try:
+        operator.index(value)
+    except TypeError:
+        return False
+    return True
+
+
+def whole_number(value: Any, name: str) -> int:
+    """`value` as an int if it is a whole number (an int, a NumPy integer), else TypeError
+    naming `name`: a float is never truncated, a boolean never counts."""
+    if not _is_whole(value):
+        raise TypeError(f"{name} must be a whole number, not {_kind(value)}")
+    return operator.index(value)
+
+
+def _index(value: Any, name: str, count: int) -> int:
+    """`value` as an index in ``0..count - 1``; TypeError or ValueError naming `name`."""
+    index = whole_number(value, name)
+    if not 0 <= index < count:
+        raise ValueError(f"{name} must be 0..{count - 1}, not {index}")
+    return index
+
+
+def _short(value: Any, most: int = 40) -> str:
+    """`value` quoted for a message, cut to `most` characters."""
+    text = repr(value)
+    return text if len(text) <= most else text[:most] + "..."
+
+
+def _slot_in(text: str, slots: int) -> bool:
+    """Whether `text` names a slot ``1..slots`` (at most three ASCII digits)."""
+    return text.isascii() and text.isdigit() and len(text) <= 3 and 1 <= int(text) <= slots
 
 
 def _int(value: Any, field: str, low: int = 0, high: int | None = None) -> int:
@@ -1172,7 +1249,7 @@ def _card_list(value: Any, field: str) -> tuple[int, ...]:
         elif isinstance(card, int) and not isinstance(card, bool) and 0 <= card < len(CARDS):
             found.append(card)
         else:
-            raise ValueError(f"{field}[{i}]: unknown merchant card {card!r}")
+            raise ValueError(f"{field}[{i}]: unknown merchant card {_short(card)}")
     return tuple(found)
 
 
@@ -1180,7 +1257,7 @@ def _point_list(value: Any, field: str) -> list[int]:
     found = []
     for i, card in enumerate(_typed(value, list, field)):
         if not isinstance(card, str) or card not in POINT_INDEX:
-            raise ValueError(f"{field}[{i}]: unknown point card {card!r}")
+            raise ValueError(f"{field}[{i}]: unknown point card {_short(card)}")
         found.append(POINT_INDEX[card])
     return found
 
@@ -1205,10 +1282,10 @@ class _Position:
         self.data = _typed(data, dict, "position")
         unknown = sorted(str(key) for key in self.data if key not in _POSITION_FIELDS)
         if unknown:
-            raise ValueError(f"{unknown[0]}: not a field of a position")
+            raise ValueError(f"{unknown[0][:40]}: not a field of a position")
         rules = self.data.get("rules", GAME_ID)
         if rules != GAME_ID:
-            raise ValueError(f"rules: the position is of {rules!r}, not {GAME_ID!r}")
+            raise ValueError(f"rules: the position is of {_short(rules)}, not {GAME_ID!r}")
         if self.data.get("source_hash") is not None:
             _typed(self.data["source_hash"], str, "source_hash")
         if "players" not in self.data:
@@ -1231,9 +1308,9 @@ class _Position:
         self._phase(state)
         self._end(state)
         seed = self.get("seed", None)
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int | str)):
-            raise ValueError(f"seed: expected a whole number or text, not {_kind(seed)}")
-        state._seed = seed
+        if seed is not None and not _is_whole(seed):
+            raise ValueError(f"seed: expected a whole number, not {_kind(seed)}")
+        state._seed = None if seed is None else operator.index(seed)
         start = self.get("start", None)
         if start is not None:
             if not isinstance(start, dict) or "moves" in start or "start" in start:
@@ -1248,7 +1325,7 @@ class _Position:
         field = f"seats[{seat}]"
         unknown = sorted(str(key) for key in info if key not in _SEAT_FIELDS)
         if unknown:
-            raise ValueError(f"{field}.{unknown[0]}: not a field of a seat")
+            raise ValueError(f"{field}.{unknown[0][:40]}: not a field of a seat")
         if "caravan" in info:
             state._caravans[seat] = _cubes(info["caravan"], f"{field}.caravan")
         if "hand" in info:
@@ -1286,7 +1363,7 @@ class _Position:
                 raise ValueError(f"{field}: expected a card id or {{card, cubes}}")
             card = entry["card"]
             if not isinstance(card, str) or card not in CARD_INDEX:
-                raise ValueError(f"{field}.card: unknown merchant card {card!r}")
+                raise ValueError(f"{field}.card: unknown merchant card {_short(card)}")
             state._mrow.append(CARD_INDEX[card])
             state._mcubes.append(_cubes(entry.get("cubes", ""), f"{field}.cubes"))
         state._mdeck = _card_list(self.get("merchant_deck", []), "merchant_deck")
@@ -1376,7 +1453,7 @@ class _Position:
     def _phase(self, state: State) -> None:
         phase = self.get("phase", "action")
         if phase not in ("action", "discard"):
-            raise ValueError(f"phase: {phase!r} is not 'action' or 'discard'")
+            raise ValueError(f"phase: {_short(phase)} is not 'action' or 'discard'")
         state._discarding = phase == "discard"
         for seat, node in enumerate(state._caravans):
             pending = state._discarding and seat == state.current_player
@@ -1502,36 +1579,39 @@ class View:
         return self._state._threshold
 
     def caravan(self, seat: int) -> Caravan:
-        return self._state._caravans[seat]
+        return self._state._caravans[self._seat(seat)]
 
     def hand(self, seat: int) -> tuple[int, ...]:
         """The cards in the hand, one entry per copy, in the order taken."""
-        return self._state._hands[seat]
+        return self._state._hands[self._seat(seat)]
 
     def hand_kinds(self, seat: int) -> tuple[int, ...]:
         """The distinct cards in the hand (those that can be played), in card order."""
-        return self._state._kinds[seat]
+        return self._state._kinds[self._seat(seat)]
 
     def played(self, seat: int) -> tuple[int, ...]:
         """The cards played since the last rest, in the order played."""
-        return self._state._played[seat]
+        return self._state._played[self._seat(seat)]
 
     def point_cards(self, seat: int) -> tuple[int, ...]:
-        return self._state._points[seat]
+        return self._state._points[self._seat(seat)]
 
     def merchant_cards(self, seat: int) -> tuple[int, ...]:
         """The merchant cards acquired, in the order taken."""
-        return self._state._acquired[seat]
+        return self._state._acquired[self._seat(seat)]
 
     def coins(self, seat: int) -> tuple[int, ...]:
         """Coins held per pile (in `COINS` order)."""
-        return self._state._coins[seat]
+        return self._state._coins[self._seat(seat)]
 
     def turns(self, seat: int) -> int:
-        return self._state._turns[seat]
+        return self._state._turns[self._seat(seat)]
 
     def score(self, seat: int) -> int:
-        return self._state._score(seat)
+        return self._state._score(self._seat(seat))
+
+    def _seat(self, seat: Any) -> int:
+        return _index(seat, "seat", self._state.players)
 
     def rounds(self) -> int:
         return min(self._state._turns)
@@ -1551,11 +1631,11 @@ class View:
 
     def coin_count(self, pile: int) -> int:
         """Coins left in a pile."""
-        return self._state._coin_count[pile]
+        return self._state._coin_count[_index(pile, "pile", len(COINS))]
 
     def coin_pile(self, slot: int) -> int:
         """The pile a claim at point-row `slot` takes a coin from, or -1 for none."""
-        return self._state._pile(slot + 1)
+        return self._state._pile(_index(slot, "slot", POINT_ROW) + 1)
 
     def merchant_deck(self) -> tuple[int, ...]:
         """The unseen merchant cards (the deck) in card order: the order is hidden."""
@@ -1602,6 +1682,8 @@ class View:
         """A copy of the position whose decks hold the unseen cards in an order drawn with
         `rng` (from card order: the real order is not read), for search over what players
         cannot know. Its record does not replay: its decks are not the seed's."""
+        if not isinstance(rng, random.Random):
+            raise TypeError(f"rng must be a random.Random, not {_kind(rng)}")
         copy = self._state.clone()
         merchant, points = list(self.merchant_deck()), list(self.point_deck())
         rng.shuffle(merchant)
@@ -1691,8 +1773,10 @@ class View:
 # -- games ---------------------------------------------------------------------------------
 
 
-def new_game(players: int, seed: int | str = 0) -> State:
-    """A new game: both decks shuffled with `seed`, rows dealt, coin piles placed."""
+def new_game(players: int, seed: int = 0) -> State:
+    """A new game: both decks shuffled with `seed` (a whole number), rows dealt, coin piles
+    placed."""
+    seed = whole_number(seed, "seed")
     state = State(players)
     rng = random.Random(seed)
     merchant = list(MERCHANT_DECK)
@@ -1717,14 +1801,14 @@ def replay(record: dict[str, Any]) -> State:
     if not isinstance(record, dict):
         raise ValueError(f"a record is a mapping, not {_kind(record)}")
     if record.get("rules") != GAME_ID:
-        raise ValueError(f"rules: the record is for {record.get('rules')!r}, not {GAME_ID!r}")
+        raise ValueError(f"rules: the record is for {_short(record.get('rules'))}, not {GAME_ID!r}")
     if record.get("source_hash") not in (None, SOURCE_HASH):
         raise ValueError(
             "source_hash: the record was made with other rules data (source hash differs)"
         )
     unknown = sorted(str(key) for key in record if key not in _RECORD_FIELDS)
     if unknown:
-        raise ValueError(f"{unknown[0]}: not a field of a record")
+        raise ValueError(f"{unknown[0][:40]}: not a field of a record")
     moves = _typed(record.get("moves", []), list, "moves")
     for i, move in enumerate(moves):
         _typed(move, str, f"moves[{i}]")
@@ -1735,9 +1819,9 @@ def replay(record: dict[str, Any]) -> State:
             raise ValueError(f"start.{err}" if str(err)[:6] != "start:" else str(err)) from None
     else:
         players = _int(record.get("players"), "players", PLAYERS_MIN, PLAYERS_MAX)
-        seed = record.get("seed")
-        if isinstance(seed, bool) or not isinstance(seed, int | str):
-            raise ValueError(f"seed: expected a whole number or text, not {_kind(seed)}")
+        seed: Any = record.get("seed")
+        if not _is_whole(seed):
+            raise ValueError(f"seed: expected a whole number, not {_kind(seed)}")
         state = new_game(players, seed)
     for number, move in enumerate(moves, start=1):
         try:

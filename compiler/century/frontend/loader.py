@@ -9,9 +9,6 @@ duplicate keys (PyYAML keeps the last), merge keys, non-UTF-8 bytes, control cha
 
 from __future__ import annotations
 
-import errno
-import os
-import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,6 +16,7 @@ from typing import Any
 import yaml
 
 from century.diagnostics import CONTROL, Diagnostic, DiagnosticError, Mark
+from century.inputs import read_bytes
 from century.limits import MAX_DEPTH, MAX_FILE_BYTES, MAX_ITEMS, MAX_NODES
 
 Path_ = tuple[str | int, ...]
@@ -108,40 +106,7 @@ def read_capped(path: Path, name: str, at: Mark | None = None) -> bytes:
 
     Problems are located at `at` (where another file names this one), else at the file.
     """
-    mark = at or Mark(name, 1, 1)
-
-    def refuse(code: str, message: str, hint: str = "") -> DiagnosticError:
-        return DiagnosticError([Diagnostic.at(mark, code, message, hint=hint)])
-
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
-    try:
-        fd = os.open(path, flags)
-    except OSError as err:
-        if err.errno == errno.ENOENT:
-            raise refuse("C001", f"no such file: {name}") from None
-        if err.errno == errno.ELOOP:
-            raise refuse("C020", f"{name} is a symlink loop") from None
-        raise refuse("C002", f"cannot read {name}: {err.strerror or err}") from None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            kind = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file"
-            raise refuse("C020", f"{name} is {kind}", "name a YAML file")
-        if info.st_size > MAX_FILE_BYTES:
-            raise refuse(
-                "C003",
-                f"file is {info.st_size} bytes, over the {MAX_FILE_BYTES}-byte limit",
-                "split the data or check that this is the intended file",
-            )
-        with os.fdopen(fd, "rb", closefd=False) as fh:
-            data = fh.read(MAX_FILE_BYTES + 1)
-    except OSError as err:
-        raise refuse("C002", f"cannot read {name}: {err.strerror or err}") from None
-    finally:
-        os.close(fd)
-    if len(data) > MAX_FILE_BYTES:
-        raise refuse("C003", f"file is over the {MAX_FILE_BYTES}-byte limit")
-    return data
+    return read_bytes(path, name, MAX_FILE_BYTES, at, hint="name a YAML file")
 
 
 def load_text(raw: bytes, name: str, max_nodes: int = MAX_NODES) -> Node:

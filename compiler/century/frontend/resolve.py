@@ -134,7 +134,7 @@ class Resolver:
         for group, expect in (("decks", "deck"), ("prose", "prose")):
             refs = tree.value[group]
             for key, ref in list(refs.value.items()):
-                loaded = self._load_ref(source, ref, expect, uses)
+                loaded = self._load_ref(source, ref, expect, uses, key)
                 if loaded is None:
                     ok = False
                     continue
@@ -145,15 +145,17 @@ class Resolver:
         return Resolved(source.node.value["id"].value, tree, files, [])
 
     def _load_ref(
-        self, owner: SourceFile, ref: Node, expect: str, uses: set[Path]
+        self, owner: SourceFile, ref: Node, expect: str, uses: set[Path], key: str
     ) -> SourceFile | None:
+        """The file `ref` names as the `key` of `decks` or `prose` (of the kind `expect`)."""
         try:
             path = referenced_path(owner.path, str(ref.value))
         except PathProblem as err:
             self._error(ref.mark, err.code, err.message, hint=err.hint)
             return None
         uses.add(path)
-        return self.sources.load(path, expect=expect, at=ref.mark)
+        deck = key if expect == "deck" else None
+        return self.sources.load(path, expect=expect, at=ref.mark, deck=deck)
 
     # -- variants --------------------------------------------------------------------------
 
@@ -241,7 +243,8 @@ class Resolver:
         uses: set[Path],
     ) -> None:
         for key, ref in value.value.items():
-            loaded = self._load_ref(source, ref, "deck" if group == "decks" else "prose", uses)
+            expect = "deck" if group == "decks" else "prose"
+            loaded = self._load_ref(source, ref, expect, uses, key)
             if loaded is None:
                 if not any(
                     d.file == ref.mark.file and d.line == ref.mark.line and d.col == ref.mark.col
@@ -280,6 +283,7 @@ class Resolver:
                     else:
                         deck.value[ids[target.value]] = op.value[target.value]
             deck.value[:] = [card for i, card in enumerate(deck.value) if i not in remove]
+            deck.mark = ops.mark  # the deck as it now stands is the variant's doing
 
     def _error(self, mark: Mark, code: str, message: str, path: str = "", hint: str = "") -> None:
         self.problems.append(Diagnostic.at(mark, code, message, path=path, hint=hint))

@@ -144,15 +144,19 @@ def merchant_card_schema() -> dict[str, Any]:
     }
 
 
-def _with_kind_terms(names: list[str]) -> list[str]:
-    """`names` (terms, in order) with the kinds' terms in their place (the registry's)."""
+def _with_kind_terms(names: list[str], plurals: bool = True) -> list[str]:
+    """`names` (terms, in order) with the kinds' terms in their place (the registry's):
+    ``<kind>_card`` and, with `plurals`, ``<kind>_cards`` after it."""
     start, end = names.index(_KIND_TERMS_AFTER) + 1, names.index(_KIND_TERMS_BEFORE)
-    return [*names[:start], *(f"{kind}_card" for kind in CARD_KINDS), *names[end:]]
+    endings = ("_card", "_cards") if plurals else ("_card",)
+    kinds = [f"{kind}{ending}" for kind in CARD_KINDS for ending in endings]
+    return [*names[:start], *kinds, *names[end:]]
 
 
 def with_kinds(defs: dict[str, Any]) -> dict[str, Any]:
     """``defs.schema.json`` with what the registry says: the merchant card schema, the terms
-    of the kinds among the terms, and among the terms a game requires."""
+    of the kinds (each with its plural) among the terms, and among the terms a game requires
+    (the singular)."""
     found = copy.deepcopy(defs)
     definitions = found["$defs"]
     definitions["merchantCard"] = merchant_card_schema()
@@ -162,7 +166,7 @@ def with_kinds(defs: dict[str, Any]) -> dict[str, Any]:
         name: terms.get(name, text) for name in _with_kind_terms(list(terms))
     }
     game_terms = definitions["gameTerms"]
-    game_terms["required"] = _with_kind_terms(game_terms["required"])
+    game_terms["required"] = _with_kind_terms(game_terms["required"], plurals=False)
     return found
 
 
@@ -176,6 +180,12 @@ def _registry_state() -> str:
     """What of the registry the schemas read, as a key for the validators built from it."""
     kinds = [(kind.name, kind.fields) for kind in CARD_KINDS.values()]
     return repr((kinds, sorted(FIELDS.items())))
+
+
+def definitions() -> dict[str, Any]:
+    """The shared definitions (``$defs`` of ``defs.schema.json``, the registry's part built):
+    ids, cubes, cards."""
+    return dict(schemas()["defs.schema.json"]["$defs"])
 
 
 def _validator(kind: str) -> Any:

@@ -43,6 +43,10 @@ class CardKind:
     derive_id: Callable[[Card], str]
     problems: Callable[[Card], Iterator[tuple[str, str]]]
     """(field or "", message) for each way the effect is empty or does nothing."""
+    reaches: Callable[[Card, frozenset[str], str], frozenset[str]]
+    """The resource codes (upper case) a player can have after playing the card, given the
+    codes they can have already and the ladder's codes in rank order (a game can end only if
+    some player can pay enough point cards: `century.checks.ending`)."""
 
 
 def _cubes(card: Card, key: str) -> str:
@@ -68,6 +72,20 @@ def _trade_problems(card: Card) -> Iterator[tuple[str, str]]:
         yield "", "the trade pays and gets the same cubes"
 
 
+def _gets(card: Card) -> frozenset[str]:
+    return frozenset(str(card.get("get", "")).upper())
+
+
+def _trade_reaches(card: Card, have: frozenset[str], ladder: str) -> frozenset[str]:
+    return _gets(card) if frozenset(str(card["pay"]).upper()) <= have else frozenset()
+
+
+def _upgrade_reaches(card: Card, have: frozenset[str], ladder: str) -> frozenset[str]:
+    if card["steps"] < 1:
+        return frozenset()
+    return frozenset(ladder[i + 1] for i, code in enumerate(ladder[:-1]) if code in have)
+
+
 KINDS: dict[str, CardKind] = {
     kind.name: kind
     for kind in (
@@ -77,6 +95,7 @@ KINDS: dict[str, CardKind] = {
             "take the cubes shown",
             lambda card: "+" + _cubes(card, "get"),
             _gain_problems,
+            lambda card, have, ladder: _gets(card),
         ),
         CardKind(
             "upgrade",
@@ -84,6 +103,7 @@ KINDS: dict[str, CardKind] = {
             "raise cubes by up to `steps` single ranks",
             lambda card: f"up{card.get('steps', '')}",
             _upgrade_problems,
+            _upgrade_reaches,
         ),
         CardKind(
             "trade",
@@ -91,6 +111,7 @@ KINDS: dict[str, CardKind] = {
             "pay `pay` for `get`, as many times as the caravan can pay",
             lambda card: f"{_cubes(card, 'pay')}-{_cubes(card, 'get')}",
             _trade_problems,
+            _trade_reaches,
         ),
     )
 }

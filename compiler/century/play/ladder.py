@@ -9,7 +9,7 @@ report of the game, which then names each bot's measured strength.
 
 from __future__ import annotations
 
-import json
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -167,17 +167,16 @@ def format_ladder(ladder: dict[str, Any]) -> str:
 
 def read_ladder(folder: Path, ruleset: Ruleset, players: int) -> dict[str, Any] | None:
     """The ladder saved in `folder` for this game (same rules data) and player count; None
-    for none, or for a file that is not such a ladder (too large, not JSON, not of this
-    version or shape): the report then says the bots were not measured."""
+    for none, or for a ladder of another version, game or shape: the report then says the
+    bots were not measured. A file that cannot be read as JSON within the caps of
+    `century.inputs` (a FIFO, too large, too deep, not JSON) raises `DiagnosticError`."""
+    from century.inputs import read_json
     from century.limits import MAX_REPORT_BYTES
 
     path = folder / LADDER_FILE
-    try:
-        if path.stat().st_size > MAX_REPORT_BYTES:
-            return None
-        ladder = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    if not os.path.lexists(path):
         return None
+    ladder = read_json(path, str(path), MAX_REPORT_BYTES)
     if (
         not isinstance(ladder, dict)
         or ladder.get("ladder_version") != LADDER_VERSION

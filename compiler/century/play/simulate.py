@@ -132,6 +132,12 @@ _WORKER: dict[str, Any] = {}
 
 
 def _worker_init(ruleset_json: dict[str, Any], config: SimConfig) -> None:
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the group: the parent ends us
+    for name in ("SIGTERM", "SIGHUP"):  # not the parent's handlers, inherited by a fork
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
     ruleset = Ruleset.from_json(ruleset_json)
     engine = game_engine(ruleset)
     if config.games >= WARM_GAMES:
@@ -139,15 +145,18 @@ def _worker_init(ruleset_json: dict[str, Any], config: SimConfig) -> None:
     _WORKER.update(ruleset=ruleset, config=config, engine=engine)
 
 
-def _worker_chunk(indices: range) -> list[GameResult]:
+def _worker_chunk(numbered: tuple[int, range]) -> tuple[int, list[GameResult]]:
+    number, indices = numbered
     w = _WORKER
-    return [play_game(w["engine"], w["ruleset"], w["config"], i) for i in indices]
+    return number, [play_game(w["engine"], w["ruleset"], w["config"], i) for i in indices]
 
 
 def _run_pool(
     ruleset: Ruleset, config: SimConfig, workers: int, progress: ProgressFn | None
 ) -> Iterator[GameResult]:
-    import concurrent.futures as cf
+    """The games played by at most `workers` processes (never more than chunks of games).
+    However the iteration ends (done, an error, a signal raising in the caller, the
+    iterator closed), every worker process is ended before this returns."""
     import multiprocessing
 
     parts = chunks(config.games, chunk_size(config.games, workers))
@@ -156,20 +165,14 @@ def _run_pool(
         engine = game_engine(ruleset)  # generated once here, inherited by every worker
         if config.games >= WARM_GAMES:
             prime(engine, ruleset, config.players)
-    pool = cf.ProcessPoolExecutor(
-        max_workers=workers,
-        mp_context=multiprocessing.get_context(method),
-        initializer=_worker_init,
-        initargs=(ruleset.to_json(), config),
+    pool = multiprocessing.get_context(method).Pool(
+        min(workers, len(parts)), _worker_init, (ruleset.to_json(), config)
     )
-    with pool:
-        futures = {pool.submit(_worker_chunk, part): n for n, part in enumerate(parts)}
-
-        def finished() -> Iterator[tuple[int, list[GameResult]]]:
-            for future in cf.as_completed(futures):
-                yield futures[future], future.result()
-
-        yield from _in_order(finished(), progress)
+    try:
+        yield from _in_order(pool.imap_unordered(_worker_chunk, enumerate(parts)), progress)
+    finally:
+        pool.terminate()
+        pool.join()
 
 
 def _run_dask(
@@ -240,6 +243,13 @@ def simulate(
     for result in iter_results(ruleset, config, workers, cluster, progress):
         total.add(result)
     return total
+
+
+def workers_for(requested: int, games: int) -> int:
+    """The worker processes to start for `games` games when `requested` were asked for (0:
+    one per CPU): never more than the CPUs, nor than the games."""
+    cpus = default_workers()
+    return max(1, min(requested or cpus, cpus, games))
 
 
 def default_workers() -> int:

@@ -20,7 +20,7 @@ from century.model.ruleset import Ruleset
 from century.pipeline import compile_paths
 from century.render.cards.faces import DECK_COLOURS, deck_colour
 from century.render.cards.kit import COIN_SIZE, CUBE_SIZE
-from century.render.cards.layout import BACK_BLEED, MARK_MIN, MARK_MIN_GAP, PRINT_MARGIN, layout
+from century.render.cards.layout import BACK_BLEED, MARK_MIN, PRINT_MARGIN, layout
 from century.render.typst.colours import BLACK, WHITE, contrast, ink_on
 from century.targets.cards import CardOptions, document, render
 
@@ -201,7 +201,8 @@ def card_counts(r: Ruleset, players: int | None = None) -> dict[str, int]:
     return {
         "merchant": sum(c.copies for c in r.merchant_deck),
         "point": sum(c.copies for c in r.point_deck),
-        "starting": sum(c.copies for c in r.starting_cards) * seats + seats,  # + references
+        "starting": sum(c.copies for c in r.starting_cards) * seats,
+        "reference": seats,
     }
 
 
@@ -213,14 +214,15 @@ def test_kit_pages_cover_cards_tokens_and_mats_with_their_counts() -> None:
     data = pdf(r)
     rd = reader(data)
     counts = card_counts(r)
-    card_pages = sum(math.ceil(n / 9) for n in counts.values()) * 2  # fronts and backs
+    sheets = [counts["merchant"], counts["point"], counts["starting"] + counts["reference"]]
+    card_pages = sum(math.ceil(n / 9) for n in sheets) * 2  # fronts and backs
     mats = math.ceil(r.players_max / 2)
     doc = document(r, DEFAULT)
     tokens = len(pages_of(r, DEFAULT, "tokens"))
     assert tokens >= 2  # fronts and backs
     assert len(rd.pages) == len(doc["pages"]) == 2 + card_pages + tokens + mats
     cover = page_text(data, 0)
-    for words in ("Print at 100 %", "never “fit to page”", "flipping on the long edge", "50 mm"):
+    for words in ("Print at 100%", "never “fit to page”", "flipping on the long edge", "50 mm"):
         assert words in cover
     # the contents name each deck with its count and its pages, and the pages hold them
     page = 3
@@ -232,6 +234,13 @@ def test_kit_pages_cover_cards_tokens_and_mats_with_their_counts() -> None:
     first_merchant = r.merchant_deck[0].id
     assert first_merchant in page_text(data, 2)
     assert f"Caravan mats, one per player {r.players_max}" in cover
+    # the reference cards have a deck of their own, on the starting cards' last page
+    starting = page  # after the merchant and point cards
+    last = starting + math.ceil((counts["starting"] + counts["reference"]) / 9) * 2 - 1
+    assert f"Starting cards {counts['starting']} {starting}–{last}" in cover
+    assert f"Reference cards {counts['reference']} {last - 1}–{last}" in cover
+    backs = page_text(data, last - 1)  # the back page of the last starting sheet
+    assert "Overview" in backs and "Starting cards" in backs
     assert "Cutting order" in cover
     everything = text(data)
     for seat in range(1, r.players_max + 1):
@@ -271,11 +280,13 @@ def test_viewer_preferences_print_at_100_percent_and_flip_on_the_long_edge() -> 
     assert prefs(CardOptions(backs=False, kit=False))["/Duplex"] == "/Simplex"
 
 
-def test_bleed_files_have_trim_and_bleed_boxes_on_card_pages() -> None:
-    options = CardOptions(bleed=1.0)
+@pytest.mark.parametrize("bleed", [None, 0.0, 2.0])
+def test_card_pages_have_trim_and_bleed_boxes(bleed: float | None) -> None:
+    options = CardOptions(bleed=bleed, gap=0.0 if bleed == 2.0 else 3.0)
     data = pdf(spice_road(), options)
     rd = reader(data)
-    geo = layout("a4", 3.0, 1.0)
+    geo = layout("a4", options.gap, bleed)
+    assert geo.bleed == (1.0 if bleed is None else bleed)  # 1 mm unless asked otherwise
     x, y, w, h = geo.trim_box()
     height = 297.0
     expected_trim = [x, height - y - h, x + w, height - y]
@@ -285,16 +296,16 @@ def test_bleed_files_have_trim_and_bleed_boxes_on_card_pages() -> None:
             assert "/TrimBox" not in page
             continue
         trim = [float(v) * PT for v in page["/TrimBox"]]
-        bleed = [float(v) * PT for v in page["/BleedBox"]]
+        box = [float(v) * PT for v in page["/BleedBox"]]
         assert all(near(a, b, 0.01) for a, b in zip(trim, expected_trim, strict=True))
+        b = geo.bleed
         grown = [
-            expected_trim[0] - 1,
-            expected_trim[1] - 1,
-            expected_trim[2] + 1,
-            expected_trim[3] + 1,
+            expected_trim[0] - b,
+            expected_trim[1] - b,
+            expected_trim[2] + b,
+            expected_trim[3] + b,
         ]
-        assert all(near(a, b, 0.01) for a, b in zip(bleed, grown, strict=True))
-    assert "/TrimBox" not in reader(pdf(spice_road())).pages[2]
+        assert all(near(a, c, 0.01) for a, c in zip(box, grown, strict=True))
 
 
 def test_a_pdf_without_an_xref_table_is_refused_not_damaged() -> None:
@@ -308,16 +319,20 @@ def test_a_pdf_without_an_xref_table_is_refused_not_damaged() -> None:
 
 
 def frames(d: Drawing, geo, colour: str) -> list[tuple[float, float]]:
+    """Top-left corners (the cut lines) of the cards whose frames, with their bleed, a page
+    fills in `colour`."""
     cw, ch = geo.card
     b = geo.bleed
-    return sized(d, cw + 2 * b, ch + 2 * b, colour)
+    return [(round(x + b, 2), round(y + b, 2)) for x, y in sized(d, cw + 2 * b, ch + 2 * b, colour)]
 
 
+@pytest.mark.parametrize("bleed", [None, 0.0])
 @pytest.mark.parametrize("paper", ["a4", "letter"])
-def test_cards_stand_apart_with_marks_across_every_gap(paper: str) -> None:
-    options = CardOptions(paper=paper)
+def test_cards_stand_apart_with_marks_across_every_gap(paper: str, bleed: float | None) -> None:
+    options = CardOptions(paper=paper, bleed=bleed)
     data = pdf(spice_road(), options)
-    geo = layout(paper)
+    geo = layout(paper, bleed=bleed)
+    b = geo.bleed
     d = drawing(data, 2)  # the first page of merchant fronts
     cw, ch = geo.card
     found = frames(d, geo, DECK_COLOURS["merchant"])
@@ -330,7 +345,7 @@ def test_cards_stand_apart_with_marks_across_every_gap(paper: str) -> None:
     cut_ys = sorted([*ys, *(y + ch for y in ys)])
     black = [s for s in d.segments if s[4] == BLACK and not s[5]]
     for row in range(2):  # every vertical cut line is continued across the gap between rows
-        top, bottom = ys[row] + ch, ys[row + 1]
+        top, bottom = ys[row] + ch + b, ys[row + 1] - b
         for x in cut_xs:
             assert any(
                 near(s[0], x)
@@ -340,7 +355,7 @@ def test_cards_stand_apart_with_marks_across_every_gap(paper: str) -> None:
                 for s in black
             ), (x, top)
     for col in range(2):  # and every horizontal one across the gap between columns
-        left, right = xs[col] + cw, xs[col + 1]
+        left, right = xs[col] + cw + b, xs[col + 1] - b
         for y in cut_ys:
             assert any(
                 near(s[1], y)
@@ -364,7 +379,6 @@ def test_cards_stand_apart_with_marks_across_every_gap(paper: str) -> None:
 )
 def test_outer_cut_marks_are_long_enough_inside_the_printer_margin(options: CardOptions) -> None:
     geo = layout(options.paper, options.gap, options.bleed, options.fold)
-    assert geo.mark_min == (MARK_MIN_GAP if options.gap else MARK_MIN)
     w, h = geo.page
     data = pdf(spice_road(), options)
     d = drawing(data, pages_of(spice_road(), options, "cards")[0])
@@ -379,19 +393,91 @@ def test_outer_cut_marks_are_long_enough_inside_the_printer_margin(options: Card
     vertical = [s[0] for s in outside if near(s[0], s[2])]
     horizontal = [s[1] for s in outside if near(s[1], s[3])]
     assert len(vertical) + len(horizontal) == len(outside)
-    for found, lines in ((vertical, geo.cut_xs), (horizontal, geo.cut_ys)):
+    inside = [s for s in d.segments if not s[5] and s not in outside]  # gap marks, frame lines
+    inside_x = [s[0] for s in inside if near(s[0], s[2])]
+    inside_y = [s[1] for s in inside if near(s[1], s[3])]
+    room_y, room_x = geo.mark_lengths()
+    for found, lines, room, within in (
+        (vertical, geo.cut_xs, room_y, inside_x),
+        (horizontal, geo.cut_ys, room_x, inside_y),
+    ):
         assert all(any(near(v, line) for line in lines) for v in found)  # on a cut line
-        assert all(any(near(v, line) for v in found) for line in lines)  # every cut line
+        # every cut line: marked outside where there is room, else inside the block
+        assert all(any(near(v, line) for v in (found if room else within)) for line in lines)
+    assert any(geo.mark_lengths())  # at least one side has room for marks
     for x1, y1, x2, y2, *_ in outside:
-        assert math.hypot(x2 - x1, y2 - y1) >= geo.mark_min - 0.01
+        assert math.hypot(x2 - x1, y2 - y1) >= MARK_MIN - 0.01
         assert min(x1, x2) >= PRINT_MARGIN - 0.01 and max(x1, x2) <= w - PRINT_MARGIN + 0.01
         assert min(y1, y2) >= PRINT_MARGIN - 0.01 and max(y1, y2) <= h - PRINT_MARGIN + 0.01
 
 
-def test_cards_are_full_size_on_a4_with_the_default_gap() -> None:
-    assert layout("a4").scale == 1
-    assert layout("a4", 0).scale == 1
-    assert 0.9 < layout("letter").scale < 1  # Letter is shorter: the block shrinks
+SIZE_CASES = [
+    CardOptions(paper=paper, **extra)  # type: ignore[arg-type]
+    for paper in ("a4", "letter")
+    for extra in ({}, {"bleed": 0.0}, {"gap": 0.0}, {"gap": 0.0, "bleed": 3.0}, {"fold": True})
+]
+
+
+@pytest.mark.parametrize(
+    "options",
+    SIZE_CASES,
+    ids=[
+        f"{o.paper}-gap{o.gap:g}-bleed{'default' if o.bleed is None else f'{o.bleed:g}'}"
+        + ("-fold" if o.fold else "")
+        for o in SIZE_CASES
+    ],
+)
+def test_cards_print_at_63_by_88_mm_measured_on_the_page(options: CardOptions) -> None:
+    """The card size read from what the PDF draws: the distance between a card's cut lines
+    (the marks across the gaps, or the lines in the frames) and its frame less the bleed
+    the bleed box declares."""
+    r = spice_road()
+    data = pdf(r, options)
+    page = pages_of(r, options, "cards", "fold" if options.fold else "front")[0]
+    d = drawing(data, page)
+    geo = layout(options.paper, options.gap, options.bleed, options.fold)
+    box = reader(data).pages[page]
+    bleed = (float(box["/TrimBox"][0]) - float(box["/BleedBox"][0])) * PT
+    colour = DECK_COLOURS["merchant"]
+    frames_drawn = [f for f in d.fills if f[4] == colour and f[2] > 50 and f[3] > 70]
+    assert len(frames_drawn) == geo.per_page
+    for _, _, fw, fh, _ in frames_drawn:  # each frame: the card and its bleed on every side
+        assert abs(fw - 2 * bleed - 63.0) <= 0.1 and abs(fh - 2 * bleed - 88.0) <= 0.1
+    # the cut lines: every mark and line not inside a card, as x (vertical) and y (horizontal)
+    inner = [
+        (x + bleed + 0.3, y + bleed + 0.3, x + fw - bleed - 0.3, y + fh - bleed - 0.3)
+        for x, y, fw, fh, _ in frames_drawn
+    ]
+
+    def in_a_card(s: tuple) -> bool:
+        mx, my = (s[0] + s[2]) / 2, (s[1] + s[3]) / 2
+        return any(a < mx < c and b < my < e for a, b, c, e in inner)
+
+    def on_the_fronts(s: tuple) -> bool:  # folding: the backs are the right half's business
+        return not geo.fold or (s[0] + s[2]) / 2 < geo.page[0] / 2
+
+    lines = [s for s in d.segments if not s[5] and not in_a_card(s) and on_the_fronts(s)]
+    xs = sorted({round(s[0], 2) for s in lines if near(s[0], s[2])})
+    ys = sorted({round(s[1], 2) for s in lines if near(s[1], s[3])})
+    widths = [b - a for a, b in itertools.pairwise(xs) if b - a > 50]
+    heights = [b - a for a, b in itertools.pairwise(ys) if b - a > 50]
+    assert widths and heights
+    assert all(abs(w - 63.0) <= 0.1 for w in widths), widths
+    assert all(abs(h - 88.0) <= 0.1 for h in heights), heights
+    assert geo.scale == 1
+    cover = page_text(data, 0)
+    assert "Cards: 63 × 88 mm (100%)" in cover
+
+
+def test_a_gap_too_wide_for_the_paper_shrinks_the_cards_and_the_cover_says_so() -> None:
+    options = CardOptions(paper="letter", gap=10.0)
+    geo = layout("letter", 10.0)
+    assert 0.9 < geo.scale < 1
+    data = pdf(spice_road(), options)
+    d = drawing(data, 2)
+    assert len(frames(d, geo, DECK_COLOURS["merchant"])) == 9
+    assert f"({geo.scale * 100:.1f}%)" in page_text(data, 0)
+    assert f"bleed {geo.bleed:g} mm" in page_text(data, 0)
 
 
 def test_without_a_gap_cards_touch_and_thin_lines_run_through_the_frames() -> None:
@@ -424,18 +510,6 @@ def test_bleed_with_a_gap_draws_each_cut_line_through_the_frame() -> None:
             assert any(near(s[0], edge) and near(abs(s[3] - s[1]), ch + 2) for s in lines)
         for edge in (y, y + ch):
             assert any(near(s[1], edge) and near(abs(s[2] - s[0]), cw + 2) for s in lines)
-
-
-def test_letter_shrinks_the_block_to_fit_3mm_of_bleed_and_says_so() -> None:
-    options = CardOptions(paper="letter", gap=0, bleed=3)
-    geo = layout("letter", 0, 3)
-    assert 0.9 < geo.scale < 1
-    data = pdf(spice_road(), options)
-    d = drawing(data, 2)
-    assert len(frames(d, geo, DECK_COLOURS["merchant"])) == 9
-    percent = f"{geo.scale * 100:.1f} %"
-    assert percent in page_text(data, 0)
-    assert "bleed 3 mm" in page_text(data, 0)
 
 
 # -- backs -----------------------------------------------------------------------------------------
@@ -660,7 +734,7 @@ def test_tokens_and_mats_are_counted_from_the_data(players: int | None) -> None:
     assert len(mats) == math.ceil(seats / 2)
     mat_text = " ".join(page_text(data, i) for i in mats)
     assert mat_text.count("Caravan · Seat") == seats
-    assert f"At the end of your turn at most {r.caravan_limit} spices" in mat_text
+    assert f"At the end of your turn, at most {r.caravan_limit} spices" in mat_text
     for seat, start in enumerate(r.seats[:seats], start=1):
         assert f"Caravan · Seat {seat} Start: {' '.join(r.cubes(start))}" in mat_text
 

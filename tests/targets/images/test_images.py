@@ -135,9 +135,9 @@ def test_one_image_per_distinct_card_and_back_in_every_language():
             assert len(names) == len(faces), (lang, kind)
             assert f"{lang}/backs/{kind}.png" in files
         assert sum(len(f) for f in expected.values()) == 43 + 36 + 3  # spice-road: 82 cards
-    assert len(pngs) == 2 * (82 + 3)
+    assert len(pngs) == 2 * (82 + 4)  # and four backs: the reference cards have their own
     assert "en/merchant/yy-g.png" in files and "de/point/yyrr.png" in files  # named by id
-    assert "en/starting/reference.png" in files
+    assert "en/reference/reference.png" in files and "en/backs/reference.png" in files
     for name in pngs:
         assert png_size(files[name]) == image_size(ImageOptions(dpi=50)) == (124, 173), name
 
@@ -145,10 +145,10 @@ def test_one_image_per_distinct_card_and_back_in_every_language():
 def test_default_is_300_dpi_poker_size_and_bleed_adds_frame_colour(run, tmp_path):
     result = run("images", "spice-road", "--lang", "en", "--out", str(tmp_path))
     assert result.exit_code == 0, result.output
-    assert "wrote 85 card images of 744 × 1039 pixels" in result.stdout
+    assert "wrote 86 card images of 744 × 1039 pixels" in result.stdout
     folder = tmp_path / "images"
     pngs = sorted(folder.rglob("*.png"))
-    assert len(pngs) == 85 and not (folder / "de").exists()
+    assert len(pngs) == 86 and not (folder / "de").exists()
     for path in pngs:
         data = path.read_bytes()
         assert png_size(data) == (744, 1039), path  # 63 × 88 mm at 300 dpi
@@ -170,9 +170,16 @@ def test_contact_sheet_shows_every_card_with_relative_links():
     for link in re.findall(r'(?:src|href)="([^"]+)"', page):
         assert not re.match(r"[a-z]+:|/|\.\.", link), link  # relative, inside the folder
     assert "<script" not in page and "http" not in page and "@import" not in page
+    words = {"en": ("cards", "back"), "de": ("Karten", "Rückseite")}
     for lang in ruleset.languages:
+        section = page[page.index(f'lang="{lang}">') :]
+        section = section[: section.find("</section>")]
+        cards, back = words[lang]
         for deck in decks(ruleset, render_prose(ruleset, lang), lang):
-            assert f"{html.escape(deck.back_title)}: {len(deck.faces)} cards" in page
+            assert f"{html.escape(deck.label)}: {len(deck.faces)} {cards}</h3>" in section
+        assert f"<figcaption>{back}</figcaption>" in section
+        other = words["de" if lang == "en" else "en"]
+        assert f" {other[0]}</h3>" not in section  # each section in its own language
     assert "Upgrade card × 5" in page  # the starting cards for five players
 
 
@@ -188,7 +195,7 @@ def test_hostile_ids_and_names_stay_inside_and_stay_text(tmp_path):
         assert SAFE_STEM.fullmatch(parts[-1].removesuffix(".png").removesuffix(".html")), name
         path = (tmp_path / name).resolve()
         assert path.is_relative_to(tmp_path.resolve())
-    assert "en/starting/reference.png" in files and "en/starting/reference~2.png" in files
+    assert "en/starting/reference.png" in files and "en/reference/reference.png" in files
     page = files["index.html"].decode("utf-8")
     assert SCRIPT not in page and html.escape(SCRIPT) in page
     assert "<b>" not in page and "&lt;b&gt;&amp;&#39;&#34;" in page  # the id shown as text
@@ -270,7 +277,7 @@ def test_images_replace_only_what_century_wrote(run, tmp_path, monkeypatch):
     assert written["images/notes.txt"] == b"mine"
     ours = read_manifest(out)
     assert ours == {name for name in written if name not in ("images/notes.txt", MANIFEST)}
-    assert len([n for n in ours if n.endswith(".png")]) == 85 and "images/index.html" in ours
+    assert len([n for n in ours if n.endswith(".png")]) == 86 and "images/index.html" in ours
     again = run(*args)  # its own files: replaced, by the same bytes
     assert again.exit_code == 0, again.output
     assert files_below(out) == written

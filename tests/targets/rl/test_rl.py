@@ -303,6 +303,43 @@ def test_pettingzoo_seeding_and_truncation():
     assert env.game.to_dict() == later  # the seeds after a seeded reset repeat
 
 
+@pytest.mark.parametrize("seed", [1.5, float("nan"), b"1", True, "1"], ids=repr)
+def test_environments_take_whole_number_seeds_only(seed):
+    module = pettingzoo_module(spice_road())
+    import numpy as np
+
+    env = module.env(players=2)
+    with pytest.raises(TypeError, match=r"^seed must be a whole number"):
+        env.reset(seed=seed)
+    single = module.SingleAgentEnv(players=2)
+    with pytest.raises(TypeError, match=r"^seed must be a whole number"):
+        single.reset(seed=seed)
+    env.reset(seed=np.int64(11))
+    single.reset(seed=np.uint16(11))
+    dealt = module.engine.new_game(2, 11).to_dict()
+    assert env.game.to_dict() == single.game.to_dict() == dealt
+    assert type(env.game.record()["seed"]) is int
+
+
+@pytest.mark.parametrize("action", [1.5, 0.0, True, "0", None, [0]], ids=repr)
+def test_a_step_takes_a_whole_number_action_never_a_truncated_one(action):
+    module = pettingzoo_module(spice_road())
+    import numpy as np
+
+    env = module.env(players=2)
+    env.reset(seed=3)
+    error = module.actions.IllegalAction if action is None else TypeError
+    with pytest.raises(error, match="action"):
+        env.step(action)
+    single = module.SingleAgentEnv(players=2, illegal_reward=-1.0)
+    single.reset(seed=3)
+    with pytest.raises(TypeError, match=r"^action must be a whole number"):
+        single.step(action if action is not None else 0.5)
+    legal = int(np.flatnonzero(single.action_masks())[0])
+    single.step(np.int64(legal))  # NumPy's integers are whole numbers
+    env.step(np.array(legal, dtype=np.int32)[()])
+
+
 # -- Gymnasium ---------------------------------------------------------------------------------
 
 

@@ -40,17 +40,20 @@ def retheme(data: dict[str, Any]) -> None:
     data["terms"].update(
         resource={"en": "crystal", "de": "Kristall"},
         resources={"en": "crystals", "de": "Kristalle"},
+        one_resource={"en": "one crystal", "de": "einen Kristall"},
         gain_card={"en": "crystal card", "de": "Kristallkarte"},
+        gain_cards={"en": "crystal cards", "de": "Kristallkarten"},
         point_card={"en": "golem card", "de": "Golemkarte"},
         point_cards={"en": "golem cards", "de": "Golemkarten"},
     )
 
 
 def pdf_text(pdf: bytes) -> str:
-    """All text of a PDF, soft hyphens and line-end hyphenation undone."""
+    """All text of a PDF, soft hyphens and line-end hyphenation undone, no-break spaces read
+    as spaces."""
     reader = PdfReader(io.BytesIO(pdf))
     text = "\n".join(page.extract_text() for page in reader.pages)
-    return re.sub(r"\u00ad\s*\n?", "", text)
+    return re.sub(r"\u00ad\s*\n?", "", text).replace("\u00a0", " ")
 
 
 def page_mm(pdf: bytes) -> list[tuple[float, float]]:
@@ -108,7 +111,7 @@ def test_page_numbers_and_document_language(rendered):
         reader = PdfReader(io.BytesIO(rendered(lang)))
         total = len(reader.pages)
         for number, page in enumerate(reader.pages, start=1):
-            assert words.format(number, total) in page.extract_text()
+            assert words.format(number, total) in page.extract_text().replace("\u00a0", " ")
         assert reader.trailer["/Root"]["/Lang"] == lang
 
 
@@ -519,7 +522,8 @@ def test_worked_examples_are_drawn_from_the_data(base, rendered):
         assert rendered_prose[key]
         for piece in plain_pieces(rendered_prose[key]):
             assert piece in text, (key, piece)
-    assert squash("With 5 players the game end is triggered at 5 point cards") in text
+    assert squash("With five players the game end is triggered at five point cards") in text
+    assert squash("seats 3, 4 and 5 each take one more turn") in text
     assert squash("pay Y Y Y Y , take G G") in text  # the trade card made twice
 
 

@@ -27,7 +27,7 @@ from century.render.cards.images import deck_images
 from century.targets import Target, targets
 from century.targets.images import ImageOptions
 from century.targets.images import render as render_images
-from century.targets.tts import MAX_COLS, MAX_ROWS, PER_SHEET, TtsOptions, render
+from century.targets.tts import MAX_COLS, MAX_ROWS, PER_SHEET, TtsOptions, card_name, render
 
 from helpers import ROOT, bundled_rulesets, edited, spice_road, written
 
@@ -125,14 +125,25 @@ def check_decks(ruleset: Ruleset, lang: str, files: dict[str, bytes], base: str 
     states = objects(files, f"{ruleset.id}-{lang}.json")
     deck_states = [o for o in states if o["Name"] == "Deck"]
     printed = decks(ruleset, render_prose(ruleset, lang), lang)
-    assert [d["Nickname"] for d in deck_states] == [d.back_title for d in printed]
+    assert [d["Nickname"] for d in deck_states] == [d.label for d in printed]
     keys: set[str] = set()
     for state, deck in zip(deck_states, printed, strict=True):
         cards = state["ContainedObjects"]
         assert len(cards) == len(deck.faces)
         assert state["DeckIDs"] == [card["CardID"] for card in cards]
-        expected = Counter(face["id"] or face["title"] for face in deck.faces)
-        assert Counter(card["Nickname"] for card in cards) == expected
+        # each card is named by its title and effect, its id in the description
+        assert Counter(card["Description"] for card in cards) == Counter(
+            face["id"] for face in deck.faces
+        )
+        for card, face in zip(cards, deck.faces, strict=True):
+            assert card["Nickname"].startswith(face["title"])
+            effect = card["Nickname"][len(face["title"]) :].split()
+            assert face["id"] == "" or face["id"] not in effect
+            shown = "".join(w for w in effect if w not in ("→", "+")).strip("()+")
+            cubes = [face.get(k) or [] for k in ("pay", "get", "cost")]
+            assert sorted(c for c in shown if c in ruleset.codes) == sorted(
+                "".join(ruleset.cubes(tuple(v)) for v in cubes if v)
+            )
         assert not keys & set(state["CustomDeck"])  # every sheet has a key of its own
         keys |= set(state["CustomDeck"])
         sheet_cards: dict[str, dict[int, str]] = {key: {} for key in state["CustomDeck"]}
@@ -144,7 +155,7 @@ def check_decks(ruleset: Ruleset, lang: str, files: dict[str, bytes], base: str 
             assert cell < sheet["NumWidth"] * sheet["NumHeight"] - 1  # not the hidden cell
             # a cell holds one card: every copy of a card shares it, no other card does
             assert sheet_cards[key].setdefault(cell, card["Nickname"]) == card["Nickname"]
-            assert card["Description"] in {face["title"] for face in deck.faces}
+            assert card["Description"] in {face["id"] for face in deck.faces}
         back = state["CustomDeck"][next(iter(state["CustomDeck"]))]["BackURL"]
         assert png_size(files[written_name(back, base)]) == CARD_PX
         for key, sheet in state["CustomDeck"].items():
@@ -175,14 +186,26 @@ def test_saved_object_matches_the_decks_field_by_field():
     [sheet] = merchant["CustomDeck"].values()
     assert (sheet["NumWidth"], sheet["NumHeight"]) == (10, 5)  # 43 cards and the hidden one
     assert sheet["FaceURL"] == f"{BASE}/en/merchant-1.png"
-    starting = states[2]
+    starting, reference = states[2], states[3]
     assert Counter(c["Nickname"] for c in starting["ContainedObjects"]) == {
-        "+yy": 5,
-        "up2": 5,
-        "Overview": 5,  # the reference card has no id: its title
+        "Spice card +YY": 5,
+        "Upgrade card ↑↑": 5,
     }
     [sheet] = starting["CustomDeck"].values()
-    assert (sheet["NumWidth"], sheet["NumHeight"]) == (4, 1)  # three cards share 4 cells
+    assert (sheet["NumWidth"], sheet["NumHeight"]) == (3, 1)  # two cards share 3 cells
+    assert reference["Nickname"] == "Reference cards"  # a deck of its own, with its own back
+    assert Counter(c["Nickname"] for c in reference["ContainedObjects"]) == {"Overview": 5}
+    names = {c["Description"]: c["Nickname"] for c in merchant["ContainedObjects"]}
+    assert names["yy-g"] == "Trade card YY → G"  # title and effect, read back from the JSON
+    assert names["up3"] == "Upgrade card ↑↑↑"
+    points = {c["Description"]: c["Nickname"] for c in states[1]["ContainedObjects"]}
+    card = next(p for p in ruleset.point_deck if p.id == "yyrb")
+    assert points["yyrb"] == f"Point card {card.points} (YYRB)"
+    german = {
+        c["Description"]: c["Nickname"]
+        for c in objects(files, "spice-road-de.json")[0]["ContainedObjects"]
+    }
+    assert german["yy-g"] == "Tauschkarte YY → G"
 
 
 def test_tokens_mats_and_cubes():
@@ -239,7 +262,7 @@ def test_a_deck_of_more_than_69_cards_takes_several_sheets():
     ruleset = edited(spice_road(), many_cards)
     files = render(ruleset, TtsOptions(dpi=DPI, languages=("en",)), BASE)
     check_decks(ruleset, "en", files)
-    merchant, point, _ = (o for o in objects(files, "spice-road-en.json") if o["Name"] == "Deck")
+    merchant, point, *_ = (o for o in objects(files, "spice-road-en.json") if o["Name"] == "Deck")
     grids = [(s["NumWidth"], s["NumHeight"]) for s in merchant["CustomDeck"].values()]
     assert grids == [(10, 7), (10, 7), (10, 2)]
     assert len(merchant["DeckIDs"]) == 150 and len(set(merchant["DeckIDs"])) == 150
@@ -267,9 +290,9 @@ def test_deck_ids_name_the_cells_that_show_those_cards():
     states = [o for o in objects(files, "spice-road-en.json") if o["Name"] == "Deck"]
     for state, deck in zip(states, deck_images(ruleset, "en"), strict=True):
         shown = {
-            (card.face["id"] or card.face["title"]): png_rgb(
-                images[f"en/{deck.kind}/{card.name}.png"]
-            )[2]
+            card_name(card.face, ruleset.codes): png_rgb(images[f"en/{deck.kind}/{card.name}.png"])[
+                2
+            ]
             for card in deck.cards
         }
         shown["back"] = png_rgb(images[f"en/backs/{deck.kind}.png"])[2]
@@ -305,10 +328,10 @@ def test_hostile_ids_stay_text_and_inside_the_folder(tmp_path):
     [json_name] = [n for n in files if n.endswith(".json")]
     save = json.loads(files[json_name])
     assert save["SaveName"] == 'Name "quoted" </script> (en)'
-    nicknames = {c["Nickname"] for c in save["ObjectStates"][0]["ContainedObjects"]}
-    assert {"../../x", 'q"<\\>'} <= nicknames  # the ids, as text
-    titles = {c["Description"] for c in save["ObjectStates"][0]["ContainedObjects"]}
-    assert MARKUP in titles  # drawn by Typst as text: markup would have stopped it
+    ids = {c["Description"] for c in save["ObjectStates"][0]["ContainedObjects"]}
+    assert {"../../x", 'q"<\\>'} <= ids  # the ids, as text
+    names = {c["Nickname"] for c in save["ObjectStates"][0]["ContainedObjects"]}
+    assert any(name.startswith(MARKUP) for name in names)  # drawn by Typst as text
     for url in urls(save):
         assert written_name(url, base) in files
 

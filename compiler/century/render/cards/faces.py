@@ -17,8 +17,14 @@ from century.model.ruleset import MerchantCard, PointCard, Ruleset
 from century.model.text import shown, term
 from century.render.typst.colours import ink_on, lighten
 
-DECK_COLOURS: dict[str, str] = {"merchant": "#2F4858", "point": "#9A6B1E", "starting": "#5E7F5A"}
-"""Frame and back colour per deck (a property of the print layout, not of a game)."""
+DECK_COLOURS: dict[str, str] = {
+    "merchant": "#2F4858",
+    "point": "#9A6B1E",
+    "starting": "#5E7F5A",
+    "reference": "#5E7F5A",
+}
+"""Frame and back colour per deck (a property of the print layout, not of a game). Decks of
+one colour share their sheets: the reference cards fill the starting cards' last page."""
 BACK_LIGHTEN = 0.5
 """Backs are the deck colour mixed with this much white (less ink than the full colour)."""
 
@@ -127,11 +133,13 @@ def mat_text(ruleset: Ruleset, lang: str, text: Mapping[str, str]) -> dict[str, 
 
 @dataclass(frozen=True)
 class Deck:
-    """One deck as printed: its kind, the title on its backs and every card front."""
+    """One deck as printed: its kind, the title on its backs, every card front, and what
+    the deck is called (in the kit's contents, the contact sheet, Tabletop Simulator)."""
 
     kind: str
     back_title: str
     faces: tuple[dict[str, Any], ...]
+    label: str
 
 
 def back_face(deck: Deck) -> dict[str, Any]:
@@ -149,7 +157,8 @@ def decks(
     """The decks to print, copies expanded; empty decks are left out.
 
     Starting cards are printed ``copies × players`` times (the box amount without
-    `players`), with one reference card per player on the same back.
+    `players`); the reference cards, one per player, are a deck of their own with a back of
+    their own.
     """
     seats = players if players is not None else ruleset.players_max
     merchant = _expanded(
@@ -160,11 +169,15 @@ def decks(
         (merchant_face(ruleset, c, lang, "starting"), c.copies * seats)
         for c in ruleset.starting_cards
     )
-    starting += (reference_face(ruleset, text, lang),) * seats
+    reference = (reference_face(ruleset, text, lang),) * seats
+    merchant_title = term(ruleset, "merchant_cards", lang)
+    point_title = term(ruleset, "point_cards", lang)
+    starting_title = term(ruleset, "starting_cards", lang)
     found = [
-        Deck("merchant", term(ruleset, "merchant_cards", lang), merchant),
-        Deck("point", term(ruleset, "point_cards", lang), point),
-        Deck("starting", term(ruleset, "starting_cards", lang), starting),
+        Deck("merchant", merchant_title, merchant, merchant_title),
+        Deck("point", point_title, point, point_title),
+        Deck("starting", starting_title, starting, starting_title),
+        Deck("reference", text["ref_title"], reference, text["ref_cards"]),
     ]
     return [deck for deck in found if deck.faces]
 

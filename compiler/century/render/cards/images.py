@@ -29,7 +29,7 @@ class CardImage:
 
 @dataclass(frozen=True)
 class DeckImages:
-    """One deck in one language: its kind, the title on its backs, cards and back."""
+    """One deck in one language: its kind, what it is called, its cards and back."""
 
     kind: str
     title: str
@@ -71,7 +71,7 @@ def deck_images(
         found.append(
             DeckImages(
                 kind=deck.kind,
-                title=deck.back_title,
+                title=deck.label,
                 cards=tuple(
                     CardImage(name, face, copies)
                     for name, (face, copies) in zip(names, cards, strict=True)

@@ -12,17 +12,21 @@ Two ways to print backs:
   and their backs, mirrored about the centre line, in its right half; fold along the centre,
   glue, and cut.
 
-The block of cards is centred. With a ``gap`` > 0 every card stands alone, its coloured frame
-ending at its cut line, and short marks continue every cut line across the gaps; with
-``gap`` 0 neighbouring cards share a cut line and a thin line is drawn through the frames
-on it. ``bleed`` extends the frames past the cut lines (with a gap, on every side, leaving at
-least ``MIN_CLEAR`` mm of the gap white).
+The block of cards is centred. With a ``gap`` > 0 every card stands alone and short marks
+continue every cut line across the gaps; with ``gap`` 0 neighbouring cards share a cut line
+and a thin line is drawn through the frames on it. ``bleed`` extends the frames past the cut
+lines (with a gap, on every side, leaving at least ``MIN_CLEAR`` mm of the gap white; by
+default `DEFAULT_BLEED`, or less where the gap is too narrow for it), and then thin lines in
+the frame's ink mark every cut line through the colour.
 
-Cut marks outside the block stay ``PRINT_MARGIN`` mm clear of the paper edge and are at least
-``MARK_MIN`` mm long, or ``MARK_MIN_GAP`` with a gap, where every cut line is marked again
-across the gaps (so 63 × 88 mm cards with a 3 mm gap fit A4 at full size). When the paper
-cannot hold that at full card size, the whole block is scaled down just enough
-(``Layout.scale``; gaps, bleed and marks keep their size).
+Cards are printed at full size whenever the block fits inside the printable area (``PRINT_MARGIN``
+clear of every paper edge): the bleed may reach into that margin, where a printer that cannot
+print there only loses some of the bleed. Cut marks outside the block stay ``PRINT_MARGIN`` mm
+clear of the paper edge; on a side with room for less than ``MARK_MIN`` mm they are left out,
+and the marks across the gaps and the thin lines on the frames carry the cut lines there
+(so 63 × 88 mm cards with a 3 mm gap and 1 mm of bleed fit both A4 and Letter). Only when the
+block itself does not fit (a very wide gap) is it scaled down just enough (``Layout.scale``;
+gaps, bleed and marks keep their size).
 """
 
 from __future__ import annotations
@@ -39,14 +43,16 @@ PRINT_MARGIN = 4.0
 """No mark comes closer than this to the paper edge: most home printers cannot print there."""
 MARK_GAP = 0.5
 """Space between the card area (with its bleed) and the start of a cut mark."""
-MARK_MIN = 5.0
-"""Cut marks outside the block are at least this long (the block shrinks to make room)."""
-MARK_MIN_GAP = 3.0
-"""The same with a gap between cards: the marks across the gaps carry every cut line too."""
+MARK_MIN = 2.0
+"""Cut marks outside the block are at least this long; where there is less room, a side has
+none (the marks across the gaps and the lines on the frames carry its cut lines)."""
 MARK_MAX = 8.0
 MIN_CLEAR = 1.0
 """With a gap, bleed leaves at least this much of the gap white (for the marks in it)."""
 MAX_GAP = 10.0
+DEFAULT_GAP = 3.0
+DEFAULT_BLEED = 1.0
+"""Frame colour past every cut line unless the user says otherwise (less with a narrow gap)."""
 MAX_BACK_OFFSET = 10.0
 """Printers shift the back side by a millimetre or two; more than this is a typo."""
 BACK_BLEED = 2.0
@@ -75,8 +81,8 @@ class Layout:
     """The card block on one paper: size, position, slots and marks."""
 
     paper: str
-    gap: float = 3.0
-    bleed: float = 0.0
+    gap: float = DEFAULT_GAP
+    bleed: float = DEFAULT_BLEED
     fold: bool = False
 
     # -- the page and the block ---------------------------------------------------------
@@ -105,18 +111,14 @@ class Layout:
         return self.front_cols * self.rows
 
     @property
-    def mark_min(self) -> float:
-        """The shortest cut mark outside the block."""
-        return MARK_MIN_GAP if self.gap > 0 else MARK_MIN
-
-    @property
     def need(self) -> float:
-        """Room needed between the block's cut lines and the paper edge."""
-        return PRINT_MARGIN + self.mark_min + MARK_GAP + self.bleed
+        """Room needed between the block's cut lines and the paper edge: the printer's margin
+        (the bleed may reach into it, but never past the paper's edge)."""
+        return max(PRINT_MARGIN, self.bleed)
 
     @cached_property
     def scale(self) -> float:
-        """Card size factor: 1, or less when the paper cannot hold the block with its marks."""
+        """Card size factor: 1, or less when the printable area cannot hold the block."""
         w, h = self.page
         fit_w = (w - 2 * self.need - (self.cols - 1) * self.gap) / (self.cols * CARD_W)
         fit_h = (h - 2 * self.need - (self.rows - 1) * self.gap) / (self.rows * CARD_H)
@@ -179,11 +181,16 @@ class Layout:
         return sorted(set(_mm(ys)))
 
     def mark_lengths(self) -> tuple[float, float]:
-        """Length of the cut marks above/below and left/right of the block."""
+        """Length of the cut marks above/below and left/right of the block (0: none there,
+        for lack of room)."""
         x0, y0 = self.origin
+
+        def length(room: float) -> float:
+            return min(MARK_MAX, room) if room >= MARK_MIN - 1e-9 else 0.0
+
         room_y = y0 - self.bleed - MARK_GAP - PRINT_MARGIN
         room_x = x0 - self.bleed - MARK_GAP - PRINT_MARGIN
-        return min(MARK_MAX, room_y), min(MARK_MAX, room_x)
+        return length(room_y), length(room_x)
 
     def cut_marks(self) -> list[Segment]:
         """Marks at both ends of every cut line, outside the block, and across every gap."""
@@ -192,12 +199,14 @@ class Layout:
         top, bottom = y0 - b - MARK_GAP, y0 + bh + b + MARK_GAP
         left, right = x0 - b - MARK_GAP, x0 + bw + b + MARK_GAP
         marks: list[Segment] = []
-        for x in self.cut_xs:
-            marks += [(x, top - len_v, x, top), (x, bottom, x, bottom + len_v)]
-        for y in self.cut_ys:
-            marks.append((left - len_h, y, left, y))
-            if not self.fold:
-                marks.append((right, y, right + len_h, y))
+        if len_v > 0:
+            for x in self.cut_xs:
+                marks += [(x, top - len_v, x, top), (x, bottom, x, bottom + len_v)]
+        if len_h > 0:
+            for y in self.cut_ys:
+                marks.append((left - len_h, y, left, y))
+                if not self.fold:
+                    marks.append((right, y, right + len_h, y))
         return marks + self.gap_marks()
 
     def gap_marks(self) -> list[Segment]:
@@ -307,21 +316,31 @@ def _mm(values: list[float]) -> list[float]:
 
 
 MAX_BLEED = 4.0
-"""Bleed beyond this only shrinks the cards further (the block makes room for it)."""
+"""More bleed than this is a typo (print services ask for 2 to 3 mm)."""
 
 
 def max_bleed(gap: float) -> float:
     """The largest bleed (mm) for `gap`: `MAX_BLEED` without a gap, else what leaves
-    `MIN_CLEAR` of the gap white. Any bleed fits any paper: the block shrinks to make room."""
+    `MIN_CLEAR` of the gap white."""
     return MAX_BLEED if gap <= 0 else max(0.0, _floor((gap - MIN_CLEAR) / 2, 1))
 
 
-def layout(paper: str, gap: float = 3.0, bleed: float = 0.0, fold: bool = False) -> Layout:
-    """The layout for these options, or `LayoutError` naming what is out of range."""
+def default_bleed(gap: float) -> float:
+    """The bleed when none is asked for: `DEFAULT_BLEED`, or as much as `gap` allows."""
+    return min(DEFAULT_BLEED, max_bleed(gap))
+
+
+def layout(
+    paper: str, gap: float = DEFAULT_GAP, bleed: float | None = None, fold: bool = False
+) -> Layout:
+    """The layout for these options (`bleed` None: `default_bleed`), or `LayoutError`
+    naming what is out of range."""
     if paper not in PAPERS:
         raise LayoutError(f"unknown paper {paper!r} (known: {', '.join(PAPERS)})")
     if not 0 <= gap <= MAX_GAP:
         raise LayoutError(f"the gap between cards must be 0 to {MAX_GAP:g} mm, not {gap:g}")
+    if bleed is None:
+        bleed = default_bleed(gap)
     if not bleed >= 0:
         raise LayoutError(f"bleed must be 0 mm or more, not {bleed:g}")
     most = max_bleed(gap)
@@ -335,21 +354,25 @@ def layout(paper: str, gap: float = 3.0, bleed: float = 0.0, fold: bool = False)
     return Layout(paper, gap, bleed, fold)
 
 
-FIT_CASES: tuple[tuple[str, dict[str, float | bool]], ...] = (
-    ("the default 3 mm gap", {}),
-    ("--gap 0", {"gap": 0.0}),
-    ("--gap 0 --bleed 3", {"gap": 0.0, "bleed": 3.0}),
-    ("--fold", {"fold": True}),
-)
+def full_size_gap(paper: str, fold: bool = False) -> float:
+    """The widest gap (mm, to 0.1 mm) at which `paper` still holds the cards at full size."""
+    geo = Layout(paper, 0.0, 0.0, fold)
+    (w, h), need = geo.page, geo.need
+    room_w = (w - 2 * need - geo.cols * CARD_W) / (geo.cols - 1)
+    room_h = (h - 2 * need - geo.rows * CARD_H) / (geo.rows - 1)
+    return min(MAX_GAP, _floor(min(room_w, room_h), 1))
 
 
 def fit_summary() -> str:
-    """What fits on each paper: the printed card size for the usual choices, in words."""
+    """What fits on each paper, in words: the widest gap at full size, and the printed card
+    size with the widest gap allowed."""
     parts = []
     for paper in PAPERS:
-        sizes = []
-        for label, options in FIT_CASES:
-            scale = layout(paper, **options).scale  # type: ignore[arg-type]
-            sizes.append(f"{scale * 100:.1f} % with {label}".replace("100.0 %", "100 %"))
-        parts.append(f"{paper}: " + ", ".join(sizes))
-    return "; ".join(parts) + "."
+        widest = full_size_gap(paper)
+        smallest = layout(paper, MAX_GAP).scale * 100
+        folded = layout(paper, fold=True).scale * 100
+        parts.append(
+            f"{paper}: 100% with gaps up to {widest:g} mm and any bleed "
+            f"({smallest:.1f}% with --gap {MAX_GAP:g}), {folded:.1f}% with --fold"
+        )
+    return "; ".join(parts).replace("100.0%", "100%") + "."

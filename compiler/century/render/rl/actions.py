@@ -100,6 +100,12 @@ class IllegalAction(ValueError):
     """An action that is not legal in the current decision; the message says why."""
 
 
+def action_number(action: Any) -> int:
+    """`action` as an int: a whole number (NumPy's integers too); anything else (a float,
+    which is never truncated, a boolean, text) raises TypeError naming it."""
+    return engine.whole_number(action, "action")
+
+
 # -- the action table ----------------------------------------------------------------------
 
 

@@ -5,9 +5,11 @@
 1. a cover page (what to print and how: 100 % scale, long-edge flip or folding, a 50 mm
    scale bar, the printed card size, the contents with counts and page numbers, the cutting
    order) and a second page (each deck's front and back, using the mats, printing tips);
-2. for each deck (merchant, point, starting cards with one reference card per player), its
+2. for each deck (merchant, point, starting cards, one reference card per player), its
    card pages: 3 × 3 fronts, each page followed by its backs mirrored for long-edge duplex,
-   or with ``fold`` 2 × 2 fronts and their backs side by side on landscape pages;
+   or with ``fold`` 2 × 2 fronts and their backs side by side on landscape pages (decks of
+   one colour share pages: the reference cards, with a back of their own, follow the
+   starting cards);
 3. tokens: each coin pile's coins for the most players (or ``players``), and cube tokens,
    ``caravan_limit × players`` of each rank, printed on both sides;
 4. a caravan mat per player: seat, starting cubes, the caravan limit as slots, the ladder
@@ -16,7 +18,8 @@
 Geometry lives in `century.render.cards.layout`, the card faces in `.faces`, the tokens
 and mats in `.kit`; the templates (``cards.typ``, ``faces.typ``, ``kit.typ``) only place
 what they are given. The PDF asks viewers to print at 100 % and in the right duplex mode,
-and pages with bleed carry a trim box and a bleed box.
+and card pages carry a trim box (the fronts' outer cut lines) and a bleed box (the frame
+colour past them).
 """
 
 from __future__ import annotations
@@ -27,9 +30,10 @@ from typing import Any
 
 from century.model.ruleset import Ruleset
 from century.model.text import shown
-from century.prose import render_prose
+from century.prose import render_prose, typeset
 from century.render.cards import kit
 from century.render.cards.faces import (
+    DECK_COLOURS,
     Deck,
     back_face,
     coins,
@@ -41,8 +45,9 @@ from century.render.cards.faces import (
 from century.render.cards.layout import (
     CARD_H,
     CARD_W,
+    DEFAULT_BLEED,
+    DEFAULT_GAP,
     MARK_MIN,
-    MARK_MIN_GAP,
     MAX_BACK_OFFSET,
     PAPERS,
     PRINT_MARGIN,
@@ -89,18 +94,20 @@ class CardOptions(Languages, Papers):
     PDF each), and `paper` and `lang` of one kit (`render`)."""
 
     gap: float = option(
-        3.0,
+        DEFAULT_GAP,
         "--gap",
         metavar="MM",
         help="Space between cards in mm; 0 puts them edge to edge (guillotine).",
     )
-    bleed: float = option(
-        0.0,
+    bleed: float | None = option(
+        None,
         "--bleed",
         metavar="MM",
         help="Extend the card frames this many mm past the cut lines "
-        "(with a gap, on every side, up to (gap - 1) / 2).",
+        "(with a gap, on every side, up to (gap - 1) / 2; 0 for none). "
+        "Default: 1 mm, or what the gap allows.",
     )
+    """None: the layout's default for the gap."""
     backs: bool = option(True, "--backs/--no-backs", help="Print the card backs.")
     low_ink: bool = option(
         False, "--low-ink", help="White backs with an outlined motif instead of tinted ones."
@@ -147,14 +154,19 @@ def _chunks(items: Sequence[Any], size: int) -> list[Sequence[Any]]:
     return [items[i : i + size] for i in range(0, len(items), size)]
 
 
-def _card_page(geo: Layout, deck: Deck, fronts: Sequence[dict[str, Any]], side: str) -> dict:
-    """One page of cards: ``side`` is ``front``, ``back`` (duplex) or ``fold`` (both)."""
+Card = tuple[dict[str, Any], dict[str, Any]]
+"""A card as printed: its front face and its back face."""
+
+
+def _card_page(geo: Layout, kind: str, cards: Sequence[Card], side: str) -> dict[str, Any]:
+    """One page of cards of one colour (`kind`, a deck): ``side`` is ``front``, ``back``
+    (duplex) or ``fold`` (both)."""
     w, h = geo.page
-    colours = deck_colour(deck.kind)
+    colours = deck_colour(kind)
     page: dict[str, Any] = {
         "type": "cards",
         "side": side,
-        "deck": deck.kind,
+        "deck": kind,
         "width": w,
         "height": h,
         "fronts": [],
@@ -163,22 +175,20 @@ def _card_page(geo: Layout, deck: Deck, fronts: Sequence[dict[str, Any]], side: 
         "trims": [],
         "folds": [],
         "registration": [],
-        "back_colour": colours["back"],
         "trim_colour": colours["ink"],
     }
     if side in ("front", "fold"):
-        for i, face in enumerate(fronts):
+        for i, (face, _) in enumerate(cards):
             x, y = geo.slot(i)
             page["fronts"].append({"x": _mm(x)[0], "y": _mm(y)[0], "face": face})
         page["marks"] = _segments(geo.cut_marks())
         page["trims"] = _segments(geo.trim_lines())
         page["folds"] = _segments(geo.fold_marks())
     if side in ("back", "fold"):
-        for i in range(len(fronts)):
+        for i, (_, back) in enumerate(cards):
             x, y = geo.slot(i, back=True)
             area = _mm(*geo.back_rect(i))
-            back = {"x": _mm(x)[0], "y": _mm(y)[0], "area": area, "face": back_face(deck)}
-            page["backs"].append(back)
+            page["backs"].append({"x": _mm(x)[0], "y": _mm(y)[0], "area": area, "face": back})
     if side in ("front", "back"):
         page["registration"] = [_mm(x, y) for x, y in geo.registration()]
     return page
@@ -236,6 +246,17 @@ def _mat_pages(ruleset: Ruleset, paper: str, seats: int) -> list[dict[str, Any]]
     return pages
 
 
+def _colour_groups(printed: list[Deck]) -> list[list[Deck]]:
+    """Neighbouring decks of one colour, printed on shared pages."""
+    groups: list[list[Deck]] = []
+    for deck in printed:
+        if groups and DECK_COLOURS[groups[-1][0].kind] == DECK_COLOURS[deck.kind]:
+            groups[-1].append(deck)
+        else:
+            groups.append([deck])
+    return groups
+
+
 def _range(first: int, count: int) -> list[int]:
     return [first, first + count - 1]
 
@@ -278,17 +299,40 @@ class _Pages:
         self.contents.append({**entry, "pages": _range(self.first + len(self.pages), len(pages))})
         self.pages += pages
 
+    def add_decks(self, geo: Layout, options: CardOptions, group: list[Deck]) -> None:
+        """Add the card pages of decks of one colour, which share pages, with each deck's
+        entry in the contents (the pages its cards are on)."""
+        cards: list[Card] = []
+        where: list[tuple[Deck, int, int]] = []  # each deck's first and last card
+        for deck in group:
+            where.append((deck, len(cards), len(cards) + len(deck.faces) - 1))
+            cards += [(face, back_face(deck)) for face in deck.faces]
+        start = self.first + len(self.pages)
+        per_chunk = 1 if options.fold or not options.backs else 2
+        for chunk in _chunks(cards, geo.per_page):
+            self.pages += _chunk_pages(geo, options, group[0].kind, chunk)
+        for deck, low, high in where:
+            page_low = start + per_chunk * (low // geo.per_page)
+            page_high = start + per_chunk * (high // geo.per_page) + per_chunk - 1
+            self.contents.append(
+                {
+                    "part": "cards",
+                    "label": deck.label,
+                    "count": len(deck.faces),
+                    "pages": [page_low, page_high],
+                }
+            )
 
-def _deck_pages(geo: Layout, options: CardOptions, deck: Deck) -> list[dict[str, Any]]:
-    """One deck's card pages: fronts each followed by their backs, or folded pages."""
-    found: list[dict[str, Any]] = []
-    for faces in _chunks(deck.faces, geo.per_page):
-        if options.fold:
-            found.append(_card_page(geo, deck, faces, "fold"))
-            continue
-        found.append(_card_page(geo, deck, faces, "front"))
-        if options.backs:
-            found.append(_offset_back(_card_page(geo, deck, faces, "back"), *options.back_offset))
+
+def _chunk_pages(
+    geo: Layout, options: CardOptions, kind: str, cards: Sequence[Card]
+) -> list[dict[str, Any]]:
+    """One page of cards: its fronts followed by their backs, or a folded page."""
+    if options.fold:
+        return [_card_page(geo, kind, cards, "fold")]
+    found = [_card_page(geo, kind, cards, "front")]
+    if options.backs:
+        found.append(_offset_back(_card_page(geo, kind, cards, "back"), *options.back_offset))
     return found
 
 
@@ -304,12 +348,11 @@ def _paginate(
     tokens and mats (with the kit)."""
     seats = options.players if options.players is not None else ruleset.players_max
     parts = _Pages(3 if options.kit else 1, [], [], [])  # after the cover and its second page
-    for deck in decks(ruleset, text, lang, options.players):
-        parts.samples.append(
-            {"label": deck.back_title, "front": deck.faces[0], "back": back_face(deck)}
-        )
-        entry = {"part": "cards", "label": deck.back_title, "count": len(deck.faces)}
-        parts.add(_deck_pages(geo, options, deck), entry)
+    printed = decks(ruleset, text, lang, options.players)
+    for deck in printed:
+        parts.samples.append({"label": deck.label, "front": deck.faces[0], "back": back_face(deck)})
+    for group in _colour_groups(printed):
+        parts.add_decks(geo, options, group)
     if not options.kit:
         return parts.pages
     per_rank = ruleset.caravan_limit * seats
@@ -335,7 +378,7 @@ def document(ruleset: Ruleset, options: CardOptions) -> dict[str, Any]:
     pages = _paginate(ruleset, options, geo, text, lang, coin_list)
     cw, ch = geo.card
     return {
-        "game": shown(ruleset.name, lang, ruleset.id),
+        "game": typeset(shown(ruleset.name, lang, ruleset.id)),  # the cover may wrap it
         "lang": lang,
         **mat_text(ruleset, lang, text),
         "resources": resources(ruleset),
@@ -371,11 +414,9 @@ def render(ruleset: Ruleset, options: CardOptions) -> bytes:
 
     doc = document(ruleset, options)
     pdf = render_pdf(TEMPLATE, doc)
-    boxes = {}
-    if options.bleed > 0:
-        geo = layout(options.paper, options.gap, options.bleed, options.fold)
-        trim, bleed = geo.trim_box(), geo.bleed_box()
-        boxes = {i: (trim, bleed) for i, p in enumerate(doc["pages"]) if p["type"] == "cards"}
+    geo = layout(options.paper, options.gap, options.bleed, options.fold)
+    trim, bleed = geo.trim_box(), geo.bleed_box()
+    boxes = {i: (trim, bleed) for i, p in enumerate(doc["pages"]) if p["type"] == "cards"}
     return print_settings(pdf, _duplex_mode(options), boxes)
 
 
@@ -417,10 +458,12 @@ def paper_help() -> str:
     return (
         f"Cards are {CARD_W:g} × {CARD_H:g} mm, {duplex.cols} × {duplex.rows} to a page (with "
         f"--fold, {fold.front_cols} × {fold.rows} fronts beside their backs on landscape "
-        f"pages). Cut marks stay {PRINT_MARGIN:g} mm clear of the paper edge and are at least "
-        f"{MARK_MIN:g} mm long ({MARK_MIN_GAP:g} mm with a gap, where the marks across the gaps "
-        "repeat every cut line); where that does not fit, the block of cards shrinks just "
-        "enough (the cover page gives the printed size). Printed card size on " + fit_summary()
+        f"pages); the frames reach {DEFAULT_BLEED:g} mm past the cut lines unless --bleed says "
+        f"otherwise. The cards stay {PRINT_MARGIN:g} mm clear of the paper edge, and so do the "
+        f"cut marks, which are at least {MARK_MIN:g} mm long; a side without room for them has "
+        "none (the marks across the gaps and the lines in the frames carry every cut line). "
+        "Only a block that does not fit at all shrinks (the cover page gives the printed "
+        "size). Printed card size on " + fit_summary()
     )
 
 

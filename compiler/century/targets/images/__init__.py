@@ -7,8 +7,8 @@
   name keeps only safe characters; the reference card, which has no id, is ``reference``);
 - ``<lang>/backs/<deck>.png``: the deck's back;
 - ``index.html``: a contact sheet with every card of the game, per language and deck, with
-  its id, title and number of copies (text escaped, relative links only, nothing loaded
-  from the network).
+  its id, title and number of copies, each language's section in its own words (text
+  escaped, relative links only, nothing loaded from the network).
 
 Every image is 63 × 88 mm plus `bleed` on every side (where only the frame colour or the
 back tint goes) at `dpi` pixels per inch, so ``round((63 + 2 × bleed) / 25.4 × dpi)`` pixels
@@ -26,6 +26,7 @@ from typing import Any
 
 from century.model.ruleset import Ruleset
 from century.model.text import shown
+from century.prose import render_prose
 from century.render.cards.images import (
     CARD_MM,
     DeckImages,
@@ -106,6 +107,8 @@ class Language:
     decks: list[DeckImages]
     paths: list[str]
     faces: list[dict[str, Any]]
+    words: dict[str, str]
+    """The contact sheet's words in this language (``img_card``, ``img_cards``, ``img_back``)."""
 
 
 def plan(ruleset: Ruleset, options: ImageOptions) -> list[Language]:
@@ -115,7 +118,8 @@ def plan(ruleset: Ruleset, options: ImageOptions) -> list[Language]:
     found = []
     for lang in languages(ruleset, options.languages):
         folder = file_stem(lang)
-        decks_found = deck_images(ruleset, lang)
+        text = render_prose(ruleset, lang)
+        decks_found = deck_images(ruleset, lang, text)
         paths, faces = [], []
         for deck in decks_found:
             for card in deck.cards:
@@ -123,7 +127,8 @@ def plan(ruleset: Ruleset, options: ImageOptions) -> list[Language]:
                 faces.append(card.face)
             paths.append(_path(folder, BACKS, file_stem(deck.kind)))
             faces.append(deck.back)
-        found.append(Language(lang, folder, decks_found, paths, faces))
+        words = {key: text[key] for key in ("img_card", "img_cards", "img_back")}
+        found.append(Language(lang, folder, decks_found, paths, faces, words))
     return found
 
 
@@ -181,7 +186,8 @@ def contact_sheet(ruleset: Ruleset, planned: list[Language], options: ImageOptio
                 {"title": deck.title, "count": deck.count, "cards": cards, "back": back}
             )
         game = shown(ruleset.name, lang, ruleset.id)
-        languages.append({"lang": lang, "game": game, "decks": deck_list})
+        words = {key: each.words[f"img_{key}"] for key in ("card", "cards", "back")}
+        languages.append({"lang": lang, "game": game, "decks": deck_list, "words": words})
     return env.get_template("index.html.j2").render(
         title=ruleset.name.get(ruleset.languages[0], ruleset.id),
         languages=languages,

@@ -55,7 +55,6 @@ observation and info are in ``info["final_obs"]`` and ``info["final_info"]``.
 from __future__ import annotations
 
 import importlib
-import operator
 import random
 from collections.abc import Callable
 from types import ModuleType
@@ -132,7 +131,7 @@ class _Observations:
 
 def _action(action: Any) -> int:
     """`action` as an int (an int as it is: the common case, checked first)."""
-    return action if action.__class__ is int else int(action)
+    return action if action.__class__ is int else actions.action_number(action)
 
 
 def _turn(turn: actions.Turn | None) -> actions.Turn:
@@ -151,6 +150,7 @@ class _Seeds:
     def next(self, seed: int | None) -> int:
         if seed is None:
             return self._rng.getrandbits(63)
+        seed = engine.whole_number(seed, "seed")
         self._rng = random.Random(seed)
         return seed
 
@@ -344,8 +344,9 @@ class SingleAgentEnv(_Shown, gymnasium.Env):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
-        super().reset(seed=seed)
-        self._start(self._seeds.next(seed))
+        game_seed = self._seeds.next(seed)  # a whole number, or TypeError
+        super().reset(seed=None if seed is None else game_seed)
+        self._start(game_seed)
         return self._observe(), self._info()
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
@@ -461,7 +462,7 @@ class SingleAgentVectorEnv(gymnasium.vector.VectorEnv):
             if len(seeds) != self.num_envs:
                 raise ValueError(f"{len(seeds)} seeds for {self.num_envs} environments")
         else:
-            first = operator.index(seed)
+            first = engine.whole_number(seed, "seed")
             seeds = [first + number for number in range(self.num_envs)]
             super().reset(seed=first)
         for number, (env, game_seed) in enumerate(zip(self.envs, seeds, strict=True)):

@@ -22,7 +22,7 @@ TEMPLATE = "targets/sheets/rules.typ"
 TYPST_PAPERS = {"a4": "a4", "letter": "us-letter"}
 """Paper names on the command line -> Typst paper names."""
 
-EXAMPLES = ("ex_acquire", "ex_upgrade", "ex_trade", "ex_end", "ex_coins")
+EXAMPLES = ("ex_acquire", "ex_upgrade", "ex_trade", "ex_end", "ex_coins", "ex_score")
 """The worked examples, in the order the sheet shows them (empty ones are left out)."""
 _LEADS = {"ex_acquire": "acquire", "ex_upgrade": "upgrade_card", "ex_trade": "trade_card"}
 """The term that heads each example (the others are headed by a heading of the sheet)."""
@@ -60,6 +60,8 @@ def _lead(ruleset: Ruleset, text: dict[str, str], key: str, lang: str) -> str:
         return term(ruleset, _LEADS[key], lang)
     if key == "ex_end":
         return text["h_end"]
+    if key == "ex_score":
+        return text["h_scoring"]
     return term(ruleset, "coins", lang)
 
 
@@ -97,6 +99,7 @@ def sheet_data(ruleset: Ruleset, lang: str, paper: str) -> dict[str, Any]:
         "caravan_limit": ruleset.caravan_limit,
         "point_row": ruleset.point_row,
         "merchant_row": ruleset.merchant_row,
+        "acquire": context["ex"]["acquire"],
         "end": context["thresholds"],
         "finish_round": ruleset.finish_round,
         "tie_break": ruleset.tie_break,

@@ -13,12 +13,14 @@ language of the game:
 - ``<game>-<lang>.json``: a saved object (put it in Tabletop Simulator's ``Saves/Saved
   Objects`` folder): one ``Deck`` per deck, its ``CustomDeck`` entries naming the sheets
   (``FaceURL``, ``BackURL``, ``NumWidth``, ``NumHeight``), ``DeckIDs`` and one ``Card`` per
-  card with its id as the nickname and its title as the description; the coins of every
-  pile for the most players, a caravan mat per seat, and a bag of cubes per resource.
+  card, named by its title and effect (``Trade card YY → G``, `card_name`) with its id as
+  the description; the coins of every pile for the most players, a caravan mat per seat,
+  and a bag of cubes per resource.
 
-The images are named by URL: `url` is the URL of the kit's folder (by default its
-``file:///`` URL, or a hosted copy's with ``--base-url``), so every URL is `url` followed by
-the file's relative path. Everything is drawn from the print kit's faces and tokens at
+The images are named by URL: `url` is the URL of the kit's folder, so every URL is `url`
+followed by the file's relative path. For online play that is where the folder will be
+hosted (``--base-url``); the default, the folder's ``file:///`` URL, works only on the
+computer that built the kit. Everything is drawn from the print kit's faces and tokens at
 `dpi` pixels per inch (150 by default keeps a 10 × 7 sheet within the 4096 pixels Tabletop
 Simulator recommends). The same input gives the same bytes.
 """
@@ -34,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from century.model.ruleset import Ruleset
+from century.model.ruleset import Ruleset, cube_string
 from century.model.text import shown, term
 from century.prose import render_prose
 from century.render.cards import kit
@@ -92,8 +94,9 @@ class TtsOptions(Languages):
         None,
         "--base-url",
         metavar="URL",
-        help="Where you will host the tts folder (e.g. https://example.org/game/tts): the "
-        "saved objects name the images below it (default: their file:/// URLs).",
+        help="For online play: the web address where you will upload the tts folder "
+        "(e.g. https://example.org/game/tts); the saved objects name the images below it. "
+        "Without it they name file:/// URLs, which work only on this computer.",
     )
     dest: Path | None = None
     """The folder the kit's folder goes into (its images' file URLs name it; None: the
@@ -183,15 +186,36 @@ def _colour(hex_colour: str) -> dict[str, float]:
 # -- the saved object ------------------------------------------------------------------------
 
 
+def card_name(face: dict[str, Any], codes: str) -> str:
+    """What a card is called in Tabletop Simulator: its title and its effect in the ladder's
+    `codes` (``Upgrade card ↑↑``, ``Trade card YY → G``, ``Point card
+    12 (YGBP)``); a card without an effect (the reference card) by its title."""
+
+    def cubes(key: str) -> str:
+        return cube_string(codes, tuple(face.get(key, ())))
+
+    kind, title = face["kind"], face["title"]
+    if kind == "gain":
+        return f"{title} +{cubes('get')}"
+    if kind == "upgrade":
+        return f"{title} {'↑' * face['steps']}"
+    if kind == "trade":
+        return f"{title} {cubes('pay')} → {cubes('get')}"
+    if kind == "point":
+        return f"{title} {face['points']} ({cubes('cost')})"
+    return str(title)
+
+
 def deck_object(
     deck: DeckImages,
     deck_sheets: list[tuple[Sheet, int, str]],
     back_url: str,
     x: float,
     guid: Callable[..., str],
+    codes: str,
 ) -> dict[str, Any]:
     """A ``Deck`` of every card of `deck`, face down; `deck_sheets` are (sheet, CustomDeck
-    key, face URL)."""
+    key, face URL); cards are named in the ladder's `codes`."""
     custom = {
         str(key): {
             "FaceURL": url,
@@ -213,8 +237,8 @@ def deck_object(
                         "GUID": guid("card", len(cards)),
                         "Name": "Card",
                         "Transform": _transform(x, 0.0, flip=True),
-                        "Nickname": card.face["id"] or card.face["title"],
-                        "Description": card.face["title"],
+                        "Nickname": card_name(card.face, codes),
+                        "Description": card.face["id"],
                         "CardID": key * 100 + cell,
                         "CustomDeck": {str(key): custom[str(key)]},
                         "SidewaysCard": False,
@@ -423,7 +447,7 @@ def _deck(
     def guid(*parts: object) -> str:
         return _guid(ruleset.id, lang, deck.kind, *parts)
 
-    return deck_object(deck, deck_sheets, _join(url, back), index * 3.5, guid)
+    return deck_object(deck, deck_sheets, _join(url, back), index * 3.5, guid, ruleset.codes)
 
 
 def deck_key(index: int, number: int) -> int:
@@ -483,10 +507,17 @@ def files(ruleset: Ruleset, options: TtsOptions) -> dict[str, bytes]:
 
 
 def report(out: Path, written: Files, options: TtsOptions) -> list[str]:
-    """How many images, and each saved object."""
+    """How many images, and each saved object; without a base URL, that the kit works only
+    on this computer."""
     count = sum(name.endswith(".png") for name in written)
     saves = sorted(name for name in written if name.endswith(".json"))
-    return [f"wrote {count} images to {out / FOLDER}", *(f"wrote {out / name}" for name in saves)]
+    lines = [f"wrote {count} images to {out / FOLDER}", *(f"wrote {out / name}" for name in saves)]
+    if options.base_url is None:
+        lines.append(
+            "note: the images are named by file:/// URLs, which work only on this computer; "
+            "to play online, upload the tts folder and run again with --base-url URL"
+        )
+    return lines
 
 
 TARGET = Target(
@@ -498,9 +529,11 @@ TARGET = Target(
     error=TtsError,
     names=names,
     help="Write DIR/tts/: a Tabletop Simulator kit with a saved object per language.\n\n"
+    "To play online, give --base-url with the address where you will upload the tts folder, "
+    "upload it there, and copy GAME-LANG.json into Tabletop Simulator's Saves/Saved Objects "
+    "folder. Without --base-url the images are named by file:/// URLs, which work only on the "
+    "computer that built the kit (never for the other players).\n\n"
     "Per deck a sheet of up to 10 × 7 cards (the last cell is the hidden card) and a back; "
-    "coins, a caravan mat per seat and cube bags. Copy GAME-LANG.json into Tabletop "
-    "Simulator's Saves/Saved Objects folder; with --base-url, upload the tts folder there "
-    "first.",
+    "coins, a caravan mat per seat and cube bags; each card is named by its title and effect.",
     report=report,
 )

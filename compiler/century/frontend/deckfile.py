@@ -1,0 +1,93 @@
+"""A resolved deck written back as data: a CSV or TSV table, or a YAML deck file.
+
+What is written reads back (`century.frontend.csvdeck`, the YAML loader) into the same cards:
+the fields as the data gives them after a variant's changes, ids only where a card names its
+own, names per language. A value a spreadsheet would read as a formula (a name that starts
+with ``=``, say) is refused rather than written, as reading such a cell refuses it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import yaml
+
+from century.frontend import csvdeck
+
+FORMATS = ("csv", "tsv", "yaml")
+
+
+class ExportProblem(ValueError):
+    """A card value that cannot be written in the format asked for."""
+
+
+def columns(deck: str, cards: Sequence[Mapping[str, Any]], languages: Sequence[str]) -> list[str]:
+    """The columns of a table of `cards`: the effect fields in the schema's order, then
+    ``copies`` and ``id`` where a card has them, then ``name.<lang>`` per language named."""
+    fields = [f for f in csvdeck.columns_of(deck) if any(f in card for card in cards)]
+    effect = [f for f in fields if f not in ("id", "copies", "name")]
+    langs = list(languages)
+    for card in cards:
+        langs += [lang for lang in card.get("name", {}) if lang not in langs]
+    named = [
+        f"name.{lang}" for lang in langs if any(lang in card.get("name", {}) for card in cards)
+    ]
+    return [*effect, *(f for f in ("copies", "id") if f in fields), *named]
+
+
+def table(
+    deck: str,
+    cards: Sequence[Mapping[str, Any]],
+    languages: Sequence[str],
+    delimiter: str = ",",
+) -> bytes:
+    """`cards` as a deck table (UTF-8, a header row, ``\\n`` line ends); `ExportProblem` for a
+    value a spreadsheet would read as a formula."""
+    header = columns(deck, cards, languages)
+    lines = [delimiter.join(header)]
+    for number, card in enumerate(cards, 1):
+        cells = []
+        for column in header:
+            value = _value(card, column)
+            text = "" if value is None else str(value)
+            if text and text[0] in csvdeck.FORMULA and not csvdeck.is_data(column, text):
+                raise ExportProblem(
+                    f"card {number} of the {deck} deck: its {column} {text[:40]!r} starts with "
+                    f"{text[0]!r}, which a spreadsheet reads as a formula"
+                )
+            cells.append(_quoted(text, delimiter))
+        lines.append(delimiter.join(cells))
+    return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+def yaml_deck(
+    deck: str, cards: Sequence[Mapping[str, Any]], schema: str | None, comment: str
+) -> bytes:
+    """`cards` as a YAML deck file, one card per line, headed by the schema modeline (when
+    `schema` gives its path) and `comment`."""
+    head = [f"# yaml-language-server: $schema={schema}"] if schema else []
+    head += [f"# {line}" if line else "#" for line in comment.splitlines()]
+    lines = [*head, f"deck: {deck}", "cards:"]
+    for card in cards:
+        flow = yaml.safe_dump(
+            dict(card), default_flow_style=True, sort_keys=False, allow_unicode=True, width=10**6
+        )
+        lines.append(f"  - {flow.strip()}")
+    if not cards:
+        lines[-1] = "cards: []"
+    return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+def _value(card: Mapping[str, Any], column: str) -> Any:
+    if column.startswith("name."):
+        return card.get("name", {}).get(column.removeprefix("name."))
+    return card.get(column)
+
+
+def _quoted(text: str, delimiter: str) -> str:
+    """`text` as a cell: quoted when it holds the delimiter, a quote, a line break or spaces
+    at either end (which reading would strip)."""
+    if any(c in text for c in (delimiter, '"', "\n", "\r")) or text != text.strip():
+        return '"' + text.replace('"', '""') + '"'
+    return text

@@ -1,0 +1,191 @@
+"""Deck tables (CSV, TSV): read as YAML decks are, written by `century deck export`, and read
+back into the same game. The broken tables are the case corpus in tests/cases/tables/."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from century import cli
+from century.diagnostics import DiagnosticError
+from century.frontend.csvdeck import load_table
+from century.pipeline import compile_paths
+
+from helpers import bundled_rulesets
+
+DECKS = ("merchant", "point", "starting")
+SAME_GAME = {"id", "name", "extends", "sources", "source_hash"}
+"""The fields of a ruleset that name it and its files rather than say how it plays."""
+
+
+def invoke(folder: Path, monkeypatch: pytest.MonkeyPatch, *args: str):
+    monkeypatch.chdir(folder)
+    return CliRunner().invoke(cli.app, list(args), catch_exceptions=False)
+
+
+def plays(ruleset) -> dict:
+    return {k: v for k, v in ruleset.to_json().items() if k not in SAME_GAME}
+
+
+@pytest.mark.parametrize("game", sorted(bundled_rulesets()))
+def test_every_bundled_deck_exported_and_read_back_is_the_same_game(game, tmp_path, monkeypatch):
+    """Each deck of each bundled game, as CSV, TSV and YAML, named by a variant in a fresh
+    project: the variant plays exactly as the game does."""
+    (tmp_path / "rules").mkdir()
+    files = {}
+    for deck in DECKS:
+        for fmt in ("csv", "tsv", "yaml"):
+            name = f"cards/{deck}.{fmt}"
+            result = invoke(tmp_path, monkeypatch, "deck", "export", game, deck, "--out", name)
+            assert result.exit_code == 0, result.output
+            files[deck, fmt] = name
+    original = bundled_rulesets()[game]
+    for fmt in ("csv", "tsv", "yaml"):
+        decks = ", ".join(f"{deck}: ../{files[deck, fmt]}" for deck in DECKS)
+        (tmp_path / "rules" / "again.yaml").write_text(
+            f"id: again\nextends: {game}\ndecks: {{{decks}}}\n", encoding="utf-8"
+        )
+        compiled = compile_paths([tmp_path / "rules"])
+        assert not compiled.diagnostics, [d.format() for d in compiled.diagnostics]
+        assert plays(compiled.rulesets["again"]) == plays(original), fmt
+
+
+def test_a_variants_changes_are_exported(tmp_path, monkeypatch):
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "house.yaml").write_text(
+        "id: house\nextends: spice-road\ncards:\n  merchant:\n    remove: [r-yyy]\n"
+        "    add: [{kind: trade, pay: B, get: RRRR, name: {en: Spice Bazaar, de: Basar}}]\n",
+        encoding="utf-8",
+    )
+    result = invoke(tmp_path, monkeypatch, "deck", "export", "house", "merchant")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == "kind,get,pay,steps,name.en,name.de"
+    assert "trade,RRRR,B,,Spice Bazaar,Basar" in lines
+    assert "trade,YYY,R," not in lines
+    assert len(lines) == 1 + 43
+
+
+def test_a_table_reads_spreadsheet_habits():
+    raw = (
+        "\ufeffKind ; Get;pay;STEPS;copies;id;name.en;name.de\r\n"
+        'trade;G;YY;;2;;"Bazaar; old";"Basar ""alt"""\r\n'
+        "upgrade;;;3;;;;\r\n"
+        'gain;YR;;;;+mine;" two\r\nlines";x\r\n'
+        ";;;;;;;\r\n\r\n"
+    ).encode()
+    table = load_table(raw, "deck.csv", "merchant")
+    cards = table.node.plain()["cards"]
+    assert cards[0] == {
+        "kind": "trade",
+        "get": "G",
+        "pay": "YY",
+        "copies": 2,
+        "name": {"en": "Bazaar; old", "de": 'Basar "alt"'},
+    }
+    assert cards[1] == {"kind": "upgrade", "steps": 3}
+    assert cards[2]["id"] == "+mine"  # an id that starts with + is data, not a formula
+    assert cards[2]["name"]["en"] == " two\nlines"  # quoted: kept as written
+    assert len(cards) == 3  # empty rows are no cards
+    third = table.node.value["cards"].value[2]
+    assert (third.value["name"].value["en"].mark.line, third.mark.line) == (4, 4)
+    assert table.node.value["cards"].value[1].value["steps"].mark.col == 11
+
+
+def test_a_header_typo_gets_a_did_you_mean():
+    with pytest.raises(DiagnosticError) as err:
+        load_table(b"kind,get,pay,setps\nupgrade,,,3\n", "deck.csv", "merchant")
+    [found] = err.value.diagnostics
+    assert (found.code, found.line, found.col) == ("C101", 1, 14)
+    assert found.hint == "did you mean 'steps'?"
+
+
+@pytest.mark.parametrize(
+    ("cell", "code"),
+    [("=1+2", "C025"), ("@SUM(A1)", "C025"), ("+3", None), ("-1", None), ("-x", "C025")],
+)
+def test_formulas_are_refused_and_signed_numbers_are_numbers(cell, code):
+    raw = f"kind,steps\nupgrade,{cell}\n".encode()
+    if code is None:
+        table = load_table(raw, "deck.csv", "merchant")
+        assert table.node.plain()["cards"][0]["steps"] == int(cell)
+        return
+    with pytest.raises(DiagnosticError) as err:
+        load_table(raw, "deck.csv", "merchant")
+    assert [(d.code, d.line, d.col) for d in err.value.diagnostics] == [(code, 2, 9)]
+
+
+def test_a_table_error_is_located_at_its_cell_in_text(tmp_path, monkeypatch):
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "cards").mkdir()
+    (tmp_path / "rules" / "house.yaml").write_text(
+        "id: house\nextends: spice-road\ndecks: {point: ../cards/points.csv}\n", encoding="utf-8"
+    )
+    (tmp_path / "cards" / "points.csv").write_text(
+        "cost;points\nYYRR;6\nYYXRR;7\n", encoding="utf-8"
+    )
+    result = invoke(tmp_path, monkeypatch, "validate")
+    assert result.exit_code == 1
+    assert "cards/points.csv:3:1: error C302: unknown resource code X in 'YYXRR'" in result.stderr
+    built = invoke(tmp_path, monkeypatch, "build")
+    assert built.exit_code == 1
+    assert not (tmp_path / "build").exists()  # nothing written
+
+
+def test_a_table_no_game_uses_is_reported(tmp_path, monkeypatch):
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "house.yaml").write_text("id: house\nextends: spice-road\n", "utf-8")
+    (tmp_path / "rules" / "loose.csv").write_text("cost,points\nYYRR,6\n", "utf-8")
+    (tmp_path / "rules" / "notes.csv").write_text("date,what\n2024-01-01,tried it\n", "utf-8")
+    result = invoke(tmp_path, monkeypatch, "validate", "--format", "json")
+    assert result.exit_code == 0, result.output
+    found = {(d["file"], d["code"], d["severity"]) for d in json.loads(result.stdout)}
+    assert found == {
+        ("rules/loose.csv", "C018", "warning"),
+        ("rules/notes.csv", "C022", "warning"),  # not a deck table: skipped, never quoted
+    }
+
+
+def test_export_refuses_what_a_spreadsheet_would_run(tmp_path, monkeypatch):
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "house.yaml").write_text(
+        "id: house\nextends: spice-road\ncards:\n  merchant:\n"
+        "    add: [{kind: gain, get: BB, name: {en: '=HYPERLINK(1)', de: Basar}}]\n",
+        encoding="utf-8",
+    )
+    result = invoke(tmp_path, monkeypatch, "deck", "export", "house", "merchant", "-o", "m.csv")
+    assert result.exit_code == 1
+    assert "which a spreadsheet reads as a formula" in result.stderr
+    assert not (tmp_path / "m.csv").exists()
+    assert (
+        invoke(tmp_path, monkeypatch, "deck", "export", "house", "merchant", "-f", "yaml").exit_code
+        == 0
+    )
+
+
+def test_export_never_replaces_a_file_unasked_nor_an_input(tmp_path, monkeypatch):
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "cards").mkdir()
+    (tmp_path / "cards" / "points.csv").write_text("cost,points\nYYRR,6\n" * 1, "utf-8")
+    mine = tmp_path / "cards" / "mine.csv"
+    mine.write_text("my notes\n", "utf-8")
+    result = invoke(tmp_path, monkeypatch, "deck", "export", "spice-road", "point", "-o", str(mine))
+    assert result.exit_code == 1 and "exists (use --force" in result.stderr
+    assert mine.read_text("utf-8") == "my notes\n"
+    (tmp_path / "rules" / "house.yaml").write_text(
+        "id: house\nextends: spice-road\ndecks: {merchant: ../cards/m.csv}\n", encoding="utf-8"
+    )
+    assert (
+        invoke(
+            tmp_path, monkeypatch, "deck", "export", "spice-road", "merchant", "-o", "cards/m.csv"
+        ).exit_code
+        == 0
+    )
+    again = invoke(
+        tmp_path, monkeypatch, "deck", "export", "house", "merchant", "-o", "cards/m.csv", "--force"
+    )
+    assert again.exit_code == 1 and "is an input of this run" in again.stderr
+    assert invoke(tmp_path, monkeypatch, "deck", "export", "house", "nope").exit_code == 2
