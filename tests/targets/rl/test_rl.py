@@ -465,6 +465,8 @@ def test_vector_env_steps_the_games_a_single_env_steps():
         envs.step([0, 0])
     with pytest.raises(ValueError, match="num_envs"):
         module.SingleAgentVectorEnv(0)
+    with pytest.raises(TypeError, match="num_envs"):
+        module.SingleAgentVectorEnv(2.0)
     envs.close()
 
 

@@ -437,8 +437,9 @@ class SingleAgentVectorEnv(gymnasium.vector.VectorEnv):
     }
 
     def __init__(self, num_envs: int = 8, **kwargs: Any) -> None:
-        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
-            raise ValueError(f"num_envs must be a whole number of 1 or more, not {num_envs!r}")
+        num_envs = engine.whole_number(num_envs, "num_envs")
+        if num_envs < 1:
+            raise ValueError(f"num_envs must be 1 or more, not {num_envs}")
         if kwargs.get("render_mode") is not None:
             raise ValueError("a vector environment does not render: pass no render_mode")
         self.envs = [SingleAgentEnv(**kwargs) for _ in range(num_envs)]
@@ -450,6 +451,8 @@ class SingleAgentVectorEnv(gymnasium.vector.VectorEnv):
         size = len(self.envs[0]._encoder.buffer)
         self._observations: np.ndarray = np.zeros((num_envs, size), np.float32)
         self._masks = np.zeros((num_envs, NUM_ACTIONS), np.int8)
+        for env, row in zip(self.envs, self._observations, strict=True):
+            env._encoder = actions.Encoder(env.players, row)  # each game writes its row
 
     def reset(
         self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
@@ -510,7 +513,7 @@ class SingleAgentVectorEnv(gymnasium.vector.VectorEnv):
         return numbers
 
     def _write(self, number: int, env: SingleAgentEnv) -> None:
-        self._observations[number] = env._write()
+        env._write()  # into its row of the batch
         row = self._masks[number]
         row[:] = 0
         row[_turn(env.turn).legal()] = 1
