@@ -12,8 +12,9 @@ Every measurement plays with uniformly random legal choices and counts CPU secon
 - gymnasium: ``SingleAgentEnv.step`` with a random masked action (from ``info``), random
   opponents (their moves count as moves, not steps);
 - vector-N: ``SingleAgentVectorEnv(num_envs=N)``, one random masked action per game and
-  step (drawn for the whole batch at once, as a policy acts on a batch), games started anew
-  as they end; steps are the games' steps;
+  step, games started anew as they end; steps are the games' steps;
+- singles-N: the same N games as N ``SingleAgentEnv`` stepped in turn by hand (what the
+  vector environment adds or saves);
 - openspiel (if ``pyspiel`` is installed): ``observation_tensor`` of the player to move,
   ``legal_actions`` and ``apply_action``; chance nodes (drawn from ``chance_outcomes``) count
   as steps.
@@ -118,18 +119,44 @@ def vector_steps(module, num_envs: int, steps: int) -> Play:
 
     def play(players: int, number: int) -> tuple[int, int]:
         envs = module.SingleAgentVectorEnv(num_envs, players=players)
-        rng = np.random.default_rng(number)
+        pick = random.Random(number).random
         _, info = envs.reset(seed=number * 100_000)
         started = sum(len(env.game.moves()) for env in envs.envs)
         moves = 0
         for _ in range(max(1, steps // num_envs)):
             games = [env.game for env in envs.envs]
-            masks = info["action_mask"]
-            actions = np.argmax(masks * rng.random(masks.shape), axis=1)
-            _, _, terminated, truncated, info = envs.step(actions)
+            actions = []
+            for row in info["action_mask"]:
+                legal = row.nonzero()[0]
+                actions.append(legal[int(pick() * len(legal))])
+            _, _, terminated, truncated, info = envs.step(np.array(actions))
             for index in np.flatnonzero(terminated | truncated):
                 moves += len(games[index].moves())
         moves += sum(len(env.game.moves()) for env in envs.envs) - started
+        return max(1, steps // num_envs) * num_envs, moves
+
+    return play
+
+
+def singles_steps(module, num_envs: int, steps: int) -> Play:
+    """The same as `vector_steps` with `num_envs` single environments stepped in turn by
+    hand: what the vector environment adds or saves."""
+
+    def play(players: int, number: int) -> tuple[int, int]:
+        envs = [module.SingleAgentEnv(players=players) for _ in range(num_envs)]
+        pick = random.Random(number).random
+        infos = [env.reset(seed=number * 100_000 + n)[1] for n, env in enumerate(envs)]
+        started = sum(len(env.game.moves()) for env in envs)
+        moves = 0
+        for _ in range(max(1, steps // num_envs)):
+            for index, env in enumerate(envs):
+                legal = infos[index]["action_mask"].nonzero()[0]
+                action = int(legal[int(pick() * len(legal))])
+                _, _, terminated, truncated, infos[index] = env.step(action)
+                if terminated or truncated:
+                    moves += len(env.game.moves())
+                    infos[index] = env.reset()[1]
+        moves += sum(len(env.game.moves()) for env in envs) - started
         return max(1, steps // num_envs) * num_envs, moves
 
     return play
@@ -190,6 +217,8 @@ def main() -> None:
     }
     for size in args.envs:
         kinds[f"vector-{size}"] = vector_steps(module, size, args.vector_steps)
+        if size > 1:
+            kinds[f"singles-{size}"] = singles_steps(module, size, args.vector_steps)
     openspiel = openspiel_games(ruleset, args.env_games)
     if openspiel is not None:
         kinds["openspiel"] = openspiel
