@@ -485,8 +485,8 @@ class SingleAgentVectorEnv(gymnasium.vector.VectorEnv):
         infos: dict[str, Any] = {}
         for number, (env, action) in enumerate(zip(self.envs, numbers, strict=True)):
             reward, terminated, truncated, illegal = env._play(action)
+            rewards[number] = reward
             if terminated or truncated:
-                rewards[number] = reward
                 terminations[number], truncations[number] = terminated, truncated
                 final = env._info()
                 if illegal:
