@@ -709,3 +709,26 @@ def test_readme_training_loop_runs(run, tmp_path):
     short = training.replace("total_timesteps=100_000", "total_timesteps=256")
     out = run_python(short, tmp_path, OMP_NUM_THREADS="1")  # as the README advises
     assert re.fullmatch(r"(won|lost) after \d+ rounds\n", out), out
+
+
+def test_readme_stable_baselines3_workers_train(run, tmp_path):
+    """The README's stable-baselines3 worker processes, two instead of four, trained by
+    MaskablePPO, which reads their masks through ``action_masks()``."""
+    needs("sb3_contrib", TRAINING)
+    needs("pettingzoo")
+    examples = readme_examples(run, tmp_path)
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    [workers] = re.findall(r"`(SubprocVecEnv\(\[.*?\] \* 4\))`", readme)
+    code = examples["training"].split("env = ")[0] + (
+        "import functools\n"
+        "from stable_baselines3.common.vec_env import SubprocVecEnv\n"
+        f"workers = {workers.replace('* 4', '* 2')}\n"
+        "model = MaskablePPO('MlpPolicy', workers, n_steps=32, batch_size=64, seed=0)\n"
+        "model.learn(total_timesteps=64)\n"
+        "masks = workers.env_method('action_masks')\n"
+        "legal = [m.shape == (rl.NUM_ACTIONS,) and bool(m.any()) for m in masks]\n"
+        "print(model.num_timesteps, legal)\n"
+        "workers.close()\n"
+    )
+    out = run_python(code, tmp_path, OMP_NUM_THREADS="1")
+    assert out == "64 [True, True]\n", out
