@@ -1,25 +1,31 @@
 """Benchmark of the learning adapters against the engine, in one process.
 
-Every measurement plays whole games with uniformly random legal choices and counts CPU
-seconds (``time.process_time``, less disturbed by other processes than wall-clock time):
+Every measurement plays with uniformly random legal choices and counts CPU seconds
+(``time.process_time``, less disturbed by other processes than wall-clock time):
 
 - engine: ``legal_moves()``, one move at random, ``play`` (as bench_engine.py);
 - pettingzoo: the AEC loop ``env.last()`` (observation vector and mask), a random masked
   action, ``env.step``; "steps" are actions (an acquire's payment and a discard take one per
   cube), "moves" the engine moves they make;
-- pettingzoo-mask: the same without the observation vector (``env.last(observe=False)``,
-  the mask from ``env.turn.legal()``): what the observation costs;
-- gymnasium: ``SingleAgentEnv.step`` with a random masked action, random opponents (their
-  moves count as moves, not steps);
-- openspiel (if ``pyspiel`` is installed): ``legal_actions``/``chance_outcomes`` and
-  ``apply_action``, no observation tensor; chance nodes count as steps.
+- pz-no-obs: the same loop with no observation at all (``env.last(observe=False)``, the
+  legal actions from ``env.turn``): the most any observation could leave;
+- gymnasium: ``SingleAgentEnv.step`` with a random masked action (from ``info``), random
+  opponents (their moves count as moves, not steps);
+- vector-N: ``SingleAgentVectorEnv(num_envs=N)``, one random masked action per game and
+  step, games started anew as they end; steps are the games' steps;
+- singles-N: the same N games as N ``SingleAgentEnv`` stepped in turn by hand (what the
+  vector environment adds or saves);
+- openspiel (if ``pyspiel`` is installed): ``observation_tensor`` of the player to move,
+  ``legal_actions`` and ``apply_action``; chance nodes (drawn from ``chance_outcomes``) count
+  as steps.
 
-The kinds take turns for ``--rounds`` rounds, so a slow patch of the shared machine hits
-them alike; the table gives the median and the range of the rounds, and each adapter's
-moves/s as a share of the engine's decisions/s.
+The engine's move tables are built first (``warm_up``) and every kind plays once before the
+clock runs. The kinds take turns for ``--rounds`` rounds, so a slow patch of the shared
+machine hits them alike; the table gives the median and the range of the rounds' steps/s,
+the median moves/s, and steps/s and moves/s each as a share of the engine's moves/s.
 
-    python benchmarks/bench_rl.py                    # spice-road, 2 and 4 players
-    python benchmarks/bench_rl.py --game golem --players 2 --rounds 5
+    python benchmarks/bench_rl.py                    # spice-road, 2 players
+    python benchmarks/bench_rl.py --game golem --players 2 4 --rounds 5
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -38,67 +45,126 @@ import numpy as np
 from century.pipeline import compile_paths
 from century.targets.pettingzoo import load_env
 
+Play = Callable[[int, int], tuple[int, int]]
+"""A measurement: (players, round) -> (steps, engine moves)."""
 
-def engine_games(module, players: int, seeds: range) -> tuple[int, int]:
-    """Random playouts on the engine: (decisions, decisions)."""
+
+def engine_games(module, games: int) -> Play:
+    """Random playouts on the engine: (moves, moves)."""
     engine = module.engine
-    decisions = 0
-    for seed in seeds:
-        pick = random.Random(seed).random
-        state = engine.new_game(players, seed)
-        while not state.is_over():
-            moves = state.legal_moves()
-            state.play(moves[int(pick() * len(moves))])
-            decisions += 1
-    return decisions, decisions
+
+    def play(players: int, number: int) -> tuple[int, int]:
+        moves = 0
+        for seed in range(number * games, (number + 1) * games):
+            pick = random.Random(seed).random
+            state = engine.new_game(players, seed)
+            while not state.is_over():
+                legal = state.legal_moves()
+                state.play(legal[int(pick() * len(legal))])
+                moves += 1
+        return moves, moves
+
+    return play
 
 
-def pettingzoo_games(module, players: int, seeds: range, observe: bool = True) -> tuple[int, int]:
-    """Random masked actions through the AEC loop: (steps, engine moves)."""
-    env = module.env(players=players)
-    steps = moves = 0
-    for seed in seeds:
-        env.reset(seed=seed)
-        rng = np.random.default_rng(seed)
-        for _ in env.agent_iter():
-            if observe:
-                observation, _, terminated, truncated, _ = env.last()
-                legal = np.flatnonzero(observation["action_mask"])
-            else:
-                _, _, terminated, truncated, _ = env.last(observe=False)
-                legal = env.turn.legal()
-            if terminated or truncated:
-                env.step(None)
-                continue
-            env.step(int(legal[int(rng.integers(len(legal)))]))
-            steps += 1
-        moves += len(env.game.moves())
-    return steps, moves
+def pettingzoo_games(module, games: int, observe: bool = True) -> Play:
+    """Random masked actions through the AEC loop: (steps, engine moves). Without `observe`,
+    no observation at all: the mask from the decision's legal actions."""
+
+    def play(players: int, number: int) -> tuple[int, int]:
+        env = module.env(players=players)
+        steps = moves = 0
+        for seed in range(number * games, (number + 1) * games):
+            env.reset(seed=seed)
+            pick = random.Random(seed).random
+            for _ in env.agent_iter():
+                observation, _, terminated, truncated, _ = env.last(observe)
+                if terminated or truncated:
+                    env.step(None)
+                    continue
+                legal = observation["action_mask"].nonzero()[0] if observe else env.turn.legal()
+                env.step(int(legal[int(pick() * len(legal))]))
+                steps += 1
+            moves += len(env.game.moves())
+        return steps, moves
+
+    return play
 
 
-def pettingzoo_mask_games(module, players: int, seeds: range) -> tuple[int, int]:
-    return pettingzoo_games(module, players, seeds, observe=False)
-
-
-def gymnasium_games(module, players: int, seeds: range) -> tuple[int, int]:
+def gymnasium_games(module, games: int) -> Play:
     """Random masked actions of seat 0 against random opponents: (steps, engine moves)."""
-    env = module.SingleAgentEnv(players=players)
-    steps = moves = 0
-    for seed in seeds:
-        _, info = env.reset(seed=seed)
-        rng = np.random.default_rng(seed)
-        done = False
-        while not done:
-            legal = np.flatnonzero(info["action_mask"])
-            _, _, terminated, truncated, info = env.step(int(legal[int(rng.integers(len(legal)))]))
-            done = terminated or truncated
-            steps += 1
-        moves += len(env.game.moves())
-    return steps, moves
+
+    def play(players: int, number: int) -> tuple[int, int]:
+        env = module.SingleAgentEnv(players=players)
+        steps = moves = 0
+        for seed in range(number * games, (number + 1) * games):
+            _, info = env.reset(seed=seed)
+            pick = random.Random(seed).random
+            done = False
+            while not done:
+                legal = info["action_mask"].nonzero()[0]
+                action = int(legal[int(pick() * len(legal))])
+                _, _, terminated, truncated, info = env.step(action)
+                done = terminated or truncated
+                steps += 1
+            moves += len(env.game.moves())
+        return steps, moves
+
+    return play
 
 
-def openspiel_runner(ruleset):
-    """The OpenSpiel measurement, or None without pyspiel."""
+def vector_steps(module, num_envs: int, steps: int) -> Play:
+    """Random masked actions for every game of a vector environment, `steps` game steps in
+    all: (steps, engine moves)."""
+
+    def play(players: int, number: int) -> tuple[int, int]:
+        envs = module.SingleAgentVectorEnv(num_envs, players=players)
+        pick = random.Random(number).random
+        _, info = envs.reset(seed=number * 100_000)
+        started = sum(len(env.game.moves()) for env in envs.envs)
+        moves = 0
+        for _ in range(max(1, steps // num_envs)):
+            games = [env.game for env in envs.envs]
+            actions = []
+            for row in info["action_mask"]:
+                legal = row.nonzero()[0]
+                actions.append(legal[int(pick() * len(legal))])
+            _, _, terminated, truncated, info = envs.step(np.array(actions))
+            for index in np.flatnonzero(terminated | truncated):
+                moves += len(games[index].moves())
+        moves += sum(len(env.game.moves()) for env in envs.envs) - started
+        return max(1, steps // num_envs) * num_envs, moves
+
+    return play
+
+
+def singles_steps(module, num_envs: int, steps: int) -> Play:
+    """The same as `vector_steps` with `num_envs` single environments stepped in turn by
+    hand: what the vector environment adds or saves."""
+
+    def play(players: int, number: int) -> tuple[int, int]:
+        envs = [module.SingleAgentEnv(players=players) for _ in range(num_envs)]
+        pick = random.Random(number).random
+        infos = [env.reset(seed=number * 100_000 + n)[1] for n, env in enumerate(envs)]
+        started = sum(len(env.game.moves()) for env in envs)
+        moves = 0
+        for _ in range(max(1, steps // num_envs)):
+            for index, env in enumerate(envs):
+                legal = infos[index]["action_mask"].nonzero()[0]
+                action = int(legal[int(pick() * len(legal))])
+                _, _, terminated, truncated, infos[index] = env.step(action)
+                if terminated or truncated:
+                    moves += len(env.game.moves())
+                    infos[index] = env.reset()[1]
+        moves += sum(len(env.game.moves()) for env in envs) - started
+        return max(1, steps // num_envs) * num_envs, moves
+
+    return play
+
+
+def openspiel_games(ruleset, games: int) -> Play | None:
+    """Random playouts through OpenSpiel with the observation tensor of every decision, or
+    None without pyspiel: (steps, engine moves)."""
     try:
         import pyspiel
 
@@ -106,11 +172,12 @@ def openspiel_runner(ruleset):
     except ImportError:
         return None
     module = load_game_module(ruleset)
+    starts = ("", module.actions.DISCARD)
 
-    def games(_module, players: int, seeds: range) -> tuple[int, int]:
+    def play(players: int, number: int) -> tuple[int, int]:
         game = pyspiel.load_game(module.engine.GAME_ID, {"players": players})
         steps = moves = 0
-        for seed in seeds:
+        for seed in range(number * games, (number + 1) * games):
             rng = random.Random(seed)
             state = game.new_initial_state()
             while not state.is_terminal():
@@ -118,32 +185,41 @@ def openspiel_runner(ruleset):
                     outcomes, weights = zip(*state.chance_outcomes(), strict=True)
                     state.apply_action(rng.choices(outcomes, weights)[0])
                 else:
-                    moves += state._turn.prefix in ("", module.actions.DISCARD)  # a move starts
-                    state.apply_action(rng.choice(state.legal_actions()))
+                    state.observation_tensor(state.current_player())
+                    moves += state._turn.prefix in starts  # a move starts
+                    legal = state.legal_actions()
+                    state.apply_action(legal[int(rng.random() * len(legal))])
                 steps += 1
         return steps, moves
 
-    return games
+    return play
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="spice-road", help="game or variant id")
-    parser.add_argument("--players", type=int, nargs="+", default=[2, 4])
-    parser.add_argument("--rounds", type=int, default=3, help="alternating rounds per kind")
+    parser.add_argument("--players", type=int, nargs="+", default=[2])
+    parser.add_argument("--rounds", type=int, default=5, help="alternating rounds per kind")
     parser.add_argument("--engine-games", type=int, default=200, help="engine games per round")
-    parser.add_argument("--env-games", type=int, default=20, help="adapter games per round")
+    parser.add_argument("--env-games", type=int, default=30, help="adapter games per round")
+    parser.add_argument("--vector-steps", type=int, default=20_000, help="steps per round")
+    parser.add_argument("--envs", type=int, nargs="+", default=[1, 16, 256], help="vector sizes")
     args = parser.parse_args()
 
     ruleset = compile_paths().rulesets[args.game]
     module = load_env(ruleset)
-    kinds = {
-        "engine": engine_games,
-        "pettingzoo": pettingzoo_games,
-        "pettingzoo-mask": pettingzoo_mask_games,
-        "gymnasium": gymnasium_games,
+    module.engine.warm_up()
+    kinds: dict[str, Play] = {
+        "engine": engine_games(module, args.engine_games),
+        "pettingzoo": pettingzoo_games(module, args.env_games),
+        "pz-no-obs": pettingzoo_games(module, args.env_games, observe=False),
+        "gymnasium": gymnasium_games(module, args.env_games),
     }
-    openspiel = openspiel_runner(ruleset)
+    for size in args.envs:
+        kinds[f"vector-{size}"] = vector_steps(module, size, args.vector_steps)
+        if size > 1:
+            kinds[f"singles-{size}"] = singles_steps(module, size, args.vector_steps)
+    openspiel = openspiel_games(ruleset, args.env_games)
     if openspiel is not None:
         kinds["openspiel"] = openspiel
     print(
@@ -151,26 +227,28 @@ def main() -> None:
         f"random legal choices, CPU time, {args.rounds} alternating rounds"
     )
     for players in args.players:
-        for play in kinds.values():  # warm the move tables and imports
-            play(module, players, range(10_000, 10_002))
+        for play in kinds.values():  # every table and import warm
+            play(players, 1000)
         rates: dict[str, list[tuple[float, float]]] = {kind: [] for kind in kinds}
         for number in range(args.rounds):
             for kind, play in kinds.items():
-                games = args.engine_games if kind == "engine" else args.env_games
-                seeds = range(number * games, (number + 1) * games)
                 start = time.process_time()
-                steps, moves = play(module, players, seeds)
+                steps, moves = play(players, number)
                 seconds = time.process_time() - start
                 rates[kind].append((steps / seconds, moves / seconds))
         baseline = statistics.median(moves for _, moves in rates["engine"])
-        print(f"\n{players} players{'':13s}steps/s (median, range)        moves/s    vs engine")
+        print(
+            f"\n{players} players{'':10s}steps/s (median, range)       moves/s"
+            "   steps/s  moves/s\n"
+            f"{'':60s}of the engine's moves/s"
+        )
         for kind, found in rates.items():
             steps = sorted(step for step, _ in found)
+            middle = statistics.median(steps)
             moves = statistics.median(move for _, move in found)
             print(
-                f"  {kind:16s} {statistics.median(steps):9,.0f} "
-                f"({steps[0]:9,.0f} - {steps[-1]:9,.0f})  {moves:9,.0f}  "
-                f"{moves / baseline:8.1%}"
+                f"  {kind:12s} {middle:9,.0f} ({steps[0]:9,.0f} - {steps[-1]:9,.0f})"
+                f"  {moves:9,.0f}  {middle / baseline:7.1%}  {moves / baseline:7.1%}"
             )
 
 

@@ -41,7 +41,9 @@ API
 - ``State.view() -> View``: what the players see, read live at no cost, for bots: caravans,
   rows, hands, played and claimed cards, coins, and each legal move with the caravan it
   leaves, from the memo tables; the decks' contents but not their order
-  (``View.sample(rng)`` deals a copy with the unseen cards in a drawn order). See ``View``.
+  (``View.sample(rng)`` deals a copy with the unseen cards in a drawn order); every seat's
+  holdings, the coin piles and the deck sizes at once (``seats``, ``coin_piles``,
+  ``decks_left``), for observers that read them after every move. See ``View``.
 - ``warm_up()``: builds the move tables of every caravan within the limit up front (a
   simulation's worker then plays at warm speed from its first game). ``caravan(vector)``:
   the interned caravan of a vector. At most ``MEMO_LIMIT`` caravans are interned at once.
@@ -132,6 +134,7 @@ __all__ = [
     "IllegalMove",
     "KindRules",
     "PointCard",
+    "Seats",
     "State",
     "View",
     "caravan",
@@ -1516,6 +1519,17 @@ class _Position:
 # -- what the players see ------------------------------------------------------------------
 
 
+class Seats(NamedTuple):
+    """What every seat holds (`View.seats`): each field a tuple in seat order."""
+
+    caravans: tuple[Caravan, ...]
+    hands: tuple[tuple[int, ...], ...]
+    played: tuple[tuple[int, ...], ...]
+    point_cards: tuple[tuple[int, ...], ...]
+    coins: tuple[tuple[int, ...], ...]
+    turns: tuple[int, ...]
+
+
 class View:
     """What every player can see of a position, read live from its state (nothing is copied
     or converted): for bots. Seats and slots are 0-based, merchant cards are indexes into
@@ -1632,6 +1646,37 @@ class View:
         """The unseen point cards (the deck) in card order: the order is hidden."""
         state = self._state
         return tuple(sorted(state._pdeck[state._pnext :]))
+
+    # -- every seat and pile at once -----------------------------------------------------
+
+    @property
+    def seats(self) -> Seats:
+        """What every seat holds, read in one call (the objects that `caravan`, `hand`,
+        `played`, `point_cards`, `coins` and `turns` give one seat at a time), for readers
+        of every seat after every move. A seat's holdings are replaced when they change,
+        never changed in place, so the same object means the same holdings."""
+        state = self._state
+        return Seats(
+            tuple(state._caravans),
+            tuple(state._hands),
+            tuple(state._played),
+            tuple(state._points),
+            tuple(state._coins),
+            tuple(state._turns),
+        )
+
+    @property
+    def coin_piles(self) -> tuple[tuple[int, int], ...]:
+        """Per pile (in `COINS` order): the coins left and the pile's position in the
+        point row (1-based; 0 once it has run out and left the row)."""
+        state = self._state
+        return tuple(zip(state._coin_count, state._coin_position, strict=True))
+
+    @property
+    def decks_left(self) -> tuple[int, int]:
+        """How many cards the merchant deck and the point deck still hold."""
+        state = self._state
+        return len(state._mdeck) - state._mnext, len(state._pdeck) - state._pnext
 
     def sample(self, rng: random.Random) -> State:
         """A copy of the position whose decks hold the unseen cards in an order drawn with

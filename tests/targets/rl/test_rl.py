@@ -36,6 +36,7 @@ from helpers import (
 )
 
 RL_EXTRA = "(pip install -e '.[rl]')"
+TRAINING = "(pip install sb3-contrib, which brings PyTorch)"
 
 
 def rulesets() -> dict[str, Ruleset]:
@@ -48,9 +49,9 @@ def rulesets() -> dict[str, Ruleset]:
 RULESETS = rulesets()
 
 
-def needs(module: str):
+def needs(module: str, install: str = RL_EXTRA):
     """The module, or a skip that names the missing package."""
-    return pytest.importorskip(module, reason=f"{module} is not installed {RL_EXTRA}")
+    return pytest.importorskip(module, reason=f"{module} is not installed {install}")
 
 
 # -- the action space ------------------------------------------------------------------------
@@ -342,11 +343,19 @@ def test_a_step_takes_a_whole_number_action_never_a_truncated_one(action):
 # -- Gymnasium ---------------------------------------------------------------------------------
 
 
-def test_gymnasium_wrapper_passes_the_env_checker():
+def test_gymnasium_wrapper_passes_the_env_checker_with_its_defaults():
     module = pettingzoo_module(spice_road())
     from gymnasium.utils.env_checker import check_env
 
-    check_env(module.SingleAgentEnv(players=2, illegal_reward=-1.0), skip_render_check=True)
+    check_env(module.SingleAgentEnv(), skip_render_check=True)
+    check_env(module.SingleAgentEnv(players=3, seat=1), skip_render_check=True)
+
+
+def test_gymnasium_wrapper_passes_stable_baselines3_env_checker():
+    module = pettingzoo_module(spice_road())
+    env_checker = needs("stable_baselines3.common.env_checker", TRAINING)
+
+    env_checker.check_env(module.SingleAgentEnv(), warn=True)
 
 
 @pytest.mark.parametrize(("seat", "players"), [(0, 2), (2, 3)])
@@ -380,23 +389,85 @@ def test_gymnasium_wrapper_against_a_century_bot(seat, players):
 
 def test_gymnasium_wrapper_illegal_actions():
     module = pettingzoo_module(spice_road())
-    env = module.SingleAgentEnv(players=2)
+    env = module.SingleAgentEnv(players=2)  # by default an illegal action loses the game
     _, info = env.reset(seed=1)
     illegal = int(info["action_mask"].argmin())
     before = env.game.to_dict()
-    with pytest.raises(module.IllegalAction):
-        env.step(illegal)
-    assert env.game.to_dict() == before
+    observation, reward, terminated, truncated, info = env.step(illegal)
+    assert (reward, terminated, truncated, info["illegal_action"]) == (-1.0, True, False, True)
+    assert env.game.to_dict() == before and not info["action_mask"].any()
+    assert env.observation_space.contains(observation)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
     env = module.SingleAgentEnv(players=2, illegal_reward=-5.0)
     env.reset(seed=1)
     _, reward, terminated, _, _ = env.step(illegal)
     assert (reward, terminated) == (-5.0, True)
+    env = module.SingleAgentEnv(players=2, illegal_reward=None)  # or it raises
+    env.reset(seed=1)
+    with pytest.raises(module.IllegalAction):
+        env.step(illegal)
+    assert env.game.to_dict() == before
     with pytest.raises(ValueError, match="seat"):
         module.SingleAgentEnv(players=2, seat=2)
     with pytest.raises(ValueError, match="players"):
         module.env(players=9)
     with pytest.raises(RuntimeError, match="reset"):
         module.env(players=2).step(0)
+
+
+def test_vector_env_steps_the_games_a_single_env_steps():
+    """A vector of 3 games against 3 single environments on the same seeds and actions:
+    the same observations, rewards, ends and masks; an ended game starts anew in the same
+    step, its last observation and info in ``final_obs`` and ``final_info``."""
+    module = pettingzoo_module(spice_road())
+    import numpy as np
+    from gymnasium.vector import AutoresetMode
+
+    envs = module.SingleAgentVectorEnv(3, players=2, max_rounds=12)
+    assert envs.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
+    assert envs.observation_space.shape == (3, *envs.single_observation_space.shape)
+    assert list(envs.action_space.nvec) == [module.NUM_ACTIONS] * 3
+    singles = [module.SingleAgentEnv(players=2, max_rounds=12) for _ in range(3)]
+    observations, info = envs.reset(seed=40)
+    for number, single in enumerate(singles):
+        alone, alone_info = single.reset(seed=40 + number)
+        assert (observations[number] == alone).all()
+        assert (info["action_mask"][number] == alone_info["action_mask"]).all()
+    assert envs.observation_space.contains(observations)
+    rng = np.random.default_rng(0)
+    ended = illegal = 0
+    for step in range(150):
+        masks = info["action_mask"]
+        chosen = np.argmax(masks * rng.random(masks.shape), axis=1)
+        if step == 20:  # an illegal action loses that game
+            chosen[1] = int(masks[1].argmin())
+        observations, rewards, terminated, truncated, info = envs.step(chosen)
+        for number, single in enumerate(singles):
+            alone, reward, done, cut, alone_info = single.step(int(chosen[number]))
+            assert (rewards[number], terminated[number], truncated[number]) == (reward, done, cut)
+            if done or cut:
+                ended += 1
+                assert info["_final_obs"][number]
+                assert (info["final_obs"][number] == alone).all()
+                illegal += bool(info["final_info"].get("illegal_action", [False] * 3)[number])
+                alone, alone_info = single.reset()
+            assert (observations[number] == alone).all(), (step, number)
+            assert (info["action_mask"][number] == alone_info["action_mask"]).all()
+            assert alone_info["action_mask"].any()  # every mask has a legal action
+        assert (envs.action_masks() == info["action_mask"].astype(bool)).all()
+    assert ended >= 3 and illegal == 1
+    observations, _ = envs.reset(seed=[7, None, 9])
+    assert envs.envs[0].game.to_dict() == module.engine.new_game(2, 7).to_dict()
+    with pytest.raises(TypeError, match="whole numbers"):
+        envs.step(np.zeros(3))
+    with pytest.raises(ValueError, match="3 actions"):
+        envs.step([0, 0])
+    with pytest.raises(ValueError, match="num_envs"):
+        module.SingleAgentVectorEnv(0)
+    with pytest.raises(TypeError, match="num_envs"):
+        module.SingleAgentVectorEnv(2.0)
+    envs.close()
 
 
 # -- OpenSpiel ---------------------------------------------------------------------------------
@@ -574,21 +645,90 @@ def test_cli_build_with_the_targets(run, tmp_path):
     ]
 
 
-def test_readme_example_runs(run, tmp_path):
-    needs("pettingzoo")
+def readme_examples(run, tmp_path) -> dict[str, str]:
+    """The README's Python examples of the learning environments, by what they show, with
+    the modules written where they read them."""
     folder = tmp_path / "build" / "spice-road"
     assert run("pettingzoo", "spice-road", "--out", str(folder)).exit_code == 0
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    [example] = [b for b in re.findall(r"```python\n(.*?)```", readme, re.S) if "_pettingzoo" in b]
-    example = example.replace('"build/spice-road"', repr(str(folder)))
+    blocks = re.findall(r"```python\n(.*?)```", readme, re.S)
+    [example] = [b for b in blocks if "rl.env(" in b]
+    [processes] = [b for b in blocks if "AsyncVectorEnv" in b]
+    [training] = [b for b in blocks if "MaskablePPO" in b]
+    found = {"example": example, "processes": processes, "training": training}
+    return {
+        key: code.replace('"build/spice-road"', repr(str(folder))) for key, code in found.items()
+    }
+
+
+def run_python(code: str, cwd, **env: str) -> str:
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env={**os.environ, **env},
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_readme_example_runs(run, tmp_path):
+    needs("pettingzoo")
+    example = readme_examples(run, tmp_path)["example"]
     example += (
         "assert env.game.is_over() and not env.agents\n"
         "assert rl.engine.replay(record).to_dict() == env.game.to_dict()\n"
         "assert terminated is False and observation.shape == solo.observation_space.shape\n"
+        "assert batch.shape == (16, *games.single_observation_space.shape)\n"
+        "assert infos['action_mask'].shape == (16, rl.NUM_ACTIONS) and rewards.shape == (16,)\n"
         "print('ok')\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", example], cwd=tmp_path, capture_output=True, text=True
+    assert run_python(example, tmp_path).strip() == "ok"
+
+
+def test_readme_multi_process_recipe_runs(run, tmp_path):
+    needs("pettingzoo")
+    examples = readme_examples(run, tmp_path)
+    code = examples["example"] + examples["processes"]
+    code += (
+        "assert observations.shape == (4, *games.single_observation_space.shape)\n"
+        "masks = info['action_mask']\n"
+        "assert masks.shape == (4, rl.NUM_ACTIONS) and masks.any(axis=1).all()\n"
+        "print('ok')\n"
     )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "ok"
+    assert run_python(code, tmp_path).strip() == "ok"
+
+
+def test_readme_training_loop_runs(run, tmp_path):
+    """The MaskablePPO loop of the README, for 256 steps instead of 100,000."""
+    needs("sb3_contrib", TRAINING)
+    needs("pettingzoo")
+    training = readme_examples(run, tmp_path)["training"]
+    assert "total_timesteps=100_000" in training
+    short = training.replace("total_timesteps=100_000", "total_timesteps=256")
+    out = run_python(short, tmp_path, OMP_NUM_THREADS="1")  # as the README advises
+    assert re.fullmatch(r"(won|lost) after \d+ rounds\n", out), out
+
+
+def test_readme_stable_baselines3_workers_train(run, tmp_path):
+    """The README's stable-baselines3 worker processes, two instead of four, trained by
+    MaskablePPO, which reads their masks through ``action_masks()``."""
+    needs("sb3_contrib", TRAINING)
+    needs("pettingzoo")
+    examples = readme_examples(run, tmp_path)
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    [workers] = re.findall(r"`(SubprocVecEnv\(\[.*?\] \* 4\))`", readme)
+    code = examples["training"].split("env = ")[0] + (
+        "import functools\n"
+        "from stable_baselines3.common.vec_env import SubprocVecEnv\n"
+        f"workers = {workers.replace('* 4', '* 2')}\n"
+        "model = MaskablePPO('MlpPolicy', workers, n_steps=32, batch_size=64, seed=0)\n"
+        "model.learn(total_timesteps=64)\n"
+        "masks = workers.env_method('action_masks')\n"
+        "legal = [m.shape == (rl.NUM_ACTIONS,) and bool(m.any()) for m in masks]\n"
+        "print(model.num_timesteps, legal)\n"
+        "workers.close()\n"
+    )
+    out = run_python(code, tmp_path, OMP_NUM_THREADS="1")
+    assert out == "64 [True, True]\n", out

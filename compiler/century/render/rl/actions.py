@@ -45,8 +45,10 @@ API
   legal); ``prefix``: the move spelled so far. Make a new ``Turn`` after each move.
 - ``observation(state, seat, turn) -> list[int]``: the public state from ``seat``'s side as
   a flat vector; ``observation_layout(players)``: its fields as ``(name, size)`` in order.
-  It is ``decision_part`` + ``position_parts``' shared part + its seat blocks from ``seat``
-  on, for callers that keep the parts of a position between the actions of one move.
+- ``Encoder(players, buffer)``: writes the observation into a buffer it keeps (a NumPy
+  vector, say), read from ``state.view()``, rewriting only what changed since its last
+  write: ``encoder.write(view, seat, turn.prefix)``. ``observation_order(players, seat)``:
+  seat 0's observation turned into ``seat``'s, as indexes (one encoder serves every seat).
 - ``public_state(state, turn) -> dict``: the same as JSON-ready data: ``to_dict()`` without
   what no player knows (the decks' order and the seed; the decks become counts), plus
   ``pending`` (the move spelled so far).
@@ -70,8 +72,10 @@ cards (counts per card), point cards taken, their points, coins per pile, turns 
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
+from operator import mul
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 
 def _sibling(name: str) -> ModuleType:
@@ -145,6 +149,7 @@ def _spelling(name: str) -> str:
 
 _SPELLING = tuple(map(_spelling, ACTIONS))
 _FIRST: dict[str, int] = {}  # engine move -> its first action (memoised)
+_first_known: Callable[[str], int | None] = _FIRST.get
 
 
 def actions_of(move: str) -> list[int]:
@@ -193,11 +198,10 @@ class Turn:
             if at:
                 found = {_CUBE[move[at]] for move in self.candidates}
             else:
-                known = [_FIRST.get(move) for move in self.candidates]
+                known = set(map(_first_known, self.candidates))
                 if None in known:  # moves not seen before
-                    found = {first_action(move) for move in self.candidates}
-                else:
-                    found = {action for action in known if action is not None}
+                    known = set(map(first_action, self.candidates))
+                found = cast("set[int]", known)
             self._legal = sorted(found)
         return self._legal
 
@@ -276,74 +280,286 @@ def observation_layout(players: int) -> list[tuple[str, int]]:
     return layout
 
 
-def decision_part(data: dict[str, Any], seat: int, prefix: str = "") -> list[int]:
-    """The observation's first fields: who moves, the phase and the move being spelled
-    (`data`: ``to_dict()``; `prefix`: ``Turn.prefix``)."""
-    players = data["players"]
-    to_move = [0] * players
-    if not data["over"]:
-        to_move[(data["current_player"] - seat) % players] = 1
-    phase, slot, left, cubes = [1, 0, 0], [0] * engine.MERCHANT_ROW, 0, ""
+def observation_order(players: int, seat: int) -> list[int]:
+    """Where each entry of `seat`'s observation lies in seat 0's: the observation from
+    `seat`'s side is ``[seat_0[index] for index in observation_order(players, seat)]`` (the
+    seats turned by `seat`: who moves, and the seat blocks)."""
+    layout = observation_layout(players)
+    starts, at = {}, 0
+    for name, width in layout:
+        starts[name] = at
+        at += width
+    order = list(range(at))
+    for offset in range(players):  # the turned one-hot of who moves
+        order[starts["to_move"] + offset] = starts["to_move"] + (seat + offset) % players
+    width = starts["seat_1_caravan"] - starts["seat_0_caravan"] if players > 1 else 0
+    first = starts["seat_0_caravan"]
+    for block in range(players):
+        source = first + (seat + block) % players * width
+        order[first + block * width : first + (block + 1) * width] = range(source, source + width)
+    return order
+
+
+_ZERO_RANKS = (0,) * len(CODES)
+_POINT_FIELDS = tuple((1, *card.cost, card.points) for card in engine.POINT_CARDS)
+_NO_POINT_CARD = (0,) * (len(CODES) + 3)
+_COIN_VALUES = tuple(coin.value for coin in engine.COINS)
+_DECISIONS: dict[tuple[int, int, str, int], tuple[int, ...]] = {}
+
+
+def _decision(players: int, to_move: int, prefix: str, caravan: int) -> tuple[int, ...]:
+    """The observation's first fields: who moves (`to_move`: from the observer's side, -1
+    once the game is over), the phase and the move spelled so far (`prefix`, with the size
+    of the mover's `caravan` while it discards); memoised."""
+    key = (players, to_move, prefix, caravan)
+    found = _DECISIONS.get(key)
+    if found is not None:
+        return found
+    seats = [0] * players
+    if to_move >= 0:
+        seats[to_move] = 1
+    phase, slot, left, cubes = (1, 0, 0), [0] * engine.MERCHANT_ROW, 0, ""
     if prefix.startswith(DISCARD):
-        phase, cubes = [0, 0, 1], prefix[len(DISCARD) :]
-        caravan = data["seats"][data["current_player"]]["caravan"]
-        left = len(caravan) - engine.CARAVAN_LIMIT - len(cubes)
+        phase, cubes = (0, 0, 1), prefix[len(DISCARD) :]
+        left = caravan - engine.CARAVAN_LIMIT - len(cubes)
     elif prefix:
         _, number, cubes = prefix.split(" ", 2)
-        phase = [0, 1, 0]
+        phase = (0, 1, 0)
         slot[int(number) - 1] = 1
         left = int(number) - 1 - len(cubes)
-    return [*to_move, *phase, *slot, *_counts(cubes), left]
+    found = _DECISIONS[key] = (*seats, *phase, *slot, *_counts(cubes), left)
+    return found
 
 
-def position_parts(data: dict[str, Any]) -> tuple[list[int], list[list[int]]]:
-    """The observation's other fields, which depend on the position only: the shared ones
-    (round, decks, rows, coins) and one block per seat, in seat order (`data`: ``to_dict()``)."""
-    out = [int(data["final_round"]), data["rounds"]]
-    out += [len(data["merchant_deck"]), len(data["point_deck"])]
-    row = data["merchant_row"]
-    for entry in row:
-        out += _card_counts([entry["card"]])
-        out += _counts(entry["cubes"])
-    out += [0] * ((len(engine.CARDS) + len(CODES)) * (engine.MERCHANT_ROW - len(row)))
-    coin_at: dict[int, int] = {}
-    for coin in engine.COINS:
-        pile = data["coins"][coin.id]
-        if pile["count"] > 0 and pile["position"]:
-            coin_at.setdefault(pile["position"], coin.value)
-    for number, card in enumerate(data["point_row"], 1):
-        spec = engine.POINT_CARDS[engine.POINT_INDEX[card]]
-        out += [1, *spec.cost, spec.points, coin_at.get(number, 0)]
-    out += [0] * ((len(CODES) + 3) * (engine.POINT_ROW - len(data["point_row"])))
-    for coin in engine.COINS:
-        pile = data["coins"][coin.id]
-        out += [pile["count"], pile["position"]]
-    seats = []
-    for info in data["seats"]:
-        points = [engine.POINT_VALUES[engine.POINT_INDEX[card]] for card in info["point_cards"]]
-        seats.append(
-            [
-                *_counts(info["caravan"]),
-                *_card_counts(info["hand"]),
-                *_card_counts(info["played"]),
-                len(points),
-                sum(points),
-                *(info["coins"][coin.id] for coin in engine.COINS),
-                info["turns"],
-                info["score"],
-            ]
-        )
-    return out, seats
+_NOTHING_HELD = (None, (), (), (), (0,) * len(engine.COINS), 0)
+"""A seat's holdings (as `write` reads them) that a block of zeros shows."""
+
+
+class _Block:
+    """What an encoder last wrote into one seat block: the seat's holdings (caravan, hand,
+    played cards, point cards, coins, turns), the counts per card and the score by part."""
+
+    __slots__ = ("hand_counts", "held", "played_counts", "score")
+
+    def __init__(self) -> None:
+        self.held: tuple[Any, ...] = _NOTHING_HELD
+        self.hand_counts = [0] * len(engine.CARDS)
+        self.played_counts = [0] * len(engine.CARDS)
+        self.score = (0, 0, 0)  # what the point cards, the coins and the cubes score
+
+
+def _write_counts(
+    buffer: Any, start: int, counts: list[int], old: tuple[int, ...], new: tuple[int, ...]
+) -> None:
+    """Bring the counts per card at `start` (`counts`, those of the cards `old`) to those of
+    the cards `new`, writing only the entries that change. The engine's usual changes (cards
+    added at the end, one copy taken out, all gone) are recognised and checked; anything
+    else is counted anew."""
+    kept = len(new)
+    if kept >= len(old) and new[: len(old)] == old:
+        changed = new[len(old) :]
+        for card in changed:
+            counts[card] += 1
+    elif not kept:
+        changed = old
+        for card in changed:
+            counts[card] = 0
+    else:
+        card = sum(old) - sum(new)
+        index = old.index(card) if kept == len(old) - 1 and card in old else -1
+        if index >= 0 and old[:index] + old[index + 1 :] == new:
+            changed = (card,)
+            counts[card] -= 1
+        else:
+            changed = (*old, *new)
+            for card in old:
+                counts[card] = 0
+            for card in new:
+                counts[card] += 1
+    for card in set(changed):
+        buffer[start + card] = counts[card]
+
+
+class Encoder:
+    """Writes ``observation`` into a buffer that it keeps: a list, or a NumPy vector (or a
+    row of a batch) of ``observation_layout``'s size, that only the encoder writes.
+
+    It reads the engine's ``View`` and rewrites only the fields whose source changed since
+    its last write, whatever game, position or seat that write was for: what a seat holds
+    is compared by identity first (the engine replaces it, never changes it in place), the
+    rows and counts by value. An environment keeps one encoder writing seat 0's side and
+    turns it for the other seats (``observation_order``), so a step writes what the move
+    since the last step changed, once.
+    """
+
+    __slots__ = (
+        "_blocks",
+        "_cubes",
+        "_decision",
+        "_merchant",
+        "_piles",
+        "_piles_start",
+        "_point_row",
+        "_point_slots",
+        "_points",
+        "_row",
+        "_row_cards",
+        "_row_cubes",
+        "_seat_starts",
+        "_shared",
+        "_shared_start",
+        "buffer",
+        "players",
+    )
+
+    def __init__(self, players: int, buffer: Any = None) -> None:
+        layout = observation_layout(players)
+        size = sum(width for _, width in layout)
+        if buffer is None:
+            buffer = [0] * size
+        elif len(buffer) != size:
+            raise ValueError(f"the buffer holds {len(buffer)} values, not {size}")
+        self.buffer = buffer
+        self.players = players
+        start = {}
+        at = 0
+        for name, width in layout:
+            start[name] = at
+            at += width
+        slots = range(1, engine.MERCHANT_ROW + 1)
+        self._merchant = [
+            (start[f"merchant_{n}_card"], start[f"merchant_{n}_cubes"]) for n in slots
+        ]
+        self._points = [start[f"point_{n}_present"] for n in range(1, engine.POINT_ROW + 1)]
+        self._shared_start = start["final_round"]
+        self._piles_start = start.get("coin_1_count", 0)
+        self._seat_starts = [start[f"seat_{block}_caravan"] for block in range(players)]
+        self.clear()
+
+    def clear(self) -> None:
+        """Zero the buffer (as before the first write)."""
+        if hasattr(self.buffer, "fill"):  # a NumPy array
+            self.buffer.fill(0)
+        else:
+            self.buffer[:] = [0] * len(self.buffer)
+        self._decision: tuple[int, int, str, int] | None = None
+        self._shared: tuple[Any, ...] = (False, 0, 0, 0)
+        self._row: tuple[int, ...] = ()
+        self._cubes: tuple[engine.Caravan, ...] = ()
+        self._row_cards: list[int | None] = [None] * engine.MERCHANT_ROW
+        self._row_cubes: list[engine.Caravan | None] = [None] * engine.MERCHANT_ROW
+        self._point_row: tuple[int, ...] = ()
+        self._point_slots = [_NO_POINT_CARD] * engine.POINT_ROW
+        self._piles: tuple[tuple[int, int], ...] = ((0, 0),) * len(engine.COINS)
+        self._blocks = [_Block() for _ in range(self.players)]
+
+    def write(self, view: engine.View, seat: int, prefix: str = "") -> None:
+        """Bring the buffer to the observation of `view`'s position from `seat`'s side,
+        with `prefix` (``Turn.prefix``) the move spelled so far."""
+        if view.players != self.players:
+            raise ValueError(f"an encoder for {self.players} players, not {view.players}")
+        buffer = self.buffer
+        seats = view.seats
+        over, current = view.over, view.current_player
+        to_move = -1 if over else (current - seat) % self.players
+        caravan = seats.caravans[current].size if prefix.startswith(DISCARD) else 0
+        key = (self.players, to_move, prefix, caravan)
+        if key != self._decision:
+            values = _decision(*key)
+            buffer[: len(values)] = values
+            self._decision = key
+        shared = (view.final_round, min(seats.turns), *view.decks_left)
+        if shared != self._shared:
+            buffer[self._shared_start : self._shared_start + 4] = shared
+            self._shared = shared
+        row, cubes = view.merchant_row, view.merchant_cubes
+        if row != self._row or cubes != self._cubes:
+            self._write_merchants(row, cubes)
+        piles = view.coin_piles
+        point_row = view.point_row
+        if piles != self._piles or point_row != self._point_row:
+            self._write_points(point_row, piles)
+        holdings = list(zip(*seats, strict=True))  # per seat, from `seat` on
+        if seat:
+            holdings = holdings[seat:] + holdings[:seat]
+        for held, written, start in zip(holdings, self._blocks, self._seat_starts, strict=True):
+            if held != written.held:
+                self._write_seat(held, written, start)
+
+    def _write_merchants(self, row: tuple[int, ...], cubes: tuple[engine.Caravan, ...]) -> None:
+        buffer, ranks = self.buffer, len(CODES)
+        for slot, (start, cube_start) in enumerate(self._merchant):
+            card, node = (row[slot], cubes[slot]) if slot < len(row) else (None, None)
+            before = self._row_cards[slot]
+            if card != before:
+                if before is not None:
+                    buffer[start + before] = 0
+                if card is not None:
+                    buffer[start + card] = 1
+                self._row_cards[slot] = card
+            if node is not self._row_cubes[slot]:
+                buffer[cube_start : cube_start + ranks] = (
+                    _ZERO_RANKS if node is None else node.vector
+                )
+                self._row_cubes[slot] = node
+        self._row, self._cubes = row, cubes
+
+    def _write_points(self, row: tuple[int, ...], piles: tuple[tuple[int, int], ...]) -> None:
+        buffer, width = self.buffer, len(_NO_POINT_CARD)
+        coin_at: dict[int, int] = {}
+        for value, (count, position) in zip(_COIN_VALUES, piles, strict=True):
+            if count > 0 and position:
+                coin_at.setdefault(position, value)
+        for slot, start in enumerate(self._points):
+            if slot < len(row):
+                values = (*_POINT_FIELDS[row[slot]], coin_at.get(slot + 1, 0))
+            else:
+                values = _NO_POINT_CARD
+            if values != self._point_slots[slot]:
+                buffer[start : start + width] = values
+                self._point_slots[slot] = values
+        if piles != self._piles:
+            start = self._piles_start
+            buffer[start : start + 2 * len(piles)] = [n for pile in piles for n in pile]
+        self._point_row, self._piles = row, piles
+
+    def _write_seat(self, held: tuple[Any, ...], written: _Block, start: int) -> None:
+        """Write the fields of one seat block whose holdings differ from `written`'s."""
+        buffer, ranks, cards = self.buffer, len(CODES), len(engine.CARDS)
+        node, hand, played, points, coins, turns = held
+        before = written.held
+        cards_score, coins_score, _ = written.score
+        if node is not before[0]:
+            buffer[start : start + ranks] = node.vector
+        start += ranks
+        if hand is not before[1]:
+            _write_counts(buffer, start, written.hand_counts, before[1], hand)
+        start += cards
+        if played is not before[2]:
+            _write_counts(buffer, start, written.played_counts, before[2], played)
+        start += cards
+        if points is not before[3]:
+            cards_score = sum(map(engine.POINT_VALUES.__getitem__, points))
+            buffer[start : start + 2] = (len(points), cards_score)
+        start += 2
+        if coins is not before[4]:
+            buffer[start : start + len(coins)] = coins
+            coins_score = sum(map(mul, coins, _COIN_VALUES))
+        start += len(coins)
+        if turns != before[5]:
+            buffer[start] = turns
+        score = (cards_score, coins_score, node.points)  # the engine's score, by part
+        if score != written.score:
+            buffer[start + 1] = sum(score)
+            written.score = score
+        written.held = held
 
 
 def observation(state: engine.State, seat: int, turn: Turn | None = None) -> list[int]:
     """The public state from `seat`'s side as a flat vector (see `observation_layout`)."""
-    data = state.to_dict(moves=False)
-    shared, seats = position_parts(data)
-    out = decision_part(data, seat, turn.prefix if turn else "") + shared
-    for offset in range(len(seats)):
-        out += seats[(seat + offset) % len(seats)]
-    return out
+    encoder = Encoder(state.players)
+    encoder.write(state.view(), seat, turn.prefix if turn else "")
+    return list(encoder.buffer)
 
 
 def public_state(state: engine.State, turn: Turn | None = None) -> dict[str, Any]:

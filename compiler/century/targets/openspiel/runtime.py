@@ -138,10 +138,11 @@ class CenturyGame(pyspiel.Game):
 class _Engine:
     """The engine state inside an OpenSpiel state: a deep copy is an engine clone."""
 
-    __slots__ = ("state",)
+    __slots__ = ("state", "view")
 
     def __init__(self, state: engine.State) -> None:
         self.state = state
+        self.view = state.view()
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Engine:
         return _Engine(self.state.clone())
@@ -288,6 +289,12 @@ class CenturyState(pyspiel.State):
         """The engine's state once the rows are dealt (None before)."""
         return None if self._game is None else self._game.state
 
+    def engine_view(self) -> engine.View:
+        """The engine's view of its state (once the rows are dealt)."""
+        if self._game is None:
+            raise RuntimeError("the rows are not dealt yet")
+        return self._game.view
+
 
 def _cards(ids: list[str], left: tuple[int, ...]) -> list[str]:
     """The cards left in a deck, in table order (the order no one knows is drawn by chance)."""
@@ -301,13 +308,17 @@ def _take(left: tuple[int, ...], card: int) -> tuple[int, ...]:
 
 
 class Observer:
-    """The observation tensor and string (OpenSpiel's Python observer protocol)."""
+    """The observation tensor and string (OpenSpiel's Python observer protocol): the tensor
+    is seat 0's observation, kept by an ``actions.Encoder`` that rewrites what changed since
+    its last state, in the player's seat order."""
 
     def __init__(self, players: int, params: Any = None) -> None:
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
         layout = actions.observation_layout(players)
         self.tensor = np.zeros(sum(size for _, size in layout), np.float32)
+        self._encoder = actions.Encoder(players, np.zeros_like(self.tensor))  # seat 0's
+        self._orders = [np.array(actions.observation_order(players, s)) for s in range(players)]
         self.dict: dict[str, np.ndarray] = {}
         start = 0
         for name, size in layout:
@@ -315,11 +326,11 @@ class Observer:
             start += size
 
     def set_from(self, state: CenturyState, player: int) -> None:
-        game = state.engine_state()
-        if game is None:
+        if state.engine_state() is None:  # the rows are being dealt
             self.tensor.fill(0)
-        else:
-            self.tensor[:] = actions.observation(game, player, state._turn)
+            return
+        self._encoder.write(state.engine_view(), 0, state._turn.prefix)
+        np.take(self._encoder.buffer, self._orders[player], out=self.tensor)
 
     def string_from(self, state: CenturyState, player: int) -> str:
         return str(state)

@@ -17,9 +17,10 @@ is ``CenturyEnv``, also ``raw_env``): agents ``player_0``, ``player_1``, ... in 
   are spelled cube by cube by the same agent, so ``agent_selection`` stays with it until the
   move is complete. An illegal action raises ``IllegalAction`` and changes nothing.
 - Observation: a dict of ``observation``, the public state from the agent's side as a flat
-  float32 vector (fields: ``actions.observation_layout(players)``), and ``action_mask``
-  (int8; 1 for the legal actions of the agent to move, all 0 for the others).
-  ``public_state()`` gives the same as JSON-ready data.
+  float32 vector (fields: ``actions.observation_layout(players)``; written by an
+  ``actions.Encoder`` from the engine's view, each change once), and ``action_mask`` (int8;
+  1 for the legal actions of the agent to move, all 0 for the others). ``public_state()``
+  gives the same as JSON-ready data.
 - Rewards come at the end: ``"win"`` (zero-sum: each winner ``players / winners - 1``, the
   others -1) or ``"score"`` (the final scores). ``max_rounds`` truncates a game after that
   many rounds, without rewards.
@@ -31,14 +32,24 @@ is ``CenturyEnv``, also ``raw_env``): agents ``player_0``, ``player_1``, ... in 
 Gymnasium (one learner)
 -----------------------
 ``SingleAgentEnv(players=PLAYERS_MIN, seat=0, opponent=None, reward="win", max_rounds=None,
-illegal_reward=None, render_mode=None)``: the learner plays ``seat``; each other seat is
+illegal_reward=-1.0, render_mode=None)``: the learner plays ``seat``; each other seat is
 played by ``opponent(seed)``, made anew every episode (seeded from the game's seed): any
 object with ``choose(state) -> move`` on the engine state, such as the Century rules
 compiler's bots made for this module's ``engine`` (``lambda seed: make_bot("greedy", engine,
 ruleset, seed)``); by default uniformly random legal moves. Observations are the flat
-vector; the mask is ``info["action_mask"]`` and ``action_masks()``. With ``illegal_reward``
-set, an illegal action ends the episode with that reward instead of raising. Seeding and
-rewards as above.
+vector; the mask is ``info["action_mask"]`` and ``action_masks()``. An illegal action ends
+the episode with ``illegal_reward`` (terminated, the move not played,
+``info["illegal_action"]``), so that tools that sample actions without the mask (the
+environment checkers of Gymnasium and stable-baselines3) run; with ``illegal_reward=None``
+it raises ``IllegalAction``. Seeding and rewards as above.
+
+``SingleAgentVectorEnv(num_envs=8, **kwargs)`` (keyword arguments as ``SingleAgentEnv``): a
+Gymnasium vector environment stepping ``num_envs`` such games in this process. Batched
+observations ``(num_envs, size)``, one whole-number action per game, the masks in
+``info["action_mask"]`` ``(num_envs, NUM_ACTIONS)`` and ``action_masks()``;
+``reset(seed=s)`` starts game i on ``s + i``. A game that ends starts anew in the same step
+(``AUTORESET_MODE``), so every mask returned has a legal action; the ended game's last
+observation and info are in ``info["final_obs"]`` and ``info["final_info"]``.
 """
 
 from __future__ import annotations
@@ -52,6 +63,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 import gymnasium
 import numpy as np
 from gymnasium import spaces
+from gymnasium.vector.utils import batch_space
 from pettingzoo import AECEnv
 
 
@@ -72,6 +84,9 @@ else:
     engine = actions.engine
 IllegalAction = actions.IllegalAction
 NUM_ACTIONS: int = actions.NUM_ACTIONS
+AUTORESET_MODE = gymnasium.vector.AutoresetMode.SAME_STEP
+"""How `SingleAgentVectorEnv` starts a game anew: in the step that ends the last one, so every
+mask it returns has a legal action."""
 HIGH = float(np.finfo(np.float32).max)
 """The bound of every observation entry: counts have no rule-given maximum."""
 
@@ -90,30 +105,33 @@ def _box(players: int) -> spaces.Box:
 
 
 def _mask(turn: actions.Turn) -> np.ndarray:
-    mask = np.zeros(NUM_ACTIONS, np.int8)
-    mask[turn.legal()] = 1
-    return mask
+    """The legal actions of a decision as int8 (a new array)."""
+    mask = bytearray(NUM_ACTIONS)
+    for action in turn.legal():
+        mask[action] = 1
+    return np.frombuffer(mask, np.int8)
 
 
 class _Observations:
-    """Observation vectors of one environment: a position's parts are built once, then
-    serve every seat and every action of a move (`version` changes with the position)."""
+    """Observation vectors of one environment: an encoder keeps seat 0's vector and
+    rewrites what the moves since its last write changed; another seat's is that vector in
+    its seat order (``actions.observation_order``)."""
 
-    def __init__(self) -> None:
-        self.version = 0
-        self._built = -1
-        self._parts: tuple[dict[str, Any], np.ndarray, np.ndarray] = ({}, np.zeros(0), np.zeros(0))
+    def __init__(self, players: int) -> None:
+        size = sum(width for _, width in actions.observation_layout(players))
+        self._encoder = actions.Encoder(players, np.zeros(size, np.float32))
+        self._orders = [np.array(actions.observation_order(players, s)) for s in range(players)]
 
-    def vector(self, game: engine.State, seat: int, turn: actions.Turn) -> np.ndarray:
-        if self._built != self.version:
-            data = game.to_dict(moves=False)
-            common, blocks = actions.position_parts(data)
-            self._parts = data, np.array(common, np.float32), np.array(blocks, np.float32)
-            self._built = self.version
-        data, shared, seats = self._parts
-        order = [(seat + offset) % len(seats) for offset in range(len(seats))]
-        decision = np.array(actions.decision_part(data, seat, turn.prefix), np.float32)
-        return np.concatenate((decision, shared, seats[order].ravel()))
+    def vector(self, view: engine.View, seat: int, turn: actions.Turn) -> np.ndarray:
+        """The observation of `seat` (a new array)."""
+        self._encoder.write(view, 0, turn.prefix)
+        vector: np.ndarray = self._encoder.buffer
+        return vector[self._orders[seat]] if seat else vector.copy()
+
+
+def _action(action: Any) -> int:
+    """`action` as an int (an int as it is: the common case, checked first)."""
+    return action if action.__class__ is int else actions.action_number(action)
 
 
 def _turn(turn: actions.Turn | None) -> actions.Turn:
@@ -154,7 +172,7 @@ class _Shown:
         """The public state as JSON-ready data (see ``actions.public_state``)."""
         return actions.public_state(self._game(), self.turn)
 
-    def render(self) -> str | None:
+    def render(self) -> Any:  # str or None (Gymnasium's Env types it by a type variable)
         if self.render_mode is None:
             gymnasium.logger.warn("render() without a render_mode: pass render_mode='ansi'")
             return None
@@ -200,7 +218,7 @@ class CenturyEnv(_Shown, AECEnv):
         }
         self.action_spaces = {agent: spaces.Discrete(NUM_ACTIONS) for agent in self.possible_agents}
         self._seeds = _Seeds()
-        self._observations = _Observations()
+        self._observations = _Observations(players)
         self.game = None
         self.turn = None
 
@@ -212,8 +230,8 @@ class CenturyEnv(_Shown, AECEnv):
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self.game = engine.new_game(self.players, self._seeds.next(seed))
+        self._view = self.game.view()
         self.turn = actions.Turn(self.game.legal_moves())
-        self._observations.version += 1
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -231,13 +249,12 @@ class CenturyEnv(_Shown, AECEnv):
             return
         if action is None:
             raise IllegalAction(f"{agent} is still playing: None is no action")
-        move = _turn(self.turn).choose(actions.action_number(action))
+        move = _turn(self.turn).choose(_action(action))
         self._cumulative_rewards[agent] = 0.0
         if move is not None:
             game = self.game
             game.play(move)
             self.turn = actions.Turn(game.legal_moves())
-            self._observations.version += 1
             if game.is_over():
                 for seat, reward in enumerate(actions.rewards(game, self.reward)):
                     self.rewards[self.possible_agents[seat]] = reward
@@ -253,7 +270,7 @@ class CenturyEnv(_Shown, AECEnv):
         if self.game is None:
             raise RuntimeError("call reset() before observe()")
         seat = self._seat[agent]
-        vector = self._observations.vector(self.game, seat, _turn(self.turn))
+        vector = self._observations.vector(self._view, seat, _turn(self.turn))
         playing = not (self.terminations.get(agent) or self.truncations.get(agent))
         if playing and seat == self.game.current_player:
             mask = _mask(_turn(self.turn))
@@ -303,7 +320,7 @@ class SingleAgentEnv(_Shown, gymnasium.Env):
         opponent: Callable[[int], Opponent] | None = None,
         reward: str = "win",
         max_rounds: int | None = None,
-        illegal_reward: float | None = None,
+        illegal_reward: float | None = -1.0,
         render_mode: str | None = None,
     ) -> None:
         _check(players, reward, render_mode, self.metadata["render_modes"])
@@ -317,7 +334,8 @@ class SingleAgentEnv(_Shown, gymnasium.Env):
         self.observation_space = _box(players)
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self._seeds = _Seeds()
-        self._observations = _Observations()
+        size = self.observation_space.shape[0]
+        self._encoder = actions.Encoder(players, np.zeros(size, np.float32))
         self.game = None
         self.turn = None
         self._opponents: dict[int, Opponent] = {}
@@ -328,28 +346,44 @@ class SingleAgentEnv(_Shown, gymnasium.Env):
     ) -> tuple[np.ndarray, dict[str, Any]]:
         game_seed = self._seeds.next(seed)  # a whole number, or TypeError
         super().reset(seed=None if seed is None else game_seed)
-        self.game = engine.new_game(self.players, game_seed)
-        rng = random.Random(game_seed)
+        self._start(game_seed)
+        return self._observe(), self._info()
+
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        reward, terminated, truncated, illegal = self._play(action)
+        if self.render_mode == "human":
+            self.render()
+        info = self._info()
+        if illegal:
+            info["illegal_action"] = True
+        return self._observe(), reward, terminated, truncated, info
+
+    def _start(self, seed: int) -> None:
+        """A new game on `seed`, played up to the learner's first decision."""
+        self.game = engine.new_game(self.players, seed)
+        self._view = self.game.view()
+        rng = random.Random(seed)
         self._opponents = {
             seat: self.opponent(rng.getrandbits(63))
             for seat in range(self.players)
             if seat != self.seat
         }
         self._done = False
-        self._truncated = self._advance()
-        return self._observe(), self._info()
+        self._done = self._advance()
 
-    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+    def _play(self, action: int) -> tuple[float, bool, bool, bool]:
+        """Take the learner's `action` and let the opponents play: (reward, terminated,
+        truncated, illegal)."""
         if self._done:
             raise RuntimeError("the episode is over: call reset()")
         game, turn = self._game(), _turn(self.turn)
         try:
-            move = turn.choose(actions.action_number(action))
+            move = turn.choose(_action(action))
         except IllegalAction:
             if self.illegal_reward is None:
                 raise
             self._done = True
-            return self._observe(), float(self.illegal_reward), True, False, self._info()
+            return float(self.illegal_reward), True, False, True
         truncated = False
         if move is not None:
             game.play(move)
@@ -357,14 +391,11 @@ class SingleAgentEnv(_Shown, gymnasium.Env):
         terminated = game.is_over()
         self._done = terminated or truncated
         reward = actions.rewards(game, self.reward)[self.seat] if terminated else 0.0
-        if self.render_mode == "human":
-            self.render()
-        return self._observe(), reward, terminated, truncated, self._info()
+        return reward, terminated, truncated, False
 
     def _advance(self) -> bool:
         """Let the opponents play up to the learner's next decision; True on truncation."""
         game = self._game()
-        self._observations.version += 1
         while not game.is_over():
             if self.max_rounds is not None and game.rounds() >= self.max_rounds:
                 self.turn = actions.Turn([])
@@ -375,14 +406,120 @@ class SingleAgentEnv(_Shown, gymnasium.Env):
         self.turn = actions.Turn(game.legal_moves())
         return False
 
+    def _write(self) -> np.ndarray:
+        """The observation written into the encoder's vector (kept: copy it to hand it out)."""
+        self._encoder.write(self._view, self.seat, _turn(self.turn).prefix)
+        vector: np.ndarray = self._encoder.buffer
+        return vector
+
     def _observe(self) -> np.ndarray:
-        return self._observations.vector(self._game(), self.seat, _turn(self.turn))
+        return self._write().copy()
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": self.action_masks().astype(np.int8)}
+        if self._done:
+            return {"action_mask": np.zeros(NUM_ACTIONS, np.int8)}
+        return {"action_mask": _mask(_turn(self.turn))}
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of the learner as booleans (all False once the episode is over)."""
         if self._done:
             return np.zeros(NUM_ACTIONS, bool)
         return _mask(_turn(self.turn)).astype(bool)
+
+
+class SingleAgentVectorEnv(gymnasium.vector.VectorEnv):
+    """``num_envs`` games of `SingleAgentEnv` (the same keyword arguments) stepped in this
+    process as one Gymnasium vector environment (see the module doc)."""
+
+    metadata = {  # noqa: RUF012 - gymnasium's own attribute
+        "autoreset_mode": AUTORESET_MODE,
+        "render_modes": [],
+    }
+
+    def __init__(self, num_envs: int = 8, **kwargs: Any) -> None:
+        num_envs = engine.whole_number(num_envs, "num_envs")
+        if num_envs < 1:
+            raise ValueError(f"num_envs must be 1 or more, not {num_envs}")
+        if kwargs.get("render_mode") is not None:
+            raise ValueError("a vector environment does not render: pass no render_mode")
+        self.envs = [SingleAgentEnv(**kwargs) for _ in range(num_envs)]
+        self.num_envs = num_envs
+        self.single_observation_space = self.envs[0].observation_space
+        self.single_action_space = self.envs[0].action_space
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        size = len(self.envs[0]._encoder.buffer)
+        self._observations: np.ndarray = np.zeros((num_envs, size), np.float32)
+        self._masks = np.zeros((num_envs, NUM_ACTIONS), np.int8)
+        for env, row in zip(self.envs, self._observations, strict=True):
+            env._encoder = actions.Encoder(env.players, row)  # each game writes its row
+
+    def reset(
+        self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Start every game: with ``seed`` an int, game ``i`` on ``seed + i``; a list gives
+        each game its seed; without, each game takes its next seed (see ``reset``)."""
+        seeds: list[int | None]
+        if seed is None or isinstance(seed, list):
+            seeds = [None] * self.num_envs if seed is None else seed
+            if len(seeds) != self.num_envs:
+                raise ValueError(f"{len(seeds)} seeds for {self.num_envs} environments")
+        else:
+            first = engine.whole_number(seed, "seed")
+            seeds = [first + number for number in range(self.num_envs)]
+            super().reset(seed=first)
+        for number, (env, game_seed) in enumerate(zip(self.envs, seeds, strict=True)):
+            env.reset(seed=game_seed)
+            self._write(number, env)
+        return self._observations.copy(), self._infos()
+
+    def step(
+        self, actions: Any
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """One action per game; a game that ends is started anew in the same step (its
+        final observation and info in ``info["final_obs"]`` and ``info["final_info"]``)."""
+        numbers = self._numbers(actions)
+        rewards = np.zeros(self.num_envs)
+        terminations = np.zeros(self.num_envs, bool)
+        truncations = np.zeros(self.num_envs, bool)
+        infos: dict[str, Any] = {}
+        for number, (env, action) in enumerate(zip(self.envs, numbers, strict=True)):
+            reward, terminated, truncated, illegal = env._play(action)
+            rewards[number] = reward
+            if terminated or truncated:
+                terminations[number], truncations[number] = terminated, truncated
+                final = env._info()
+                if illegal:
+                    final["illegal_action"] = True
+                infos = self._add_info(
+                    infos, {"final_obs": env._observe(), "final_info": final}, number
+                )
+                env.reset()
+            self._write(number, env)
+        return self._observations.copy(), rewards, terminations, truncations, self._infos(infos)
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions of every game as booleans, one row per game."""
+        return self._masks.astype(bool)
+
+    def _numbers(self, actions: Any) -> list[int]:
+        """The actions as ints: whole numbers only (a float is refused, never truncated)."""
+        found = np.asarray(actions)
+        if found.shape != (self.num_envs,):
+            raise ValueError(f"expected {self.num_envs} actions, not shape {found.shape}")
+        if found.dtype.kind not in "iu":
+            raise TypeError(f"actions must be whole numbers, not {found.dtype}")
+        numbers: list[int] = found.tolist()
+        return numbers
+
+    def _write(self, number: int, env: SingleAgentEnv) -> None:
+        env._write()  # into its row of the batch
+        row = self._masks[number]
+        row[:] = 0
+        row[_turn(env.turn).legal()] = 1
+
+    def _infos(self, infos: dict[str, Any] | None = None) -> dict[str, Any]:
+        found = infos or {}
+        found["action_mask"] = self._masks.copy()
+        found["_action_mask"] = np.ones(self.num_envs, bool)
+        return found
