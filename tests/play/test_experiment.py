@@ -136,7 +136,9 @@ def test_removing_a_card_no_bot_buys_is_within_noise(tmp_path: Path) -> None:
     assert "bbbb-y" not in {c["id"] for c in report["changed"]["merchant_cards"]}
     assert not any(effect["significant"] for effect in report["effects"])
     assert "win rate, seat 1:" in output and "paired games" in output
+    assert "spice-road-useless (removed bbbb-y): 120 paired games" in output
     assert "Differences (" in html and "paired differences" in html
+    assert "The change: removed bbbb-y." in html
     assert "±1% answer needs" in html
 
 
@@ -157,6 +159,10 @@ def test_experiments_give_the_same_results_with_one_and_two_workers(tmp_path: Pa
     assert one[0] == two[0] == 0, one[1] + two[1]
     assert one[2] == two[2]
     assert one[2] is not None
+    assert (
+        "(added {kind: gain, get: YYYYY}; replaced yy-g by {kind: trade, pay: Y, get: G})"
+        in (one[1])
+    )
     changed = {c["id"] for c in one[2]["changed"]["merchant_cards"]}
     assert {"+yyyyy", "y-g"} <= changed and "yy-g" not in changed
 

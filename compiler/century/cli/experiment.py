@@ -119,8 +119,9 @@ def experiment(
         if bar:
             bar.close()
     note = (
-        f"Both sides played the same {games} seeds (game i of each dealt from one seed), so "
-        "the intervals are those of paired differences, game by game."
+        f"The change: {changes.describe()}. Both sides played the same {games} seeds "
+        "(game i of each dealt from one seed), so "
+        "the intervals are those of paired differences, game by game. "
     )
     html = render_html([report["base"], report["changed"]], report["effects"], note)
     write_outputs(folder, {FILES[0]: to_json_bytes(report), FILES[1]: html.encode()})

@@ -42,6 +42,17 @@ class CardChanges:
     add: tuple[Mapping[str, Any], ...] = ()
     replace: tuple[tuple[str, Mapping[str, Any]], ...] = field(default=())
 
+    def describe(self) -> str:
+        """The changes in words, e.g. ``removed yy-rr; added {kind: gain, get: YY}``."""
+
+        def card(c: Mapping[str, Any]) -> str:
+            return "{" + ", ".join(f"{k}: {v}" for k, v in c.items()) + "}"
+
+        parts = [f"removed {card_id}" for card_id in self.remove]
+        parts += [f"added {card(c)}" for c in self.add]
+        parts += [f"replaced {card_id} by {card(c)}" for card_id, c in self.replace]
+        return "; ".join(parts) or "no change"
+
     def to_json(self) -> dict[str, Any]:
         return {
             "remove": list(self.remove),
@@ -172,8 +183,12 @@ def experiment_lines(report: Mapping[str, Any]) -> list[str]:
 
     needed = report["paired_games_needed"]
     config = report["config"]
+    changes = report["changes"]
+    described = CardChanges(
+        tuple(changes["remove"]), tuple(changes["add"]), tuple(changes["replace"].items())
+    ).describe()
     return [
-        f"{report['game']}: {config['games']} paired games, changed minus base "
+        f"{report['game']} ({described}): {config['games']} paired games, changed minus base "
         "(95% intervals; * significant):",
         *(f"  {line}" for line in difference_lines(report["effects"])),
         f"  a ±1% answer on a seat's change needs {needed['1%']:,} paired games, "
