@@ -139,6 +139,16 @@ def test_removing_a_card_no_bot_buys_is_within_noise(tmp_path: Path) -> None:
     assert "spice-road-useless (removed bbbb-y): 120 paired games" in output
     assert "Differences (" in html and "paired differences" in html
     assert "The change: removed bbbb-y." in html
+    (card,) = report["cards"]  # the removed card, in the game that has it
+    row = next(c for c in report["base"]["merchant_cards"] if c["id"] == "bbbb-y")
+    assert (card["card"], card["takers"], card["passers"]) == (
+        "bbbb-y",
+        row["takers"],
+        row["passers"],
+    )
+    assert card["difference"] == round(row["takers_win_rate"] - row["passers_win_rate"], 4)
+    assert "win rate of bbbb-y's takers (base game)" in output
+    assert "their takers against the players who left them" in html
     assert "±1% answer needs" in html
 
 
@@ -193,3 +203,27 @@ def test_bad_changes_are_refused_with_a_located_message(tmp_path: Path) -> None:
     )
     assert code == 1 and "error C" in output  # the checks of the rules, with their codes
     assert not (tmp_path / "out").exists()
+
+
+def test_passers_are_the_players_who_had_a_card_on_offer_and_left_it() -> None:
+    from century.engine import load_engine
+    from century.play.aggregate import Aggregate
+    from century.play.game import play_game
+
+    rs = compile_paths().rulesets["spice-road"]
+    config = SimConfig(6, 2, ("greedy", "greedy"), seed=1)
+    engine = load_engine(rs)
+    results = [play_game(engine, rs, config, i) for i in range(config.games)]
+    total = Aggregate(rs, config)
+    for result in results:
+        total.add(result)
+    for card_id, tally in total.merchants.items():
+        left = [
+            (r, seat)
+            for r in results
+            for seat in range(2)
+            if card_id in r["offered"][seat] and card_id not in r["merchant_cards"][seat]
+        ]
+        assert tally.passers == len(left)
+        assert tally.passers_won == sum(r["winner"] == seat for r, seat in left)
+    assert sum(t.passers for t in total.merchants.values()) > 10

@@ -123,7 +123,9 @@ def experiment(
         "(game i of each dealt from one seed), so "
         "the intervals are those of paired differences, game by game. "
     )
-    html = render_html([report["base"], report["changed"]], report["effects"], note)
+    html = render_html(
+        [report["base"], report["changed"]], report["effects"], note, report["cards"]
+    )
     write_outputs(folder, {FILES[0]: to_json_bytes(report), FILES[1]: html.encode()})
     for line in experiment_lines(report):
         typer.echo(line)

@@ -112,7 +112,7 @@ def difference_lines(rows: Sequence[Mapping[str, Any]]) -> list[str]:
     """The differences as text lines, the significant ones marked with ``*``."""
     lines = []
     for r in rows:
-        percent = r["figure"].startswith("win rate")
+        percent = "win rate" in r["figure"]
         scale, unit = (100, " points") if percent else (1, "")
         lo, hi = (scale * v for v in r["ci95"])
         mark = " *" if r["significant"] else ""
@@ -120,3 +120,16 @@ def difference_lines(rows: Sequence[Mapping[str, Any]]) -> list[str]:
             f"{r['figure']}: {scale * r['difference']:+.2f}{unit} [{lo:+.2f}, {hi:+.2f}]{mark}"
         )
     return lines
+
+
+def buyers_against_passers(card: Mapping[str, Any], games_of: str) -> dict[str, Any] | None:
+    """A merchant card's takers' win rate against the win rate of the players who had it
+    on offer and did not take it (a report's card row; `games_of` names the side), with
+    the interval of two independent samples; None when either group is empty."""
+    n1, n0 = card.get("takers", 0), card.get("passers", 0)
+    if not n1 or not n0:
+        return None
+    p1, p0 = card["takers_win_rate"], card["passers_win_rate"]
+    half = Z95 * math.sqrt(p1 * (1 - p1) / n1 + p0 * (1 - p0) / n0)
+    found = row(f"win rate of {card['id']}'s takers ({games_of})", p0, p1, p1 - p0, half)
+    return {**found, "card": card["id"], "takers": n1, "passers": n0}

@@ -20,7 +20,7 @@ import yaml
 from century.model.ruleset import MerchantCard, PointCard, Ruleset
 from century.model.text import shown
 from century.play.aggregate import Aggregate
-from century.play.compare import MARGINS, paired, paired_interval
+from century.play.compare import MARGINS, buyers_against_passers, paired, paired_interval
 from century.play.config import SimConfig
 from century.play.progress import ProgressFn
 from century.play.report import REPORT_LANGUAGE, build_report
@@ -144,6 +144,7 @@ def run_experiment(
         rounds.append(length)
     pair_w, pair_r = (winners[0], winners[1]), (rounds[0], rounds[1])
     effects = paired(pair_w, pair_r, config.players)
+    reports = build_report(totals[0]), build_report(totals[1])
     return {
         "experiment_version": EXPERIMENT_VERSION,
         "game": base.id,
@@ -157,9 +158,31 @@ def run_experiment(
         },
         "effects": effects,
         "paired_games_needed": paired_games_needed(pair_w, config.players),
-        "base": build_report(totals[0]),
-        "changed": build_report(totals[1]),
+        "cards": card_effects(base, changed, *reports),
+        "base": reports[0],
+        "changed": reports[1],
     }
+
+
+def card_effects(
+    base: Ruleset,
+    changed: Ruleset,
+    base_report: Mapping[str, Any],
+    changed_report: Mapping[str, Any],
+) -> list[dict[str, Any]]:
+    """For each merchant card the change took out or put in: its takers' win rate against
+    that of the players who had it on offer and left it, in the game that has it."""
+    before = {card.id for card in (*base.starting_cards, *base.merchant_deck)}
+    after = {card.id for card in (*changed.starting_cards, *changed.merchant_deck)}
+    found = []
+    for ids, report, side in (
+        (before - after, base_report, "base game"),
+        (after - before, changed_report, "changed game"),
+    ):
+        for card in report["merchant_cards"]:
+            if card["id"] in ids and (effect := buyers_against_passers(card, side)):
+                found.append(effect)
+    return found
 
 
 def paired_games_needed(
@@ -191,6 +214,11 @@ def experiment_lines(report: Mapping[str, Any]) -> list[str]:
         f"{report['game']} ({described}): {config['games']} paired games, changed minus base "
         "(95% intervals; * significant):",
         *(f"  {line}" for line in difference_lines(report["effects"])),
+        *(
+            f"  {line} against those who had it on offer and left it ({c['takers']} takers, "
+            f"{c['passers']} left it)"
+            for c, line in zip(report["cards"], difference_lines(report["cards"]), strict=True)
+        ),
         f"  a ±1% answer on a seat's change needs {needed['1%']:,} paired games, "
         f"±2% {needed['2%']:,}",
     ]

@@ -75,6 +75,8 @@ def _card_rows(table: Mapping[str, CardTally], games: int, names: Mapping[str, s
                 "takers": t.takers,
                 "takers_win_rate": _r(t.takers_won / t.takers) if t.takers else None,
                 "takers_ci95": [_r(lo), _r(hi)],
+                "passers": t.passers,
+                "passers_win_rate": _r(t.passers_won / t.passers) if t.passers else None,
             }
         )
     return rows
@@ -356,10 +358,12 @@ def render_html(
     reports: Sequence[Mapping[str, Any]],
     differences: Sequence[Mapping[str, Any]] | None = None,
     paired_note: str = "",
+    card_effects: Sequence[Mapping[str, Any]] = (),
 ) -> str:
     """One report, or several side by side (``--compare``), as a standalone HTML page; two
     are compared figure by figure with 95% intervals (`differences`, else those of two
-    independent samples; `paired_note` says how paired ones were played)."""
+    independent samples; `paired_note` says how paired ones were played); `card_effects`
+    are cards' takers against the players who left them (`compare.buyers_against_passers`)."""
     from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
     env = Environment(
@@ -378,6 +382,7 @@ def render_html(
         reports=[{"r": r, "charts": _charts(r), "needed": sample_sizes(r)} for r in reports],
         differences=differences or [],
         paired_note=paired_note,
+        card_effects=card_effects,
     )
 
 
