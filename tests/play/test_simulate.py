@@ -18,6 +18,7 @@ from typer.testing import CliRunner, Result
 from century import cli
 from century.engine import load_engine
 from century.pipeline import compile_paths
+from century.play.compare import games_needed
 from century.play.config import SimConfig, seat_bots
 from century.play.game import play_game
 from century.play.progress import ProgressBar
@@ -182,6 +183,10 @@ def test_cli_compare_puts_two_games_side_by_side(tmp_path: Path) -> None:
     assert f"{lo:+.1f} to {hi:+.1f}" in html
     assert "two independent samples" in html
     assert "b minus a (95% intervals; * significant):" in result.output
+    needed = games_needed(max((s["win_rate"] for s in b["seats"]), key=lambda p: p * (1 - p)), 0.01)
+    assert b["games_needed"]["1%"] == needed  # n = z² p (1 - p) / m², the seat nearest a half
+    assert f"a ±1% seat advantage needs {needed:,} games" in result.output
+    assert f"±1% answer needs {needed:,} games" in html
     assert f"win rate, seat 1: {delta:+.2f} points [{lo:+.2f}, {hi:+.2f}]" in result.output
     _check_page(html)
 
