@@ -9,6 +9,7 @@ Usage (from the checkout, in the venv):
     python benchmarks/bench_simulate.py --only ten-thousand   # wall time of 10,000 games, 2 workers
     python benchmarks/bench_simulate.py --only ten-thousand --strong-games 1000  # planner: 1,000
     python benchmarks/bench_simulate.py --only memory     # peak memory of 10,000 greedy games
+    python benchmarks/bench_simulate.py --only experiment # 2,000 paired greedy games, 2 workers
     python benchmarks/bench_simulate.py --quick           # everything, with few games
 
 Figures printed:
@@ -21,7 +22,9 @@ Figures printed:
   built up front (and what building them costs);
 - the wall time of 10,000 two-player games with 2 workers, the planner and greedy;
 - peak memory (max RSS of the main process and of the largest worker) of 10,000 greedy games
-  with 2 workers.
+  with 2 workers;
+- the wall time of `century experiment` removing a card, 2,000 paired greedy games (4,000
+  games) with 2 workers.
 """
 
 from __future__ import annotations
@@ -203,6 +206,25 @@ def memory(games: int) -> None:
     )
 
 
+def experiment(games: int) -> None:
+    """Wall time of `century experiment` (a whole process): `games` paired greedy games."""
+    out = str(ROOT / "build" / "bench" / "experiment")
+    change = ["--remove", "yy-rr", "--games", str(games), "--workers", "2", "-q", "--out", out]
+    start = time.perf_counter()
+    subprocess.run(
+        [sys.executable, "-m", "century", "experiment", GAME, *change],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+    )
+    wall = time.perf_counter() - start
+    print(
+        f"  experiment, {games} paired greedy games, 2 workers: {wall:.1f} s wall "
+        f"({2 * games / wall:.0f} games/s; {load()} at the end)",
+        flush=True,
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="few games: a smoke run")
@@ -212,7 +234,7 @@ def main() -> None:
     )
     parser.add_argument(
         "--only",
-        choices=("rates", "ladder", "warm", "ten-thousand", "memory"),
+        choices=("rates", "ladder", "warm", "ten-thousand", "memory", "experiment"),
         help="run one measurement only",
     )
     args = parser.parse_args()
@@ -229,6 +251,8 @@ def main() -> None:
         ten_thousand(long_games, min(long_games, args.strong_games or long_games))
     if args.only in (None, "memory"):
         memory(long_games)
+    if args.only in (None, "experiment"):
+        experiment(max(100, int(2000 * scale)))
 
 
 if __name__ == "__main__":

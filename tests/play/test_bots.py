@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import random
 from typing import Any
 
@@ -310,6 +311,32 @@ def test_planners_finish_sooner_than_greedy_bots() -> None:
 
     (p, p_var), (g, g_var) = mean_var(planner), mean_var(greedy)
     assert g - p > 1.96 * (p_var + g_var) ** 0.5, (p, g)
+
+
+PLANNER_MOVES = {"planner:1": "e104c29cb7e39875", "planner": "a6d99ea3b359516d"}
+"""A digest of the planner's moves in seeded self-play (`planner_moves`), pinned: a change
+that only makes the planner faster must leave them as they are; one meant to make it play
+differently updates them, and says so."""
+
+
+def planner_moves(spec: str, games: int) -> str:
+    """A digest of every move of `games` seeded two-player games of `spec` against itself."""
+    ruleset = base_ruleset()
+    engine = load_engine(ruleset)
+    digest = hashlib.sha256()
+    for game in range(games):
+        seed = derive_seed(6000, game)
+        state = engine.new_game(2, seed)
+        bots = [make_bot(spec, engine, ruleset, derive_seed(seed, seat)) for seat in range(2)]
+        while not state.is_over():
+            state.play(bots[state.current_player].choose(state))
+        digest.update("\n".join(state.moves()).encode() + b"\n\n")
+    return digest.hexdigest()[:16]
+
+
+@pytest.mark.parametrize(("spec", "games"), [("planner:1", 2), ("planner", 3)])
+def test_the_planner_plays_the_same_moves_on_fixed_seeds(spec: str, games: int) -> None:
+    assert planner_moves(spec, games) == PLANNER_MOVES[spec]
 
 
 def test_the_planner_builds_its_engine_first() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import re
 import sys
 import tomllib
@@ -18,11 +19,12 @@ from typer.testing import CliRunner, Result
 from century import cli
 from century.engine import load_engine
 from century.pipeline import compile_paths
+from century.play.compare import games_needed
 from century.play.config import SimConfig, seat_bots
 from century.play.game import play_game
 from century.play.report import build_report, render_html
 from century.play.simulate import chunks, simulate
-from century.play.stats import wilson
+from century.play.stats import Z95, wilson
 
 from helpers import HOSTILE, ROOT, five_ranks, hostile
 
@@ -172,9 +174,20 @@ def test_cli_compare_puts_two_games_side_by_side(tmp_path: Path) -> None:
     html = (tmp_path / "cmp" / "compare.html").read_text(encoding="utf-8")
     assert "grid-template-columns: repeat(2" in html
     assert html.count('aria-label="Win rate per seat"') == 2  # one chart per column
-    assert "Differences (Century: Golem Edition minus Century: Spice Road)" in html
-    delta = 100 * (b["seats"][0]["win_rate"] - a["seats"][0]["win_rate"])
+    assert "Differences (Century: Golem Edition minus Century: Spice Road, 95% intervals)" in html
+    pa, pb = a["seats"][0]["win_rate"], b["seats"][0]["win_rate"]
+    delta = 100 * (pb - pa)
     assert f"{delta:+.1f} points" in html
+    half = Z95 * math.sqrt(pa * (1 - pa) / 4 + pb * (1 - pb) / 4)  # independent samples
+    lo, hi = (100 * round(pb - pa + sign * half, 4) for sign in (-1, 1))
+    assert f"{lo:+.1f} to {hi:+.1f}" in html
+    assert "two independent samples" in html
+    assert "b minus a (95% intervals; * significant):" in result.output
+    needed = games_needed(max((s["win_rate"] for s in b["seats"]), key=lambda p: p * (1 - p)), 0.01)
+    assert b["games_needed"]["1%"] == needed  # n = z² p (1 - p) / m², the seat nearest a half
+    assert f"a ±1% seat advantage needs {needed:,} games" in result.output
+    assert f"±1% answer needs {needed:,} games" in html
+    assert f"win rate, seat 1: {delta:+.2f} points [{lo:+.2f}, {hi:+.2f}]" in result.output
     _check_page(html)
 
 

@@ -103,6 +103,12 @@ def simulate(
     write_outputs(folder, data)
     for report in reports:
         typer.echo(_summary(report))
+    if compare:
+        from century.play.compare import difference_lines, unpaired
+
+        typer.echo("b minus a (95% intervals; * significant):")
+        for line in difference_lines(unpaired(reports[0], reports[1])):
+            typer.echo(f"  {line}")
     typer.echo(f"report written to {folder / files[-1]}")
 
 

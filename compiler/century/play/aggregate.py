@@ -20,6 +20,8 @@ class CardTally:
     by_winner: int = 0
     takers: int = 0
     takers_won: int = 0
+    passers: int = 0  # players who had it on offer at a turn and never took it
+    passers_won: int = 0
 
 
 @dataclass
@@ -70,6 +72,13 @@ class Aggregate:
         self.rounds[result["rounds"]] += 1
         _tally(self.points, result["point_cards"], winner)
         _tally(self.merchants, result["merchant_cards"], winner)
+        for seat, offered in enumerate(result.get("offered", ())):
+            taken = set(result["merchant_cards"][seat])
+            for card in offered:
+                if card not in taken:
+                    tally = self.merchants.setdefault(card, CardTally())
+                    tally.passers += 1
+                    tally.passers_won += seat == winner
         for seat, coins in enumerate(result["coins"]):
             for pile, n in coins.items():
                 self.coins_taken[pile] += n

@@ -28,7 +28,8 @@ WARM_GAMES = 200
 
 
 def play_game(engine: Engine, ruleset: Ruleset, config: SimConfig, index: int) -> GameResult:
-    """Play game number `index` of a simulation to its end and summarise it."""
+    """Play game number `index` of a simulation to its end and summarise it, with the
+    merchant cards each seat had on offer at its turns (`offered`)."""
     from century.play.bots import make_bot
 
     seed = derive_seed(config.seed, index)
@@ -38,10 +39,18 @@ def play_game(engine: Engine, ruleset: Ruleset, config: SimConfig, index: int) -
         make_bot(spec, engine, ruleset, derive_seed(seed, seat))
         for seat, spec in enumerate(seating)
     ]
+    offered: list[set[int]] = [set() for _ in seating]  # merchant cards seen in the row
     for _ in range(MAX_PLIES):
         if state.is_over():
-            return {**summarise(engine, state, index, seed), "bots": list(seating)}
-        state.play(bots[state.current_player].choose(state))
+            cards = engine.CARDS
+            return {
+                **summarise(engine, state, index, seed),
+                "bots": list(seating),
+                "offered": [sorted({cards[c].id for c in seen}) for seen in offered],
+            }
+        seat = state.current_player
+        offered[seat].update(state.view().merchant_row)
+        state.play(bots[seat].choose(state))
     raise SimulationError(f"game {index} (seed {seed}) did not end within {MAX_PLIES} moves")
 
 

@@ -35,6 +35,8 @@ class Knowledge:
 
     MEMO_CAP = 200_000
     """Memoised caravans per table before the table starts afresh."""
+    TABLES_KEPT = 64
+    """Contexts whose memo tables are kept (`table`) before they start afresh."""
     WORTH_SAMPLE = 500
     """The most caravans a merchant card's worth is averaged over."""
 
@@ -50,10 +52,12 @@ class Knowledge:
         self.points = tuple(card.points for card in engine.POINT_CARDS)
         self.coin_values = tuple(coin.value for coin in engine.COINS)
         self.empty = engine.caravan((0,) * self.ranks)
-        self._values: dict[Node, int] = {}
+        self.values: dict[Node, int] = {}
+        """The memo table of `value`, read directly where every call counts."""
         self._kept: dict[Node, Node] = {}
         self._deficits: dict[Node, tuple[int, ...]] = {}
         self._payable: dict[Node, int] = {}
+        self._tables: dict[Hashable, dict[Any, Any]] = {}
         self._memo: dict[Hashable, Any] = {}
         half = self.limit // 2
         step = -(-comb(half + self.ranks - 1, self.ranks - 1) // self.WORTH_SAMPLE)
@@ -62,11 +66,11 @@ class Knowledge:
 
     def value(self, node: Node) -> int:
         """The weighted value of a caravan's cubes."""
-        value = self._values.get(node)
+        value = self.values.get(node)
         if value is None:
-            if len(self._values) > self.MEMO_CAP:
-                self._values.clear()
-            value = self._values[node] = sum(map(int.__mul__, node.vector, self.weights))
+            if len(self.values) > self.MEMO_CAP:
+                self.values.clear()
+            value = self.values[node] = sum(map(int.__mul__, node.vector, self.weights))
         return value
 
     def kept(self, node: Node) -> Node:
@@ -125,7 +129,20 @@ class Knowledge:
         for index, card in enumerate(hand):
             if card != previous:
                 previous = card
-                found.append((hand[:index] + hand[index + 1 :], plays[card].values()))
+                leaves = plays[card]
+                if leaves:  # a card that cannot be played here leaves nothing
+                    found.append((hand[:index] + hand[index + 1 :], leaves.values()))
+        return found
+
+    def table(self, key: Hashable) -> dict[Any, Any]:
+        """A memo table of figures that hold in one context, `key` (a point row, the worth
+        of its cards): the same table for the same context while it lasts, so decisions
+        in one position share their work."""
+        found = self._tables.get(key)
+        if found is None or len(found) > self.MEMO_CAP:
+            if len(self._tables) >= self.TABLES_KEPT:
+                self._tables.clear()
+            found = self._tables[key] = {}
         return found
 
     def memo(self, key: Hashable, compute: Callable[[], Any]) -> Any:

@@ -96,15 +96,19 @@ class PlannerBot:
         layer, seen = [start], {start}
         per_play = 0.0
         kept_of, value, payable, limit = know.kept, know.value, know.payable, know.limit
+        plays_by_kind, values = know.plays_by_kind, know.values
         for turn in range(1, self.CYCLE + 1):
             reached: dict[tuple[Node, tuple[int, ...]], int] = {}
             for node, hand in layer:
-                for rest, leaves in know.plays_by_kind(node, hand):
+                for rest, leaves in plays_by_kind(node, hand):
                     for after in leaves:
-                        key = (after if after.size <= limit else kept_of(after), rest)
+                        if after.size > limit:
+                            after = kept_of(after)
+                        key = (after, rest)
                         if key not in seen:
                             seen.add(key)
-                            reached[key] = value(key[0])
+                            worth = values.get(after)
+                            reached[key] = value(after) if worth is None else worth
                 if hand != owned:  # a rest
                     key = (node, owned)
                     if key not in seen:
@@ -157,9 +161,10 @@ class Plan:
         self.turns_left = self._turns_left()
         self.patient = view.rounds() <= bot.PATIENCE * view.end_threshold * bot.TURNS_PER_CLAIM
         self.last_turns = self._last_turns() if self.patient else 0
-        self._kept: dict[Node, Node] = {}
-        self._missing: dict[Node, tuple[int, ...]] = {}
-        self._closeness: dict[Node, float] = {}
+        self._missing: dict[Node, tuple[int, ...]] = know.table(("missing", self.row))
+        worth = (self.row, tuple(values))
+        self._kept: dict[Node, Node] = know.table(("kept", worth))
+        self._closeness: dict[Node, float] = know.table(("closeness", worth))
 
     def _turns_left(self) -> int:
         """Own turns the game has left, roughly: `TURNS_PER_CLAIM` for each point card the
@@ -402,14 +407,14 @@ class Plan:
         candidates that reach it first at this depth. Of the last layer only the caravans
         matter, so it holds caravans alone.
         """
-        kept, plays_by_kind = self.kept, self.know.plays_by_kind
+        kept, plays_by_kind, limit = self.kept, self.know.plays_by_kind, self.know.limit
         reach = [[UNREACHED] * len(self.row) for _ in candidates]
         layer: dict[PlanState, int] = {}
         for index, candidate in enumerate(candidates):
             layer[candidate.state] = layer.get(candidate.state, 0) | 1 << index
         seen: dict[PlanState, int] = {}
         depth = self.bot.depth
-        last: dict[Node, int] = {}  # the caravans of the last layer
+        ahead: dict[int, set[Node]] = {}  # per bit mask: the caravans of the last layer
         for turn in range(1, depth):
             following: dict[PlanState, int] = {}
             arrived: dict[Node, int] = {}  # the candidates new to a state of each caravan
@@ -422,35 +427,42 @@ class Plan:
                 node, hand, owned = state
                 arrived[node] = arrived.get(node, 0) | new
                 if turn + 1 == depth:
-                    for after in self.next_caravans(node, hand, owned):
-                        last[after] = last.get(after, 0) | new
+                    found = ahead.get(new)
+                    if found is None:
+                        found = ahead[new] = set()
+                    self.add_next(found, node, hand, hand != owned)
                     continue
                 for rest, leaves in plays_by_kind(node, hand):
                     for after in leaves:
-                        key = (kept(after), rest, owned)
+                        key = (after if after.size <= limit else kept(after), rest, owned)
                         following[key] = following.get(key, 0) | new
                 if hand != owned:
                     key = (node, owned, owned)
                     following[key] = following.get(key, 0) | new
             self.reached(reach, arrived, turn, last=False)
             layer = following
+        last: dict[Node, int] = {}  # the caravans of the last layer, each once
+        for mask, nodes in ahead.items():
+            for node in nodes:
+                last[node] = last.get(node, 0) | mask
         for (node, _, _), mask in layer.items():  # the candidates themselves at depth 1
             last[node] = last.get(node, 0) | mask
         self.reached(reach, last, depth, last=True)
         return reach
 
-    def next_caravans(self, node: Node, hand: tuple[int, ...], owned: tuple[int, ...]) -> set[Node]:
-        """The caravans one more turn (a play from `hand`, or a rest) leaves."""
+    def add_next(self, found: set[Node], node: Node, hand: tuple[int, ...], rest: bool) -> None:
+        """Add to `found` the caravans one more turn (a play from `hand`, or a `rest`)
+        leaves."""
         kept, limit = self.kept, self.know.limit
         plays = node.plays()
-        found = {
+        found.update(
             after if after.size <= limit else kept(after)
             for card in set(hand)
-            for after in plays[card].values()
-        }
-        if hand != owned:
+            if (leaves := plays[card])
+            for after in leaves.values()
+        )
+        if rest:
             found.add(node)
-        return found
 
     def reached(
         self, reach: list[list[float]], arrived: dict[Node, int], turn: int, last: bool
@@ -461,23 +473,27 @@ class Plan:
 
         The turns grow with the value lacking, so per bit mask only the least value lacking
         per slot, over its caravans, counts."""
-        missing = self.missing
+        missing, table = self.missing, self._missing
         groups: dict[int, list[tuple[int, ...]]] = {}
         for node, new in arrived.items():
-            lacking = missing(node)
+            lacking = table.get(node) or missing(node)
             if last or 0 in lacking:
                 groups.setdefault(new, []).append(lacking)
-        per_play = self.per_play
+        per_candidate: dict[int, list[tuple[int, ...]]] = {}  # by bit: the least per group
         for new, rows in groups.items():
-            least = list(map(min, zip(*rows, strict=True))) if len(rows) > 1 else rows[0]
+            least = tuple(map(min, *rows)) if len(rows) > 1 else rows[0]
+            while new:
+                low = new & -new
+                new ^= low
+                per_candidate.setdefault(low.bit_length() - 1, []).append(least)
+        per_play = self.per_play
+        for index, rows in per_candidate.items():
+            least = tuple(map(min, *rows)) if len(rows) > 1 else rows[0]
             if last:
                 at = [turn + 1 + need / per_play if need else turn for need in least]
             else:
                 at = [UNREACHED if need else turn for need in least]
-            while new:
-                low = new & -new
-                new ^= low
-                best = reach[low.bit_length() - 1]
-                for slot, turns in enumerate(at):
-                    if turns < best[slot]:
-                        best[slot] = turns
+            best = reach[index]
+            for slot, turns in enumerate(at):
+                if turns < best[slot]:
+                    best[slot] = turns

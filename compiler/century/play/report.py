@@ -19,6 +19,7 @@ from markupsafe import Markup
 from century.model.ruleset import Ruleset
 from century.model.text import shown
 from century.play.aggregate import Aggregate, CardTally
+from century.play.compare import needed_line, sample_sizes, unpaired
 from century.play.stats import Z95, wilson
 
 REPORT_LANGUAGE = "en"
@@ -74,6 +75,8 @@ def _card_rows(table: Mapping[str, CardTally], games: int, names: Mapping[str, s
                 "takers": t.takers,
                 "takers_win_rate": _r(t.takers_won / t.takers) if t.takers else None,
                 "takers_ci95": [_r(lo), _r(hi)],
+                "passers": t.passers,
+                "passers_win_rate": _r(t.passers_won / t.passers) if t.passers else None,
             }
         )
     return rows
@@ -140,6 +143,7 @@ def build_report(total: Aggregate, ladder: Mapping[str, Any] | None = None) -> d
         "point_cards": _card_rows(total.points, games, {}),
         "merchant_cards": _card_rows(total.merchants, games, merchant_names),
         "coins": coins,
+        "games_needed": sample_sizes({"seats": seats}),
     }
 
 
@@ -178,7 +182,8 @@ def bot_rows(total: Aggregate, ladder: Mapping[str, Any] | None) -> list[dict[st
 
 def seat_advantages(report: Mapping[str, Any]) -> list[str]:
     """Per seat, how far its win rate is from a fair share, with the 95% margin the sample
-    leaves, e.g. ``seat 1 advantage: +3.1% ± 1.9%``."""
+    leaves, e.g. ``seat 1 advantage: +3.1% ± 1.9%``, and the games a ±1% and ±2% answer
+    needs."""
     lines = []
     for seat in report["seats"]:
         lo, hi = seat["advantage_ci95"]
@@ -186,7 +191,7 @@ def seat_advantages(report: Mapping[str, Any]) -> list[str]:
             f"seat {seat['seat']} advantage: {100 * seat['advantage']:+.1f}% "
             f"± {100 * (hi - lo) / 2:.1f}%"
         )
-    return lines
+    return [*lines, needed_line(report)]
 
 
 def to_json_bytes(report: Mapping[str, Any]) -> bytes:
@@ -349,8 +354,16 @@ def _charts(report: Mapping[str, Any]) -> dict[str, Markup | list[Markup]]:
     }
 
 
-def render_html(reports: Sequence[Mapping[str, Any]]) -> str:
-    """One report, or several side by side (``--compare``), as a standalone HTML page."""
+def render_html(
+    reports: Sequence[Mapping[str, Any]],
+    differences: Sequence[Mapping[str, Any]] | None = None,
+    paired_note: str = "",
+    card_effects: Sequence[Mapping[str, Any]] = (),
+) -> str:
+    """One report, or several side by side (``--compare``), as a standalone HTML page; two
+    are compared figure by figure with 95% intervals (`differences`, else those of two
+    independent samples; `paired_note` says how paired ones were played); `card_effects`
+    are cards' takers against the players who left them (`compare.buyers_against_passers`)."""
     from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
     env = Environment(
@@ -363,7 +376,14 @@ def render_html(reports: Sequence[Mapping[str, Any]]) -> str:
     )
     env.globals["zip"] = zip
     template = env.get_template("report.html.j2")
-    return template.render(reports=[{"r": r, "charts": _charts(r)} for r in reports])
+    if differences is None and len(reports) == 2:
+        differences = unpaired(reports[0], reports[1])
+    return template.render(
+        reports=[{"r": r, "charts": _charts(r), "needed": sample_sizes(r)} for r in reports],
+        differences=differences or [],
+        paired_note=paired_note,
+        card_effects=card_effects,
+    )
 
 
 def ruleset_label(ruleset: Ruleset) -> str:

@@ -230,6 +230,15 @@ def simulate(
     progress: ProgressFn | None = None,
 ) -> Aggregate:
     """Run a whole simulation and return its aggregate."""
+    check_config(ruleset, config)
+    total = Aggregate(ruleset, config)
+    for result in iter_results(ruleset, config, workers, cluster, progress):
+        total.add(result)
+    return total
+
+
+def check_config(ruleset: Ruleset, config: SimConfig) -> None:
+    """Raise `SimulationError` unless `config` can be played on `ruleset`."""
     from century.play.bots import check_spec
 
     for spec in config.bots:
@@ -240,10 +249,6 @@ def simulate(
         raise SimulationError(
             f"{ruleset.id} is for {ruleset.players_min} to {ruleset.players_max} players"
         )
-    total = Aggregate(ruleset, config)
-    for result in iter_results(ruleset, config, workers, cluster, progress):
-        total.add(result)
-    return total
 
 
 def workers_for(requested: int, games: int) -> int:

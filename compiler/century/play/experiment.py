@@ -1,0 +1,224 @@
+"""Card experiments: a game and the same game with cards removed, added or replaced, played
+on the same seeds (game i of both sides is dealt from one seed), and the paired effect of the
+change with 95% intervals.
+
+The changed game is a variant of the base written in the rules' own syntax
+(`variant_text`), so it is loaded, checked and compiled like any other, and any game or
+variant can be changed without code.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+from century.model.ruleset import MerchantCard, PointCard, Ruleset
+from century.model.text import shown
+from century.play.aggregate import Aggregate
+from century.play.compare import MARGINS, buyers_against_passers, paired, paired_interval
+from century.play.config import SimConfig
+from century.play.progress import ProgressFn
+from century.play.report import REPORT_LANGUAGE, build_report
+from century.play.simulate import check_config, iter_results
+
+EXPERIMENT_VERSION = 1
+
+
+class ExperimentError(ValueError):
+    """A card change that cannot be made (an unknown id, a card that is not a mapping)."""
+
+
+@dataclass(frozen=True)
+class CardChanges:
+    """What an experiment changes: card ids removed, cards added, ids replaced by cards
+    (cards as mappings in the decks' syntax, e.g. ``{kind: gain, get: YY}``)."""
+
+    remove: tuple[str, ...] = ()
+    add: tuple[Mapping[str, Any], ...] = ()
+    replace: tuple[tuple[str, Mapping[str, Any]], ...] = field(default=())
+
+    def describe(self) -> str:
+        """The changes in words, e.g. ``removed yy-rr; added {kind: gain, get: YY}``."""
+
+        def card(c: Mapping[str, Any]) -> str:
+            return "{" + ", ".join(f"{k}: {v}" for k, v in c.items()) + "}"
+
+        parts = [f"removed {card_id}" for card_id in self.remove]
+        parts += [f"added {card(c)}" for c in self.add]
+        parts += [f"replaced {card_id} by {card(c)}" for card_id, c in self.replace]
+        return "; ".join(parts) or "no change"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "remove": list(self.remove),
+            "add": [dict(card) for card in self.add],
+            "replace": {card_id: dict(card) for card_id, card in self.replace},
+        }
+
+
+def parse_card(text: str, option: str) -> dict[str, Any]:
+    """A card written in the decks' syntax (a YAML mapping) from the command line."""
+    try:
+        card = yaml.safe_load(text)
+    except yaml.YAMLError as err:
+        raise ExperimentError(f"{option} {text!r} is not a card: {err}".splitlines()[0]) from err
+    if not isinstance(card, dict) or not all(isinstance(k, str) for k in card):
+        raise ExperimentError(
+            f"{option} {text!r} is not a card: write it as in a deck, e.g. '{{kind: ..., ...}}'"
+        )
+    return card
+
+
+def _deck_of_id(base: Ruleset, card_id: str, option: str) -> str:
+    """The deck of the base game holding the card `card_id`."""
+    decks: dict[str, tuple[MerchantCard | PointCard, ...]] = {
+        "starting": base.starting_cards,
+        "merchant": base.merchant_deck,
+        "point": base.point_deck,
+    }
+    for deck, cards in decks.items():
+        if any(card.id == card_id for card in cards):
+            return deck
+    ids = sorted({card.id for cards in decks.values() for card in cards})
+    close = difflib.get_close_matches(card_id, ids, n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    raise ExperimentError(f"{option}: no card {card_id!r} in {base.id}{hint}")
+
+
+def _deck_of_card(card: Mapping[str, Any]) -> str:
+    """The deck an added card goes to: merchant cards have a kind, point cards a cost."""
+    return "merchant" if "kind" in card else "point"
+
+
+def variant_text(base: Ruleset, changes: CardChanges, variant_id: str) -> str:
+    """The changed game as a variant of `base` in the rules' YAML (JSON is YAML)."""
+    decks: dict[str, dict[str, Any]] = {}
+    for card_id in changes.remove:
+        deck = _deck_of_id(base, card_id, "--remove")
+        decks.setdefault(deck, {}).setdefault("remove", []).append(card_id)
+    for card in changes.add:
+        decks.setdefault(_deck_of_card(card), {}).setdefault("add", []).append(dict(card))
+    for card_id, card in changes.replace:
+        deck = _deck_of_id(base, card_id, "--replace")
+        decks.setdefault(deck, {}).setdefault("replace", {})[card_id] = dict(card)
+    name = shown(base.name, REPORT_LANGUAGE, base.id)
+    variant = {
+        "id": variant_id,
+        "extends": base.id,
+        "name": {REPORT_LANGUAGE: f"{name}, changed"},
+        "cards": decks,
+    }
+    return json.dumps(variant, indent=2, ensure_ascii=False) + "\n"
+
+
+def run_experiment(
+    base: Ruleset,
+    changed: Ruleset,
+    config: SimConfig,
+    changes: CardChanges,
+    workers: int = 1,
+    progress: ProgressFn | None = None,
+    changed_config: SimConfig | None = None,
+) -> dict[str, Any]:
+    """Play `config` on the base game and on the changed one (the same seeds; the changed
+    side's bots may differ, `changed_config`) and report the paired effects."""
+    other = changed_config or config
+    if (other.games, other.players, other.seed) != (config.games, config.players, config.seed):
+        raise ValueError("both sides of an experiment play the same games and seeds")
+    for ruleset, side_config in ((base, config), (changed, other)):
+        check_config(ruleset, side_config)
+    totals, winners, rounds = [], [], []
+    for ruleset, side_config in ((base, config), (changed, other)):
+        total, won, length = Aggregate(ruleset, side_config), [], []
+        for result in iter_results(ruleset, side_config, workers, progress=progress):
+            total.add(result)
+            won.append(result["winner"])
+            length.append(result["rounds"])
+        totals.append(total)
+        winners.append(won)
+        rounds.append(length)
+    pair_w, pair_r = (winners[0], winners[1]), (rounds[0], rounds[1])
+    effects = paired(pair_w, pair_r, config.players)
+    reports = build_report(totals[0]), build_report(totals[1])
+    return {
+        "experiment_version": EXPERIMENT_VERSION,
+        "game": base.id,
+        "changes": changes.to_json(),
+        "config": {
+            "games": config.games,
+            "players": config.players,
+            "bots": list(config.bots),
+            "changed_bots": list(other.bots),
+            "seed": config.seed,
+        },
+        "effects": effects,
+        "paired_games_needed": paired_games_needed(pair_w, config.players),
+        "cards": card_effects(base, changed, *reports),
+        "base": reports[0],
+        "changed": reports[1],
+    }
+
+
+def card_effects(
+    base: Ruleset,
+    changed: Ruleset,
+    base_report: Mapping[str, Any],
+    changed_report: Mapping[str, Any],
+) -> list[dict[str, Any]]:
+    """For each merchant card the change took out or put in: its takers' win rate against
+    that of the players who had it on offer and left it, in the game that has it."""
+    before = {card.id for card in (*base.starting_cards, *base.merchant_deck)}
+    after = {card.id for card in (*changed.starting_cards, *changed.merchant_deck)}
+    found = []
+    for ids, report, side in (
+        (before - after, base_report, "base game"),
+        (after - before, changed_report, "changed game"),
+    ):
+        for card in report["merchant_cards"]:
+            if card["id"] in ids and (effect := buyers_against_passers(card, side)):
+                found.append(effect)
+    return found
+
+
+def paired_games_needed(
+    winners: tuple[Sequence[int], Sequence[int]], players: int
+) -> dict[str, int]:
+    """The paired games a ±1% and ±2% answer on a seat's change of win rate needs, at the
+    spread of the observed differences (the most spread seat sets it)."""
+    wa, wb = winners
+    spread = 0.0
+    for seat in range(players):
+        diffs = [(y == seat) - (x == seat) for x, y in zip(wa, wb, strict=True)]
+        _, half = paired_interval(diffs)
+        spread = max(spread, half * half * len(diffs))  # Z95² times the variance
+    return {f"{round(100 * m)}%": max(1, round(spread / (m * m))) for m in MARGINS}
+
+
+def experiment_lines(report: Mapping[str, Any]) -> list[str]:
+    """The experiment's summary: its effects with intervals (significant ones marked) and
+    the games a ±1% and ±2% answer needs."""
+    from century.play.compare import difference_lines
+
+    needed = report["paired_games_needed"]
+    config = report["config"]
+    changes = report["changes"]
+    described = CardChanges(
+        tuple(changes["remove"]), tuple(changes["add"]), tuple(changes["replace"].items())
+    ).describe()
+    return [
+        f"{report['game']} ({described}): {config['games']} paired games, changed minus base "
+        "(95% intervals; * significant):",
+        *(f"  {line}" for line in difference_lines(report["effects"])),
+        *(
+            f"  {line} against those who had it on offer and left it ({c['takers']} takers, "
+            f"{c['passers']} left it)"
+            for c, line in zip(report["cards"], difference_lines(report["cards"]), strict=True)
+        ),
+        f"  a ±1% answer on a seat's change needs {needed['1%']:,} paired games, "
+        f"±2% {needed['2%']:,}",
+    ]
