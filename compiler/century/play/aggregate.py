@@ -85,8 +85,8 @@ class Aggregate:
                 if seat == winner:
                     self.coins_by_winner[pile] += n
         for coin in self.ruleset.coins:
-            taken = sum(c.get(coin.id, 0) for c in result["coins"])
-            if taken >= coin.count(self.config.players):
+            paid = sum(c.get(coin.id, 0) for c in result["coins"])
+            if paid >= coin.count(self.config.players):
                 self.coins_emptied[coin.id] += 1
 
 
