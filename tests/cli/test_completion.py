@@ -85,3 +85,26 @@ def test_a_broken_rules_folder_completes_to_what_it_can(elsewhere: Path) -> None
     (elsewhere / "rules" / "broken.yaml").write_bytes(b"id: [\n\xff\xfe")
     assert complete("show", "h") == ["house-rules"]
     assert sorted(complete("cards", "house-rules", "--lang", "")) == ["de", "en"]
+
+
+def test_card_ids_complete_from_the_named_game() -> None:
+    """`experiment --remove` offers the game's card ids, `--replace` the same as ``ID=``."""
+    ruleset = compiled().rulesets["spice-road"]
+    ids = [
+        c.id
+        for deck in (ruleset.starting_cards, ruleset.merchant_deck, ruleset.point_deck)
+        for c in deck
+    ]
+    assert complete("experiment", "spice-road", "--remove", "") == list(dict.fromkeys(ids))
+    first = ruleset.merchant_deck[0].id
+    assert first in complete("experiment", "spice-road", "--remove", first)
+    replacing = complete("experiment", "spice-road", "--replace", first)
+    assert replacing and all(word.endswith("=") for word in replacing)
+    assert f"{first}=" in replacing
+    assert complete("experiment", "no-such-game", "--remove", "") == []
+    assert complete("experiment", "spice") == ["spice-road", "spice-road-classic"]
+
+
+def test_card_ids_of_a_variant_in_the_working_folder(elsewhere: Path) -> None:
+    base = compiled().rulesets["spice-road"]
+    assert complete("experiment", "house-rules", "--remove", base.point_deck[0].id) != []

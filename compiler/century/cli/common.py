@@ -78,6 +78,18 @@ def _bots(ctx: typer.Context, incomplete: str) -> list[str]:
     return bot_lists(ctx, incomplete)
 
 
+def _cards(ctx: typer.Context, incomplete: str) -> list[str]:
+    from century.cli.complete import card_ids
+
+    return card_ids(ctx, incomplete)
+
+
+def _replacements(ctx: typer.Context, incomplete: str) -> list[str]:
+    from century.cli.complete import card_replacements
+
+    return card_replacements(ctx, incomplete)
+
+
 def _targets(incomplete: str) -> list[str]:
     from century.cli.complete import target_names
 
@@ -88,6 +100,9 @@ COMPLETE_GAMES: Any = _games
 """Completes a game id (`century.cli.complete`)."""
 COMPLETE_LANGUAGES: Any = _languages
 COMPLETE_BOTS: Any = _bots
+COMPLETE_CARDS: Any = _cards
+"""Completes a card id of the game the command line names."""
+COMPLETE_REPLACEMENTS: Any = _replacements
 
 GameArg = Annotated[
     str,

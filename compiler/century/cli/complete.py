@@ -1,10 +1,10 @@
 """Shell completion of the values the commands take: game ids, bot names (and lists of them),
-languages and targets (`--install-completion` sets it up; the paper and format choices
+languages, card ids and targets (`--install-completion` sets it up; the paper and format choices
 complete by themselves, the decks in `century.cli.deck`).
 
 Completion runs on every Tab, so it reads as little as it can: game ids from the ``id:``
 lines of the rules files (the current folder's or `--rules`', and the bundled ones) without
-compiling them; a game's languages compile that one game. A problem completes to nothing.
+compiling them; a game's languages and card ids compile that one game. A problem completes to nothing.
 """
 
 from __future__ import annotations
@@ -107,6 +107,28 @@ def languages(ctx: Any, incomplete: str) -> list[str]:
     except Exception:  # completion never fails loudly
         return []
     return [lang for lang in found if lang.startswith(incomplete)]
+
+
+def card_ids(ctx: Any, incomplete: str) -> list[str]:
+    """The card ids of the command's game: the starting, merchant and point decks' in order."""
+    from century.pipeline import compile_paths
+
+    game = _game(ctx)
+    if not game:
+        return []
+    try:
+        paths = _given(ctx, "rules") or _local_rules() or None
+        ruleset = compile_paths(paths, with_bundled=True, only=game).rulesets[game]
+    except Exception:  # completion never fails loudly
+        return []
+    decks = (ruleset.starting_cards, ruleset.merchant_deck, ruleset.point_deck)
+    found = dict.fromkeys(card.id for deck in decks for card in deck)
+    return [card for card in found if card.startswith(incomplete)]
+
+
+def card_replacements(ctx: Any, incomplete: str) -> list[str]:
+    """The card ids of the command's game as ``ID=``, for the card that replaces it to follow."""
+    return [f"{card}=" for card in card_ids(ctx, incomplete)]
 
 
 def target_names(incomplete: str) -> list[str]:

@@ -12,6 +12,9 @@ import typer
 
 from century.cli.common import (
     BUILD,
+    COMPLETE_CARDS,
+    COMPLETE_GAMES,
+    COMPLETE_REPLACEMENTS,
     Command,
     RulesOpt,
     SeedOpt,
@@ -30,10 +33,20 @@ FILES = ["experiment.json", "experiment.html"]
 
 
 def experiment(
-    game: Annotated[str, typer.Argument(metavar="GAME", help="The game or variant to change.")],
+    game: Annotated[
+        str,
+        typer.Argument(
+            metavar="GAME", help="The game or variant to change.", autocompletion=COMPLETE_GAMES
+        ),
+    ],
     remove: Annotated[
         list[str] | None,
-        typer.Option(metavar="CARD_ID", help="Remove this card (repeatable).", show_default=False),
+        typer.Option(
+            metavar="CARD_ID",
+            help="Remove this card (repeatable).",
+            show_default=False,
+            autocompletion=COMPLETE_CARDS,
+        ),
     ] = None,
     add: Annotated[
         list[str] | None,
@@ -49,6 +62,7 @@ def experiment(
             metavar="ID=CARD",
             help="Replace a card by another, e.g. 'up3={kind: upgrade, steps: 2}' (repeatable).",
             show_default=False,
+            autocompletion=COMPLETE_REPLACEMENTS,
         ),
     ] = None,
     games: Annotated[
