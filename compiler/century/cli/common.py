@@ -35,6 +35,7 @@ RulesOpt = Annotated[
     list[Path] | None,
     typer.Option(
         "--rules",
+        "-r",
         metavar="PATH",
         help="Rules files or folders to look in (default: ./rules and ./cards if there); the "
         "bundled games are always available.",
@@ -119,11 +120,14 @@ PapersOpt = Annotated[
     ),
 ]
 SeedOpt = Annotated[
-    int, typer.Option(metavar="N", help="Base seed; each game's seed derives from it.")
+    int,
+    typer.Option("--seed", "-s", metavar="N", help="Base seed; each game's seed derives from it."),
 ]
 WorkersOpt = Annotated[
     int,
     typer.Option(
+        "--workers",
+        "-w",
         metavar="N",
         help="Worker processes (0: one per CPU; never more than the CPUs or the games).",
         min=0,
