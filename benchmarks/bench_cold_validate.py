@@ -12,11 +12,16 @@ dropped) and the compiled prose templates are kept in a fresh cache folder
 RUNS fresh processes in wall time and in CPU time (the process's user + system time, which
 another process on the machine slows less), and the 1-minute load average over the run.
 
-Measured on the project's 2-core machine shared with other jobs (Python 3.11, typer 0.29.2):
+Measured on the project's 2-core machine shared with other jobs (Python 3.11.7, typer 0.29.2,
+`--against f562812`, the commit before the template cache, the deferred coercion and the
+lean command line):
 
-    --against f562812 --runs 25, load average 2.5-4.6 (mean 3.5):
-      f562812        wall median 1073 ms (quartiles 897-1223), CPU median 649 ms (607-686)
-      this checkout  wall median  487 ms (quartiles 415-561),  CPU median 309 ms (293-340)
+    --runs 30, 1-minute load average 3.9-5.6 (mean 4.6):
+             f562812: wall median 1505 ms (quartiles 1425-1594), CPU median 1045 ms (1005-1079)
+       this checkout: wall median  682 ms (quartiles 660-738),   CPU median  480 ms (461-499)
+    --runs 25, load 5.0-5.8 (mean 5.5):
+             f562812: wall median 1483 ms (quartiles 1260-1665), CPU median  796 ms (744-857)
+       this checkout: wall median  702 ms (quartiles 517-791),   CPU median  372 ms (333-395)
 """
 
 from __future__ import annotations
