@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
+
 import pytest
 from typer.testing import CliRunner
 
@@ -11,6 +14,11 @@ from century.model.ruleset import Ruleset
 from century.pipeline import Compiled
 
 from helpers import ROOT, compiled, spice_road
+
+_CACHE = tempfile.TemporaryDirectory(prefix="century-cache-")
+os.environ["CENTURY_CACHE_DIR"] = _CACHE.name
+"""The tests' compiled templates (`century.codecache`) go to a folder of their own, the
+commands they run in subprocesses included: never the user's cache."""
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -663,8 +663,11 @@ def _environment() -> Any:
 
 @functools.lru_cache(maxsize=1024)
 def _template(source: str) -> Any:
-    """A compiled prose template (compiled once per distinct source string)."""
-    return _environment().from_string(source)
+    """A compiled prose template (compiled once per distinct source string, its code kept
+    between runs by `century.codecache`)."""
+    from century.codecache import template
+
+    return template(_environment(), source)
 
 
 def _check_marker(body: str, ruleset: Ruleset, coin_ids: set[str]) -> str | None:

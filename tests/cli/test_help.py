@@ -5,8 +5,11 @@ the ones that apply."""
 from __future__ import annotations
 
 import re
+from typing import Annotated, Any
 
 import pytest
+import typer
+import typer.main
 
 from century.cli import app
 from century.play.bots import BOTS
@@ -71,3 +74,82 @@ def test_play_colour_help_states_the_default_that_applies(run) -> None:
         in text
     )
     assert "[default: no-colour]" not in text and "[default: colour]" not in text
+
+
+def short_option_problems(root: Any) -> list[str]:
+    """What is inconsistent in the short options of the click command tree `root`: a long
+    option with different short letters (or none) in different commands, a letter standing
+    for two long options, and ``-h``, which people expect to be help."""
+    letters: dict[str, dict[tuple[str, ...], list[str]]] = {}
+    longs: dict[str, set[str]] = {}
+
+    def walk(command: Any, path: str) -> None:
+        for param in command.params:
+            if param.param_type_name != "option":
+                continue
+            names = [*param.opts, *param.secondary_opts]
+            long = next(name for name in names if name.startswith("--"))
+            short = tuple(sorted(name for name in names if not name.startswith("--")))
+            letters.setdefault(long, {}).setdefault(short, []).append(path)
+            for letter in short:
+                longs.setdefault(letter, set()).add(long)
+        for name, sub in getattr(command, "commands", {}).items():
+            walk(sub, f"{path} {name}")
+
+    walk(root, "century")
+    problems = [
+        f"{long}: "
+        + "; ".join(f"{' '.join(s) or 'no short'} in {', '.join(p)}" for s, p in seen.items())
+        for long, seen in sorted(letters.items())
+        if len(seen) > 1
+    ]
+    problems += [
+        f"{letter} stands for {', '.join(sorted(names))}"
+        for letter, names in sorted(longs.items())
+        if len(names) > 1
+    ]
+    problems += [f"-h stands for {', '.join(sorted(longs['-h']))}"] if "-h" in longs else []
+    return problems
+
+
+def test_a_long_option_has_one_short_letter_in_every_command_and_a_letter_one_meaning() -> None:
+    assert short_option_problems(typer.main.get_command(app)) == []
+
+
+def test_the_short_option_check_finds_each_kind_of_clash() -> None:
+    planted = typer.Typer()
+
+    @planted.command()
+    def one(
+        rules: Annotated[str, typer.Option("--rules", "-r")] = "",
+        out: Annotated[str, typer.Option("--out", "-o")] = "",
+    ) -> None:
+        """One."""
+
+    @planted.command()
+    def two(
+        rules: Annotated[str, typer.Option("--rules", "-x")] = "",
+        other: Annotated[str, typer.Option("--other", "-o")] = "",
+        hold: Annotated[str, typer.Option("--hold", "-h")] = "",
+    ) -> None:
+        """Two."""
+
+    assert short_option_problems(typer.main.get_command(planted)) == [
+        "--rules: -r in century one; -x in century two",
+        "-o stands for --other, --out",
+        "-h stands for --hold",
+    ]
+
+
+def test_short_options_do_what_the_long_ones_do(run, tmp_path) -> None:
+    """The README's example with its short letters writes the report the long options do."""
+    short = ["-n", "6", "-b", "greedy,random", "-s", "3", "-w", "1", "-r", "rules", "-q"]
+    long = ["--games", "6", "--bots", "greedy,random", "--seed", "3", "--workers", "1"]
+    long += ["--rules", "rules", "--quiet"]
+    for args in ([*short, "-o", str(tmp_path / "a")], [*long, "--out", str(tmp_path / "b")]):
+        result = run("simulate", "spice-road", *args)
+        assert result.exit_code == 0, result.output
+    written = sorted(p.name for p in (tmp_path / "a").iterdir())
+    assert written and written == sorted(p.name for p in (tmp_path / "b").iterdir())
+    for name in written:
+        assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes(), name

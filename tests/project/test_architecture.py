@@ -26,6 +26,7 @@ ROOT_MODULES = {
     "century.inputs",
     "century.output",
     "century.sandbox",
+    "century.codecache",
     "century.extras",
 }
 """The modules of the root layer: what every stage may use. A new top-level module must be

@@ -6,6 +6,9 @@ data errors exit 1; an internal error prints one line and exits 3.
 
 from __future__ import annotations
 
+import functools
+import importlib
+import os
 import sys
 from typing import Annotated, Any
 
@@ -13,27 +16,34 @@ import typer
 import typer.core
 
 from century import __version__
-from century.cli import (
-    bots,
-    core,
-    deck,
-    engine,
-    experiment,
-    play,
-    simulate,
-    targets,
-    variants,
-    watch,
-)
-from century.cli.common import internal_error
+from century.cli.common import defer_coercion, internal_error
 from century.inputs import start_run
+
+MODULES = (
+    "core",
+    "variants",
+    "deck",
+    "engine",
+    "play",
+    "simulate",
+    "experiment",
+    "bots",
+    "watch",
+    "targets",
+)
+"""The modules of `century.cli` whose `register` adds their commands, in the order of the
+help (`targets` last: a target's command takes a name no other command has)."""
 
 _UsageError: Any = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
 """click's UsageError, wherever this typer takes click from (newer typers bundle it)."""
 
 
 class _Group(typer.core.TyperGroup):
-    """The app's click group: one-line usage errors, whatever typer version renders help."""
+    """The app's click group: one-line usage errors, whatever typer version renders help;
+    its options coerce their values without pydantic when they can."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        return defer_coercion(super().get_params(ctx))
 
     def main(  # type: ignore[override]  # click's signature differs between versions
         self,
@@ -69,17 +79,6 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
-app = typer.Typer(
-    name="century",
-    cls=_Group,
-    help="Compile Century rules data into a game engine, rule sheets and card sheets.",
-    no_args_is_help=True,
-    rich_markup_mode=None,
-    pretty_exceptions_enable=False,
-)
-
-
-@app.callback()
 def _root(
     version: Annotated[
         bool,
@@ -92,25 +91,64 @@ def _root(
     start_run()  # a command is a run: what it reads is never its output (century.inputs)
 
 
-for _module in (
-    core,
-    variants,
-    deck,
-    engine,
-    play,
-    simulate,
-    experiment,
-    bots,
-    watch,
-    targets,
-):
-    _module.register(app)
+def build_app(command: str | None = None) -> typer.Typer:
+    """The `century` app with every command of `MODULES`; with `command`, the app with that
+    command alone, importing only the modules up to the one that has it (the whole app when
+    none has it)."""
+    made = typer.Typer(
+        name="century",
+        cls=_Group,
+        help="Compile Century rules data into a game engine, rule sheets and card sheets.",
+        no_args_is_help=True,
+        rich_markup_mode=None,
+        pretty_exceptions_enable=False,
+    )
+    made.callback()(_root)
+    for name in MODULES:
+        importlib.import_module(f"century.cli.{name}").register(made)
+        if command is None:
+            continue
+        commands = [c for c in made.registered_commands if _name(c) == command]
+        groups = [g for g in made.registered_groups if g.name == command]
+        if commands or groups:
+            made.registered_commands, made.registered_groups = commands, groups
+            return made
+    return made
+
+
+def _name(info: Any) -> str:
+    """A registered command's name, as typer makes it from the function's."""
+    return info.name or info.callback.__name__.lower().replace("_", "-")
+
+
+@functools.cache
+def _app() -> typer.Typer:
+    return build_app()
+
+
+def __getattr__(name: str) -> Any:
+    """`app`, the `century` app with every command (built on first use)."""
+    if name == "app":
+        return _app()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _app_for(args: list[str]) -> typer.Typer:
+    """The app a command line needs: the named command's alone (fewer modules to import,
+    fewer commands to build), else (an option, an unknown name, shell completion) the whole
+    app."""
+    completing = any(k.startswith("_") and k.endswith("_COMPLETE") for k in os.environ)
+    if args and not args[0].startswith("-") and not completing:
+        lean = build_app(args[0])
+        if lean.registered_commands or lean.registered_groups:
+            return lean
+    return _app()
 
 
 def main() -> None:
     """The console script: data errors exit 1, usage errors 2, internal errors 3."""
     try:
-        app()
+        _app_for(sys.argv[1:])()
     except KeyboardInterrupt:
         typer.echo("interrupted", err=True)
         sys.exit(130)

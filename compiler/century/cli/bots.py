@@ -37,13 +37,15 @@ def bots(
         ),
     ],
     games: Annotated[
-        int, typer.Option(metavar="N", help="Games per pairing.", min=1, max=MAX_GAMES)
+        int,
+        typer.Option("--games", "-n", metavar="N", help="Games per pairing.", min=1, max=MAX_GAMES),
     ] = 100,
     players: Annotated[int, typer.Option(metavar="N", help="Players per game.")] = 2,
     names: Annotated[
         str,
         typer.Option(
             "--bots",
+            "-b",
             metavar="BOTS",
             autocompletion=COMPLETE_BOTS,
             help="The bots to rank, e.g. greedy,planner,planner:4 (default: all). Bots: "

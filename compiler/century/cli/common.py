@@ -35,6 +35,7 @@ RulesOpt = Annotated[
     list[Path] | None,
     typer.Option(
         "--rules",
+        "-r",
         metavar="PATH",
         help="Rules files or folders to look in (default: ./rules and ./cards if there); the "
         "bundled games are always available.",
@@ -134,11 +135,14 @@ PapersOpt = Annotated[
     ),
 ]
 SeedOpt = Annotated[
-    int, typer.Option(metavar="N", help="Base seed; each game's seed derives from it.")
+    int,
+    typer.Option("--seed", "-s", metavar="N", help="Base seed; each game's seed derives from it."),
 ]
 WorkersOpt = Annotated[
     int,
     typer.Option(
+        "--workers",
+        "-w",
         metavar="N",
         help="Worker processes (0: one per CPU; never more than the CPUs or the games).",
         min=0,
@@ -156,9 +160,40 @@ TargetsOpt = Annotated[
 ]
 
 
+class _Deferred:
+    """A typer parameter's value coercion that builds typer's own (a pydantic `TypeAdapter`
+    in typer 0.29 and later, which imports pydantic: ~0.1 s) only for a value that needs it.
+    An absent value and a choice's own enum member (a default) come back as typer returns
+    them; anything else goes to typer's coercion."""
+
+    def coerce(self, value: Any, param: Any, ctx: Any) -> Any:
+        multiple = param.multiple or param.nargs == -1
+        if value is None:
+            return () if multiple else None
+        kind = param.type_descriptor.annotation
+        choice = isinstance(kind, type) and issubclass(kind, enum.Enum) and not multiple
+        if choice and any(value is member for member in kind):
+            return value
+        param._runtime_param = None  # typer builds its own, kept for later values
+        return param.get_runtime_param().coerce(value, param=param, ctx=ctx)
+
+
+def defer_coercion(params: list[Any]) -> list[Any]:
+    """`params`, each typer parameter given `_Deferred` coercion until typer builds its own
+    (parameters of typers that coerce otherwise are left alone)."""
+    for param in params:
+        if getattr(param, "_runtime_param", False) is None and hasattr(param, "type_descriptor"):
+            param._runtime_param = _Deferred()
+    return params
+
+
 class Command(typer.core.TyperCommand):
     """A command whose help reads the same whatever typer version renders it: plain click
-    style, ordinary metavars (``GAME``, ``DIR``), no type names."""
+    style, ordinary metavars (``GAME``, ``DIR``), no type names; its parameters coerce
+    their values without pydantic when they can (`defer_coercion`)."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        return defer_coercion(super().get_params(ctx))
 
     def format_usage(self, ctx: Any, formatter: Any) -> None:
         pieces = [self.options_metavar or "[OPTIONS]"]

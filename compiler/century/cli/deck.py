@@ -20,13 +20,6 @@ from century.cli.common import (
 from century.frontend.csvdeck import DECKS
 from century.frontend.deckfile import FORMATS
 
-deck_app = typer.Typer(
-    name="deck",
-    help="Card decks as data: export a game's deck to edit it in a spreadsheet.",
-    no_args_is_help=True,
-    rich_markup_mode=None,
-)
-
 
 def _decks(incomplete: str) -> list[str]:
     return [deck for deck in DECKS if deck.startswith(incomplete)]
@@ -144,5 +137,11 @@ def _schema_path(out: Path | None) -> str | None:
 
 
 def register(app: typer.Typer) -> None:
+    deck_app = typer.Typer(
+        name="deck",
+        help="Card decks as data: export a game's deck to edit it in a spreadsheet.",
+        no_args_is_help=True,
+        rich_markup_mode=None,
+    )
     deck_app.command(cls=Command)(export)
     app.add_typer(deck_app)

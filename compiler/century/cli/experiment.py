@@ -66,12 +66,17 @@ def experiment(
         ),
     ] = None,
     games: Annotated[
-        int, typer.Option(metavar="N", help="Games on each side.", min=1, max=MAX_GAMES)
+        int,
+        typer.Option(
+            "--games", "-n", metavar="N", help="Games on each side.", min=1, max=MAX_GAMES
+        ),
     ] = 1000,
     players: Annotated[int, typer.Option(metavar="N", help="Players per game.")] = 2,
     bots: Annotated[
         str,
         typer.Option(
+            "--bots",
+            "-b",
             metavar="BOTS",
             help="One bot for every seat, or one per seat, e.g. planner,greedy.",
         ),

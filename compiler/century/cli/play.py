@@ -71,6 +71,8 @@ def play(
     bots: Annotated[
         str,
         typer.Option(
+            "--bots",
+            "-b",
             metavar="BOTS",
             autocompletion=COMPLETE_BOTS,
             help="Bot for the other seats, or one per other seat, e.g. greedy,planner. Bots: "
@@ -79,7 +81,8 @@ def play(
     ] = "greedy",
     seat: Annotated[int, typer.Option(metavar="N", help="Your seat, 1 = first to play.")] = 1,
     seed: Annotated[
-        int | None, typer.Option(metavar="N", help="Game seed (default: a random one).")
+        int | None,
+        typer.Option("--seed", "-s", metavar="N", help="Game seed (default: a random one)."),
     ] = None,
     record: Annotated[
         Path | None,

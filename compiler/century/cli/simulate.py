@@ -39,12 +39,15 @@ def simulate(
         ),
     ] = None,
     games: Annotated[
-        int, typer.Option(metavar="N", help="Number of games.", min=1, max=MAX_GAMES)
+        int,
+        typer.Option("--games", "-n", metavar="N", help="Number of games.", min=1, max=MAX_GAMES),
     ] = 1000,
     players: Annotated[int, typer.Option(metavar="N", help="Players per game.")] = 2,
     bots: Annotated[
         str,
         typer.Option(
+            "--bots",
+            "-b",
             metavar="BOTS",
             autocompletion=COMPLETE_BOTS,
             help="One bot for every seat, or one per seat, e.g. greedy,random. Bots: random, "
