@@ -4,7 +4,8 @@ complete by themselves, the decks in `century.cli.deck`).
 
 Completion runs on every Tab, so it reads as little as it can: game ids from the ``id:``
 lines of the rules files (the current folder's or `--rules`', and the bundled ones) without
-compiling them; a game's languages and card ids compile that one game. A problem completes to nothing.
+compiling them; a game's languages and card ids compile that one game. A problem completes
+to nothing.
 """
 
 from __future__ import annotations
