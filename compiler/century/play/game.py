@@ -8,6 +8,7 @@ warm speed.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from century.model.ruleset import Ruleset
@@ -28,8 +29,12 @@ WARM_GAMES = 200
 
 
 def play_game(engine: Engine, ruleset: Ruleset, config: SimConfig, index: int) -> GameResult:
-    """Play game number `index` of a simulation to its end and summarise it, with the
-    merchant cards each seat had on offer at its turns (`offered`)."""
+    """Play game number `index` of a simulation to its end and summarise it, with what the
+    card figures of the report need: the merchant cards each seat had on offer at its turns
+    (`offered`), the cards in each market slot at every turn and the slot of each card
+    taken (`market`), the point cards in the row at every turn (`point_offers`), the seat's
+    turn at each claim (`claim_turns`) and every seat's score at the end of each round
+    (`round_scores`)."""
     from century.play.bots import make_bot
 
     seed = derive_seed(config.seed, index)
@@ -40,18 +45,59 @@ def play_game(engine: Engine, ruleset: Ruleset, config: SimConfig, index: int) -
         for seat, spec in enumerate(seating)
     ]
     offered: list[set[int]] = [set() for _ in seating]  # merchant cards seen in the row
+    slots: Counter = Counter()  # (card, slot) -> turns on offer there
+    bought: Counter = Counter()  # (card, slot) -> times taken from there
+    points_seen: Counter = Counter()  # point card -> turns in the row
+    claim_turns: list[list[int]] = [[] for _ in seating]
+    round_scores: list[list[int]] = []
+    view = state.view()
     for _ in range(MAX_PLIES):
         if state.is_over():
-            cards = engine.CARDS
             return {
                 **summarise(engine, state, index, seed),
                 "bots": list(seating),
-                "offered": [sorted({cards[c].id for c in seen}) for seen in offered],
+                "offered": [sorted({engine.CARDS[c].id for c in seen}) for seen in offered],
+                **_market(engine, slots, bought, points_seen),
+                "claim_turns": claim_turns,
+                "round_scores": round_scores,
             }
         seat = state.current_player
-        offered[seat].update(state.view().merchant_row)
+        row = view.merchant_row
+        turn = not view.discarding
+        if turn:
+            offered[seat].update(row)
+            slots.update(zip(row, range(len(row)), strict=True))
+            points_seen.update(view.point_row)
+        acquired, claimed, rounds = (
+            len(view.merchant_cards(seat)),
+            len(view.point_cards(seat)),
+            view.rounds(),
+        )
         state.play(bots[seat].choose(state))
+        if len(view.merchant_cards(seat)) > acquired:
+            card = view.merchant_cards(seat)[-1]
+            after = view.merchant_row
+            slot = next(i for i, c in enumerate(row) if i >= len(after) or after[i] != c)
+            bought[card, slot] += 1
+        if len(view.point_cards(seat)) > claimed:
+            claim_turns[seat].append(view.turns(seat))
+        if view.rounds() > rounds:
+            round_scores.append(state.scores())
     raise SimulationError(f"game {index} (seed {seed}) did not end within {MAX_PLIES} moves")
+
+
+def _market(engine: Engine, slots: Counter, bought: Counter, points: Counter) -> GameResult:
+    """A game's market counts as JSON-ready data keyed by card id: per merchant card, its
+    turns on offer and its takes by slot; per point card, its turns in the row."""
+    cards, width = engine.CARDS, 1 + max((slot for _, slot in slots), default=0)
+    market: dict[str, dict[str, list[int]]] = {}
+    for (card, slot), n in sorted(slots.items()):
+        entry = market.setdefault(cards[card].id, {"offers": [0] * width, "taken": [0] * width})
+        entry["offers"][slot] += n
+    for (card, slot), n in sorted(bought.items()):
+        market[cards[card].id]["taken"][slot] += n
+    seen = {engine.POINT_CARDS[c].id: n for c, n in sorted(points.items())}
+    return {"market": market, "point_offers": seen}
 
 
 def summarise(engine: Engine, state: State, index: int, seed: int) -> GameResult:

@@ -20,12 +20,12 @@ from century.model.ruleset import Ruleset
 from century.model.text import shown
 from century.play.aggregate import Aggregate, CardTally
 from century.play.compare import needed_line, sample_sizes, unpaired
-from century.play.stats import Z95, wilson
+from century.play.stats import Z95, newcombe, wilson
 
 REPORT_LANGUAGE = "en"
 """The language of the report (its headings are English); names fall back per `shown`."""
 
-REPORT_VERSION = 2
+REPORT_VERSION = 3
 
 
 def _r(x: float) -> float:
@@ -65,6 +65,7 @@ def _card_rows(table: Mapping[str, CardTally], games: int, names: Mapping[str, s
     rows = []
     for card_id, t in sorted(table.items()):
         lo, hi = wilson(t.takers_won, t.takers)
+        offers = sum(t.offers)
         rows.append(
             {
                 "id": card_id,
@@ -73,13 +74,77 @@ def _card_rows(table: Mapping[str, CardTally], games: int, names: Mapping[str, s
                 "per_game": _r(t.taken / games) if games else 0.0,
                 "winners_share": _r(t.by_winner / t.taken) if t.taken else None,
                 "takers": t.takers,
+                "takers_won": t.takers_won,
                 "takers_win_rate": _r(t.takers_won / t.takers) if t.takers else None,
                 "takers_ci95": [_r(lo), _r(hi)],
                 "passers": t.passers,
+                "passers_won": t.passers_won,
                 "passers_win_rate": _r(t.passers_won / t.passers) if t.passers else None,
+                "offers": offers,
+                "pick_rate": _r(t.taken / offers) if offers else None,
             }
         )
     return rows
+
+
+def _merchant_rows(total: Aggregate, names: Mapping[str, str]) -> list[dict[str, Any]]:
+    """The market's cards (never the starting cards, which are dealt, not bought): turns on
+    offer and pick rate, by market slot too, and the takers' win rate against the matched
+    players who had the card on offer and left it (Newcombe's 95% interval)."""
+    market = {c.id for c in total.ruleset.merchant_deck}
+    table = {k: t for k, t in total.merchants.items() if k in market}
+    rows = _card_rows(table, total.games, names)
+    for row in rows:
+        t = table[row["id"]]
+        row["offers_by_slot"] = list(t.offers)
+        row["taken_by_slot"] = list(t.taken_at) + [0] * (len(t.offers) - len(t.taken_at))
+        row["pick_rate_by_slot"] = [
+            _r(k / n) if n else None for k, n in zip(row["taken_by_slot"], t.offers, strict=False)
+        ]
+        row["takers_vs_passers"] = None
+        if t.takers and t.passers:
+            d, lo, hi = newcombe(t.takers_won, t.takers, t.passers_won, t.passers)
+            row["takers_vs_passers"] = {
+                "difference": _r(d),
+                "ci95": [_r(lo), _r(hi)],
+                "significant": lo > 0 or hi < 0,
+            }
+    return rows
+
+
+def _point_rows(total: Aggregate) -> list[dict[str, Any]]:
+    """The point cards: points per cube value of the cost (the ruleset's balance model),
+    the takers' turns to pay, turns in the row and pick rate."""
+    rs = total.ruleset
+    rows = _card_rows(total.points, total.games, {})
+    cards = {c.id: c for c in rs.point_deck}
+    for row in rows:
+        card, t = cards.get(row["id"]), total.points[row["id"]]
+        value = sum(w * n for w, n in zip(rs.value_weights, card.cost, strict=True)) if card else 0
+        row["points"] = card.points if card else None
+        row["cube_value"] = value
+        row["model_value"] = rs.point_card_value(card.cost) if card else None
+        row["points_per_cube_value"] = _r(card.points / value) if card and value else None
+        row["turns_to_pay"] = _r(t.turns_to_pay / t.taken) if t.taken else None
+    return rows
+
+
+def _game_quality(total: Aggregate) -> dict[str, Any]:
+    """Lead changes per game and, per round, how often the one leader then won."""
+    leader = []
+    for number in sorted(total.led):
+        games, won = total.led[number], total.led_won[number]
+        lo, hi = wilson(won, games)
+        leader.append(
+            {
+                "round": number,
+                "games": games,
+                "leader_won": won,
+                "rate": _r(won / games),
+                "ci95": [_r(lo), _r(hi)],
+            }
+        )
+    return {"lead_changes": _dist(total.lead_changes), "leader_wins": leader}
 
 
 def build_report(total: Aggregate, ladder: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -140,8 +205,9 @@ def build_report(total: Aggregate, ladder: Mapping[str, Any] | None = None) -> d
         "winner_score": _dist(total.winner_scores),
         "margin": _dist(total.margins),
         "rounds": {**_dist(total.rounds), "mean_ci95": _mean_interval(total.rounds)},
-        "point_cards": _card_rows(total.points, games, {}),
-        "merchant_cards": _card_rows(total.merchants, games, merchant_names),
+        "point_cards": _point_rows(total),
+        "merchant_cards": _merchant_rows(total, merchant_names),
+        "game_quality": _game_quality(total),
         "coins": coins,
         "games_needed": sample_sizes({"seats": seats}),
     }
