@@ -205,7 +205,8 @@ def histogram(
             body.append(
                 f'<rect x="{left + i * group + k * bar:.1f}" y="{base - h:.1f}" '
                 f'width="{bar:.1f}" height="{h:.1f}" fill="{PALETTE[k % len(PALETTE)]}">'
-                f"<title>{escape(hists[k][0])}, {escape(label)}: {escape(fmt(share))}</title></rect>"
+                f"<title>{escape(hists[k][0])}, {escape(label)}: "
+                f"{escape(fmt(share))}</title></rect>"
             )
     step = max(1, math.ceil(len(starts) / 10))
     for i in range(0, len(starts), step):
