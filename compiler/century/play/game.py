@@ -50,9 +50,16 @@ def play_game(engine: Engine, ruleset: Ruleset, config: SimConfig, index: int) -
     points_seen: Counter = Counter()  # point card -> turns in the row
     claim_turns: list[list[int]] = [[] for _ in seating]
     round_scores: list[list[int]] = []
-    view = state.view()
+    view, last = state.view(), len(seating) - 1
+    # The rows change only when a card is taken: each row is counted once it is left, for
+    # the turns that began while it lay (`turn` counts the turns begun so far).
+    mrow, prow = view.merchant_row, view.point_row
+    turn = mrow_since = prow_since = 0
     for _ in range(MAX_PLIES):
         if state.is_over():
+            _count_row(slots, mrow, turn - mrow_since)
+            for card in prow:
+                points_seen[card] += turn - prow_since
             return {
                 **summarise(engine, state, index, seed),
                 "bots": list(seating),
@@ -62,28 +69,31 @@ def play_game(engine: Engine, ruleset: Ruleset, config: SimConfig, index: int) -
                 "round_scores": round_scores,
             }
         seat = state.current_player
-        row = view.merchant_row
-        turn = not view.discarding
-        if turn:
-            offered[seat].update(row)
-            slots.update(zip(row, range(len(row)), strict=True))
-            points_seen.update(view.point_row)
-        acquired, claimed, rounds = (
-            len(view.merchant_cards(seat)),
-            len(view.point_cards(seat)),
-            view.rounds(),
-        )
+        if not view.discarding:
+            offered[seat].update(mrow)
+            turn += 1
         state.play(bots[seat].choose(state))
-        if len(view.merchant_cards(seat)) > acquired:
-            card = view.merchant_cards(seat)[-1]
-            after = view.merchant_row
-            slot = next(i for i, c in enumerate(row) if i >= len(after) or after[i] != c)
-            bought[card, slot] += 1
-        if len(view.point_cards(seat)) > claimed:
+        after = view.merchant_row
+        if after != mrow:  # a card taken: the first slot that differs held it
+            slot = next(i for i, c in enumerate(mrow) if i >= len(after) or after[i] != c)
+            bought[mrow[slot], slot] += 1
+            _count_row(slots, mrow, turn - mrow_since)
+            mrow, mrow_since = after, turn
+        after = view.point_row
+        if after != prow:
             claim_turns[seat].append(view.turns(seat))
-        if view.rounds() > rounds:
+            for card in prow:
+                points_seen[card] += turn - prow_since
+            prow, prow_since = after, turn
+        if seat == last and not view.discarding and view.rounds() > len(round_scores):
             round_scores.append(state.scores())
     raise SimulationError(f"game {index} (seed {seed}) did not end within {MAX_PLIES} moves")
+
+
+def _count_row(slots: Counter, row: tuple[int, ...], turns: int) -> None:
+    """Add `turns` turns on offer to each card of `row` in its slot."""
+    for slot, card in enumerate(row):
+        slots[card, slot] += turns
 
 
 def _market(engine: Engine, slots: Counter, bought: Counter, points: Counter) -> GameResult:
@@ -92,11 +102,13 @@ def _market(engine: Engine, slots: Counter, bought: Counter, points: Counter) ->
     cards, width = engine.CARDS, 1 + max((slot for _, slot in slots), default=0)
     market: dict[str, dict[str, list[int]]] = {}
     for (card, slot), n in sorted(slots.items()):
+        if not n:
+            continue
         entry = market.setdefault(cards[card].id, {"offers": [0] * width, "taken": [0] * width})
         entry["offers"][slot] += n
     for (card, slot), n in sorted(bought.items()):
         market[cards[card].id]["taken"][slot] += n
-    seen = {engine.POINT_CARDS[c].id: n for c, n in sorted(points.items())}
+    seen = {engine.POINT_CARDS[c].id: n for c, n in sorted(points.items()) if n}
     return {"market": market, "point_offers": seen}
 
 
