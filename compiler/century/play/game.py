@@ -8,11 +8,11 @@ warm speed.
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from century.model.ruleset import Ruleset
 from century.play.config import SimConfig, SimulationError, derive_seed
+from century.play.record import Recorder
 
 if TYPE_CHECKING:
     from century.engine import Engine
@@ -30,11 +30,7 @@ WARM_GAMES = 200
 
 def play_game(engine: Engine, ruleset: Ruleset, config: SimConfig, index: int) -> GameResult:
     """Play game number `index` of a simulation to its end and summarise it, with what the
-    card figures of the report need: the merchant cards each seat had on offer at its turns
-    (`offered`), the cards in each market slot at every turn and the slot of each card
-    taken (`market`), the point cards in the row at every turn (`point_offers`), the seat's
-    turn at each claim (`claim_turns`) and every seat's score at the end of each round
-    (`round_scores`)."""
+    card and game-quality figures need (`century.play.record.Recorder.result`)."""
     from century.play.bots import make_bot
 
     seed = derive_seed(config.seed, index)
@@ -44,72 +40,19 @@ def play_game(engine: Engine, ruleset: Ruleset, config: SimConfig, index: int) -
         make_bot(spec, engine, ruleset, derive_seed(seed, seat))
         for seat, spec in enumerate(seating)
     ]
-    offered: list[set[int]] = [set() for _ in seating]  # merchant cards seen in the row
-    slots: Counter = Counter()  # (card, slot) -> turns on offer there
-    bought: Counter = Counter()  # (card, slot) -> times taken from there
-    points_seen: Counter = Counter()  # point card -> turns in the row
-    claim_turns: list[list[int]] = [[] for _ in seating]
-    round_scores: list[list[int]] = []
-    view, last = state.view(), len(seating) - 1
-    # The rows change only when a card is taken: each row is counted once it is left, for
-    # the turns that began while it lay (`turn` counts the turns begun so far).
-    mrow, prow = view.merchant_row, view.point_row
-    turn = mrow_since = prow_since = 0
+    record = Recorder(engine, state)
     for _ in range(MAX_PLIES):
         if state.is_over():
-            _count_row(slots, mrow, turn - mrow_since)
-            for card in prow:
-                points_seen[card] += turn - prow_since
             return {
                 **summarise(engine, state, index, seed),
                 "bots": list(seating),
-                "offered": [sorted({engine.CARDS[c].id for c in seen}) for seen in offered],
-                **_market(engine, slots, bought, points_seen),
-                "claim_turns": claim_turns,
-                "round_scores": round_scores,
+                **record.result(),
             }
         seat = state.current_player
-        if not view.discarding:
-            offered[seat].update(mrow)
-            turn += 1
+        record.before(seat)
         state.play(bots[seat].choose(state))
-        after = view.merchant_row
-        if after != mrow:  # a card taken: the first slot that differs held it
-            slot = next(i for i, c in enumerate(mrow) if i >= len(after) or after[i] != c)
-            bought[mrow[slot], slot] += 1
-            _count_row(slots, mrow, turn - mrow_since)
-            mrow, mrow_since = after, turn
-        after = view.point_row
-        if after != prow:
-            claim_turns[seat].append(view.turns(seat))
-            for card in prow:
-                points_seen[card] += turn - prow_since
-            prow, prow_since = after, turn
-        if seat == last and not view.discarding and view.rounds() > len(round_scores):
-            round_scores.append(state.scores())
+        record.after(seat)
     raise SimulationError(f"game {index} (seed {seed}) did not end within {MAX_PLIES} moves")
-
-
-def _count_row(slots: Counter, row: tuple[int, ...], turns: int) -> None:
-    """Add `turns` turns on offer to each card of `row` in its slot."""
-    for slot, card in enumerate(row):
-        slots[card, slot] += turns
-
-
-def _market(engine: Engine, slots: Counter, bought: Counter, points: Counter) -> GameResult:
-    """A game's market counts as JSON-ready data keyed by card id: per merchant card, its
-    turns on offer and its takes by slot; per point card, its turns in the row."""
-    cards, width = engine.CARDS, 1 + max((slot for _, slot in slots), default=0)
-    market: dict[str, dict[str, list[int]]] = {}
-    for (card, slot), n in sorted(slots.items()):
-        if not n:
-            continue
-        entry = market.setdefault(cards[card].id, {"offers": [0] * width, "taken": [0] * width})
-        entry["offers"][slot] += n
-    for (card, slot), n in sorted(bought.items()):
-        market[cards[card].id]["taken"][slot] += n
-    seen = {engine.POINT_CARDS[c].id: n for c, n in sorted(points.items()) if n}
-    return {"market": market, "point_offers": seen}
 
 
 def summarise(engine: Engine, state: State, index: int, seed: int) -> GameResult:
