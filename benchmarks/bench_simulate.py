@@ -10,6 +10,7 @@ Usage (from the checkout, in the venv):
     python benchmarks/bench_simulate.py --only ten-thousand --strong-games 1000  # planner: 1,000
     python benchmarks/bench_simulate.py --only memory     # peak memory of 10,000 greedy games
     python benchmarks/bench_simulate.py --only experiment # 2,000 paired greedy games, 2 workers
+    python benchmarks/bench_simulate.py --only report     # 1,000 greedy games and their report
     python benchmarks/bench_simulate.py --quick           # everything, with few games
 
 Figures printed:
@@ -24,7 +25,9 @@ Figures printed:
 - peak memory (max RSS of the main process and of the largest worker) of 10,000 greedy games
   with 2 workers;
 - the wall time of `century experiment` removing a card, 2,000 paired greedy games (4,000
-  games) with 2 workers.
+  games) with 2 workers;
+- the wall and CPU time of 1,000 greedy games in one process with their balance report
+  (JSON and HTML), the best of three runs: what recording the report's figures costs.
 """
 
 from __future__ import annotations
@@ -225,6 +228,28 @@ def experiment(games: int) -> None:
     )
 
 
+def report_cost(games: int) -> None:
+    """Best of three: `games` two-player greedy games played here (tables built first),
+    aggregated, and their report built and rendered."""
+    from century.engine import load_engine
+    from century.play.report import build_report, render_html
+
+    ruleset = compile_paths().rulesets[GAME]
+    prime(load_engine(ruleset), ruleset, 2)
+    runs = []
+    for _ in range(3):
+        start, cpu = time.perf_counter(), time.process_time()
+        report = build_report(simulate(ruleset, SimConfig(games, 2, ("greedy", "greedy"), 3)))
+        render_html([report])
+        runs.append((time.perf_counter() - start, time.process_time() - cpu))
+    wall = min(w for w, _ in runs)
+    print(
+        f"  {games} greedy games and their report, 1 process: {wall:.2f} s wall, "
+        f"{min(c for _, c in runs):.2f} s CPU (best of 3; {load()})",
+        flush=True,
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="few games: a smoke run")
@@ -234,7 +259,7 @@ def main() -> None:
     )
     parser.add_argument(
         "--only",
-        choices=("rates", "ladder", "warm", "ten-thousand", "memory", "experiment"),
+        choices=("rates", "ladder", "warm", "ten-thousand", "memory", "experiment", "report"),
         help="run one measurement only",
     )
     args = parser.parse_args()
@@ -253,6 +278,8 @@ def main() -> None:
         memory(long_games)
     if args.only in (None, "experiment"):
         experiment(max(100, int(2000 * scale)))
+    if args.only in (None, "report"):
+        report_cost(max(100, int(1000 * scale)))
 
 
 if __name__ == "__main__":

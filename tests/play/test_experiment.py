@@ -146,7 +146,9 @@ def test_removing_a_card_no_bot_buys_is_within_noise(tmp_path: Path) -> None:
         row["takers"],
         row["passers"],
     )
-    assert card["difference"] == round(row["takers_win_rate"] - row["passers_win_rate"], 4)
+    rates = row["takers_won"] / row["takers"] - row["passers_won"] / row["passers"]
+    assert card["difference"] == round(rates, 4)
+    assert card["ci95"] == row["takers_vs_passers"]["ci95"]  # Newcombe's, as in the report
     assert "win rate of bbbb-y's takers (base game)" in output
     assert "their takers against the players who left them" in html
     assert "±1% answer needs" in html

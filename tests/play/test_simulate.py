@@ -173,7 +173,7 @@ def test_cli_compare_puts_two_games_side_by_side(tmp_path: Path) -> None:
     assert (a["game"], b["game"]) == ("spice-road", "golem")
     html = (tmp_path / "cmp" / "compare.html").read_text(encoding="utf-8")
     assert "grid-template-columns: repeat(2" in html
-    assert html.count('aria-label="Win rate per seat"') == 2  # one chart per column
+    assert html.count('aria-label="Win rate per seat"') == 1  # both sides on one chart
     assert "Differences (Century: Golem Edition minus Century: Spice Road, 95% intervals)" in html
     pa, pb = a["seats"][0]["win_rate"], b["seats"][0]["win_rate"]
     delta = 100 * (pb - pa)
@@ -356,7 +356,7 @@ def test_ladder_errors_are_clear(args: list[str], message: str) -> None:
 
 def test_a_report_of_another_version_is_refused(tmp_path: Path) -> None:
     old = tmp_path / "old.json"
-    old.write_text(json.dumps({"report_version": 1, "game": "x"}), encoding="utf-8")
+    old.write_text(json.dumps({"report_version": 2, "game": "x"}), encoding="utf-8")
     result = runner.invoke(cli.app, ["simulate", "--compare", str(old), "spice-road"])
     assert result.exit_code == 1
     assert "another version of century" in result.output

@@ -22,6 +22,15 @@ class CardTally:
     takers_won: int = 0
     passers: int = 0  # players who had it on offer at a turn and never took it
     passers_won: int = 0
+    offers: list[int] = field(default_factory=list)  # turns on offer, by market slot
+    taken_at: list[int] = field(default_factory=list)  # takes, by market slot
+    turns_to_pay: int = 0  # point cards: the takers' turns since their previous claim
+
+
+def _add_by_slot(into: list[int], counts: list[int]) -> None:
+    into.extend([0] * (len(counts) - len(into)))
+    for slot, n in enumerate(counts):
+        into[slot] += n
 
 
 @dataclass
@@ -45,6 +54,9 @@ class Aggregate:
     coins_taken: Counter = field(default_factory=Counter)
     coins_by_winner: Counter = field(default_factory=Counter)
     coins_emptied: Counter = field(default_factory=Counter)
+    lead_changes: Counter = field(default_factory=Counter)  # lead changes -> games
+    led: Counter = field(default_factory=Counter)  # round -> games with one leader then
+    led_won: Counter = field(default_factory=Counter)  # round -> of them, the leader won
     digest: Any = field(default_factory=hashlib.sha256)
 
     def __post_init__(self) -> None:
@@ -88,6 +100,36 @@ class Aggregate:
             paid = sum(c.get(coin.id, 0) for c in result["coins"])
             if paid >= coin.count(self.config.players):
                 self.coins_emptied[coin.id] += 1
+        self._add_market(result)
+        self._add_leads(result.get("round_scores", ()), winner)
+
+    def _add_market(self, result: GameResult) -> None:
+        """Turns on offer and takes by slot, and the turns each point card took to pay."""
+        for card, counts in result.get("market", {}).items():
+            tally = self.merchants.setdefault(card, CardTally())
+            _add_by_slot(tally.offers, counts["offers"])
+            _add_by_slot(tally.taken_at, counts["taken"])
+        for card, n in result.get("point_offers", {}).items():
+            _add_by_slot(self.points.setdefault(card, CardTally()).offers, [n])
+        for cards, turns in zip(result["point_cards"], result.get("claim_turns", ()), strict=False):
+            for card, turn, before in zip(cards, turns, [0, *turns], strict=False):
+                self.points[card].turns_to_pay += turn - before
+
+    def _add_leads(self, round_scores: list[list[int]], winner: int) -> None:
+        """The lead changes of a game, and per round whether its one leader won."""
+        changes, leader = 0, None
+        for number, scores in enumerate(round_scores, 1):
+            best = max(scores)
+            leaders = [seat for seat, score in enumerate(scores) if score == best]
+            if len(leaders) > 1:
+                continue  # a tie keeps the lead where it was
+            if leader is not None and leaders[0] != leader:
+                changes += 1
+            leader = leaders[0]
+            self.led[number] += 1
+            self.led_won[number] += leader == winner
+        if round_scores:
+            self.lead_changes[changes] += 1
 
 
 def _tally(table: dict[str, CardTally], per_player: list[list[str]], winner: int) -> None:

@@ -11,7 +11,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from century.play.stats import Z95
+from century.play.stats import Z95, newcombe
 
 MARGINS = (0.01, 0.02)
 """The seat-advantage margins every report says the games of."""
@@ -125,11 +125,17 @@ def difference_lines(rows: Sequence[Mapping[str, Any]]) -> list[str]:
 def buyers_against_passers(card: Mapping[str, Any], games_of: str) -> dict[str, Any] | None:
     """A merchant card's takers' win rate against the win rate of the players who had it
     on offer and did not take it (a report's card row; `games_of` names the side), with
-    the interval of two independent samples; None when either group is empty."""
+    Newcombe's interval of two independent proportions; None when either group is empty."""
     n1, n0 = card.get("takers", 0), card.get("passers", 0)
     if not n1 or not n0:
         return None
-    p1, p0 = card["takers_win_rate"], card["passers_win_rate"]
-    half = Z95 * math.sqrt(p1 * (1 - p1) / n1 + p0 * (1 - p0) / n0)
-    found = row(f"win rate of {card['id']}'s takers ({games_of})", p0, p1, p1 - p0, half)
+    d, lo, hi = newcombe(card["takers_won"], n1, card["passers_won"], n0)
+    found = {
+        "figure": f"win rate of {card['id']}'s takers ({games_of})",
+        "a": card["passers_win_rate"],
+        "b": card["takers_win_rate"],
+        "difference": _r(d),
+        "ci95": [_r(lo), _r(hi)],
+        "significant": lo > 0 or hi < 0,
+    }
     return {**found, "card": card["id"], "takers": n1, "passers": n0}

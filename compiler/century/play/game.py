@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from century.model.ruleset import Ruleset
 from century.play.config import SimConfig, SimulationError, derive_seed
+from century.play.record import Recorder
 
 if TYPE_CHECKING:
     from century.engine import Engine
@@ -28,8 +29,8 @@ WARM_GAMES = 200
 
 
 def play_game(engine: Engine, ruleset: Ruleset, config: SimConfig, index: int) -> GameResult:
-    """Play game number `index` of a simulation to its end and summarise it, with the
-    merchant cards each seat had on offer at its turns (`offered`)."""
+    """Play game number `index` of a simulation to its end and summarise it, with what the
+    card and game-quality figures need (`century.play.record.Recorder.result`)."""
     from century.play.bots import make_bot
 
     seed = derive_seed(config.seed, index)
@@ -39,18 +40,18 @@ def play_game(engine: Engine, ruleset: Ruleset, config: SimConfig, index: int) -
         make_bot(spec, engine, ruleset, derive_seed(seed, seat))
         for seat, spec in enumerate(seating)
     ]
-    offered: list[set[int]] = [set() for _ in seating]  # merchant cards seen in the row
+    record = Recorder(engine, state)
     for _ in range(MAX_PLIES):
         if state.is_over():
-            cards = engine.CARDS
             return {
                 **summarise(engine, state, index, seed),
                 "bots": list(seating),
-                "offered": [sorted({cards[c].id for c in seen}) for seen in offered],
+                **record.result(),
             }
         seat = state.current_player
-        offered[seat].update(state.view().merchant_row)
+        record.before(seat)
         state.play(bots[seat].choose(state))
+        record.after(seat)
     raise SimulationError(f"game {index} (seed {seed}) did not end within {MAX_PLIES} moves")
 
 

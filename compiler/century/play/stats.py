@@ -17,3 +17,16 @@ def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
     centre = (p + z * z / (2 * trials)) / denom
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
     return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def newcombe(x1: int, n1: int, x2: int, n2: int, z: float = Z95) -> tuple[float, float, float]:
+    """The difference of two independent proportions, x1/n1 minus x2/n2, with Newcombe's
+    hybrid score interval (his method 10, built on the two Wilson intervals; 95% by
+    default): (difference, low, high)."""
+    p1, p2 = (x1 / n1 if n1 else 0.0), (x2 / n2 if n2 else 0.0)
+    l1, u1 = wilson(x1, n1, z)
+    l2, u2 = wilson(x2, n2, z)
+    d = p1 - p2
+    low = d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
+    high = d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
+    return d, max(-1.0, low), min(1.0, high)
