@@ -475,6 +475,12 @@ def test_the_expert_plays_legal_moves_and_beats_a_random_bot() -> None:
     assert all(won for won, _ in outcomes), outcomes
 
 
+def test_the_expert_plays_a_variant_with_three_players() -> None:
+    """The five-rank variant with hostile names: nothing in the expert is of the base game."""
+    state = play_out(five_ranks_hostile(), ["expert:1", "planner", "greedy"], seed=5)
+    assert state.is_over() and len(state.scores()) == 3
+
+
 def test_the_expert_is_reproducible_from_its_seed() -> None:
     """The same seeds give the same game; other bot seeds sample other deals."""
     ruleset = base_ruleset()
