@@ -249,8 +249,11 @@ def test_cluster_without_the_extra_is_a_clear_error(
     )
 
 
-def test_search_bots_give_the_same_results_for_one_and_two_workers() -> None:
-    config = SimConfig(games=2, players=2, bots=("planner", "search"), seed=9)
+@pytest.mark.parametrize("bots", [("planner", "search"), ("expert:1", "planner")])
+def test_search_bots_give_the_same_results_for_one_and_two_workers(
+    bots: tuple[str, str],
+) -> None:
+    config = SimConfig(games=2, players=2, bots=bots, seed=9)
     one = build_report(simulate(ruleset(), config, workers=1))
     two = build_report(simulate(ruleset(), config, workers=2))
     assert one == two
