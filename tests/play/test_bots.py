@@ -119,10 +119,12 @@ def test_random_bot_is_reproducible_from_its_seed() -> None:
 
 
 def test_bot_specs_are_checked() -> None:
-    assert set(BOTS) == {"random", "greedy", "search", "planner"}
+    assert set(BOTS) == {"random", "greedy", "search", "planner", "expert"}
     check_spec("search:2")
     check_spec("planner:4")
-    for bad in ("minimax", "greedy:3", "search:0", "search:x", "planner:", "planner:10"):
+    check_spec("expert:9")
+    bad_specs = ("minimax", "greedy:3", "search:0", "search:x", "planner:", "planner:10")
+    for bad in (*bad_specs, "expert:0", "expert:x", "expert:10"):
         with pytest.raises(ValueError):
             check_spec(bad)
 
@@ -462,3 +464,59 @@ def test_a_planner_out_of_patience_ends_the_game_when_it_can(
     state.play("rest")
     plan = Plan(bot, knowledge(engine, ruleset), state.view())
     assert not plan.patient and plan.last_turns == 0
+
+
+# -- the expert --------------------------------------------------------------------------------
+
+
+def test_the_expert_plays_legal_moves_and_beats_a_random_bot() -> None:
+    """Two seeded games, one in each seat (`play_out` checks every move is legal)."""
+    outcomes = match(base_ruleset(), "expert:2", "random", 2, 2, seed=26)
+    assert all(won for won, _ in outcomes), outcomes
+
+
+def test_the_expert_plays_a_variant_with_three_players() -> None:
+    """The five-rank variant with hostile names: nothing in the expert is of the base game."""
+    state = play_out(five_ranks_hostile(), ["expert:1", "planner", "greedy"], seed=5)
+    assert state.is_over() and len(state.scores()) == 3
+
+
+def test_the_expert_is_reproducible_from_its_seed() -> None:
+    """The same seeds give the same game; other bot seeds sample other deals."""
+    ruleset = base_ruleset()
+    engine = load_engine(ruleset)
+    state = play_out(ruleset, ["planner", "planner"], seed=31)
+    moves = state.moves()
+    replay = engine.new_game(2, 31)
+    for move in moves[:30]:  # past the planner's opening: the expert searches here
+        replay.play(move)
+
+    def choices(seed: int) -> list[str]:
+        bot = make_bot("expert:3", engine, ruleset, seed)
+        return [bot.choose(replay) for _ in range(3)]
+
+    assert choices(5) == choices(5)
+    game = play_out(ruleset, ["expert:1", "planner"], seed=8).moves()
+    assert play_out(ruleset, ["expert:1", "planner"], seed=8).moves() == game
+
+
+def test_the_expert_weighs_only_the_planners_best_moves() -> None:
+    """Its move is one of the planner's `BREADTH` best, and the planner's own in its opening."""
+    from century.play.expert import ExpertBot
+    from century.play.knowledge import knowledge
+    from century.play.planner import Plan, PlannerBot
+
+    ruleset = base_ruleset()
+    engine = load_engine(ruleset)
+    state = engine.new_game(2, 12)
+    expert = make_bot("expert:2", engine, ruleset, 3)
+    planner = PlannerBot(engine, ruleset, 3)
+    searched = 0
+    while not state.is_over() and state.rounds() < 20:
+        ranked = Plan(planner, knowledge(engine, ruleset), state.view()).ranked()
+        assert ranked[0] == planner.choose(state)
+        move = expert.choose(state)
+        assert move in ranked[: ExpertBot.BREADTH]
+        searched += len(ranked) > 1 and move != ranked[0]
+        state.play(move)
+    assert searched, "the search never overrode the planner's first choice"

@@ -249,8 +249,11 @@ def test_cluster_without_the_extra_is_a_clear_error(
     )
 
 
-def test_search_bots_give_the_same_results_for_one_and_two_workers() -> None:
-    config = SimConfig(games=2, players=2, bots=("planner", "search"), seed=9)
+@pytest.mark.parametrize("bots", [("planner", "search"), ("expert:1", "planner")])
+def test_search_bots_give_the_same_results_for_one_and_two_workers(
+    bots: tuple[str, str],
+) -> None:
+    config = SimConfig(games=2, players=2, bots=bots, seed=9)
     one = build_report(simulate(ruleset(), config, workers=1))
     two = build_report(simulate(ruleset(), config, workers=2))
     assert one == two
@@ -296,6 +299,16 @@ def test_auto_picks_the_strongest_bot_that_fits_the_budget(tmp_path: Path) -> No
 
     spec, estimate = pick_bot(ruleset(), 2, 100000, 1, 1.0)
     assert spec == "greedy" and estimate > 1.0
+
+
+def test_the_expert_plays_a_simulation_against_the_planner(tmp_path: Path) -> None:
+    args = ["simulate", "spice-road", "--games", "2", "--bots", "expert:1,planner", "-q"]
+    result = runner.invoke(cli.app, [*args, "--workers", "1", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
+    assert report["config"]["bots"] == ["expert:1", "planner"]
+    expert = next(b for b in report["bots"] if b["spec"] == "expert:1")
+    assert "sampled deals" in expert["summary"]
 
 
 def test_the_bot_ladder_ranks_the_bots_and_the_report_names_their_strength(
@@ -345,6 +358,9 @@ def test_the_bot_ladder_ranks_the_bots_and_the_report_names_their_strength(
         (["bots", "spice-road", "--bots", "greedy,chess"], "unknown bot"),
         (["bots", "spice-road", "--players", "9"], "2 to 5 players"),
         (["bots", "nope"], "unknown game"),
+        (["bots", "spice-road", "--bots", "planner,expert:0"], "bad bot option in 'expert:0'"),
+        (["simulate", "spice-road", "--bots", "expert:x"], "bad bot option in 'expert:x'"),
+        (["play", "spice-road", "--bots", "expert:0"], "bad bot option in 'expert:0'"),
     ],
 )
 def test_ladder_errors_are_clear(args: list[str], message: str) -> None:
@@ -423,3 +439,56 @@ def test_warm_up_and_card_worths_stay_bounded(monkeypatch: pytest.MonkeyPatch) -
     know = Knowledge(engine, five_ranks())
     assert 10 <= len(know._worth_vectors) <= 20
     assert len(know.card_worth) == len(engine.CARDS)
+
+
+def test_recheck_replays_the_seat_win_rates_with_the_expert(tmp_path: Path) -> None:
+    args = ["simulate", "spice-road", "--games", "4", "--bots", "greedy", "-q"]
+    result = runner.invoke(
+        cli.app, [*args, "--workers", "1", "--recheck", "expert:1", "--out", str(tmp_path)]
+    )
+    assert result.exit_code == 0, result.output
+    assert "recheck with expert:1 in every seat, 4 games (95% intervals):" in result.output
+    lines = [line for line in result.output.splitlines() if "with expert:1:" in line]
+    assert [line.split()[:2] for line in lines] == [["seat", "1"], ["seat", "2"]]
+    assert all(line.endswith(("holds", "does not hold")) for line in lines)
+    report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
+    assert report["config"]["bots"] == ["greedy", "greedy"]  # the report is the simulation's
+
+
+def test_a_recheck_says_where_a_seat_finding_does_not_hold() -> None:
+    from century.play.recheck import recheck_games, seat_findings
+
+    def report(bot: str, *rates: tuple[float, float, float]) -> dict[str, Any]:
+        seats = [
+            {"seat": i + 1, "bot": bot, "win_rate": rate, "ci95": [lo, hi]}
+            for i, (rate, lo, hi) in enumerate(rates)
+        ]
+        return {"config": {"players": len(rates)}, "seats": seats}
+
+    found = report("planner", (0.56, 0.53, 0.59), (0.44, 0.41, 0.47))
+    same_side = report("expert", (0.52, 0.45, 0.59), (0.48, 0.41, 0.55))
+    other_side = report("expert", (0.48, 0.41, 0.55), (0.52, 0.45, 0.59))
+    apart = report("expert", (0.40, 0.33, 0.47), (0.60, 0.53, 0.67))
+    assert [holds for _, holds in seat_findings(found, same_side)] == [True, True]
+    assert [holds for _, holds in seat_findings(found, other_side)] == [False, False]
+    assert [holds for _, holds in seat_findings(found, apart)] == [False, False]
+    even = report("planner", (0.51, 0.45, 0.57), (0.49, 0.43, 0.55))
+    assert [holds for _, holds in seat_findings(even, other_side)] == [True, True]
+    line, _ = seat_findings(found, apart)[0]
+    assert line == "seat 1 56.0% [53.0-59.0] here, 40.0% [33.0-47.0] with expert: does not hold"
+    assert [recheck_games(n) for n in (4, 100, 1000)] == [4, 20, 100]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["spice-road", "--recheck", "expert:0"], "--recheck: bad bot option in 'expert:0'"),
+        (["spice-road", "--recheck", "chess"], "--recheck: unknown bot 'chess'"),
+        (["--compare", "spice-road", "spice-road", "--recheck", "expert"], "name one GAME"),
+    ],
+)
+def test_recheck_errors_are_clear(args: list[str], message: str) -> None:
+    result = runner.invoke(cli.app, ["simulate", *args])
+    assert result.exit_code == 2
+    assert message in result.output
+    assert "Traceback" not in result.output

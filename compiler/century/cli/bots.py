@@ -49,7 +49,8 @@ def bots(
             metavar="BOTS",
             autocompletion=COMPLETE_BOTS,
             help="The bots to rank, e.g. greedy,planner,planner:4 (default: all). Bots: "
-            "random, greedy, search, planner (search:N, planner:N set their budget).",
+            "random, greedy, search, planner, expert (search:N, planner:N, expert:N set their "
+            "budget; expert is slow).",
         ),
     ] = "",
     seed: SeedOpt = 0,

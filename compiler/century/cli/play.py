@@ -76,7 +76,8 @@ def play(
             metavar="BOTS",
             autocompletion=COMPLETE_BOTS,
             help="Bot for the other seats, or one per other seat, e.g. greedy,planner. Bots: "
-            "random, greedy, search, planner (search:N, planner:N set their budget).",
+            "random, greedy, search, planner, expert (search:N, planner:N, expert:N set their "
+            "budget).",
         ),
     ] = "greedy",
     seat: Annotated[int, typer.Option(metavar="N", help="Your seat, 1 = first to play.")] = 1,

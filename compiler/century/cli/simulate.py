@@ -51,8 +51,8 @@ def simulate(
             metavar="BOTS",
             autocompletion=COMPLETE_BOTS,
             help="One bot for every seat, or one per seat, e.g. greedy,random. Bots: random, "
-            "greedy, search, planner (search:N, planner:N set their budget). auto: the "
-            "strongest bot whose games fit in --time-budget.",
+            "greedy, search, planner, expert (search:N, planner:N, expert:N set their budget). "
+            "auto: the strongest bot whose games fit in --time-budget (never expert).",
         ),
     ] = AUTO,
     time_budget: Annotated[
@@ -75,6 +75,14 @@ def simulate(
             show_default=False,
         ),
     ] = None,
+    recheck: Annotated[
+        str | None,
+        typer.Option(
+            metavar="BOT",
+            help="Replay the seat win rates on a tenth of the games (at least 20) with BOT in "
+            "every seat, e.g. expert, and say whether each holds.",
+        ),
+    ] = None,
     out: Annotated[
         Path | None,
         typer.Option(
@@ -89,6 +97,8 @@ def simulate(
 
     if (game is None) == (compare is None):
         fail("name one GAME, or two with --compare A B", 2)
+    if recheck is not None:
+        _check_recheck(recheck, game)
     names: list[str] = list(compare) if compare else [game] if game else []
     given = {name: _read_report(name) for name in names if _is_report_file(name)}
     stem = "-vs-".join(given[name]["game"] if name in given else _game_id(name) for name in names)
@@ -106,6 +116,8 @@ def simulate(
     write_outputs(folder, data)
     for report in reports:
         typer.echo(_summary(report))
+    if recheck is not None and game is not None:
+        _recheck(game, reports[0], recheck, request)
     if compare:
         from century.play.compare import difference_lines, unpaired
 
@@ -113,6 +125,50 @@ def simulate(
         for line in difference_lines(unpaired(reports[0], reports[1])):
             typer.echo(f"  {line}")
     typer.echo(f"report written to {folder / files[-1]}")
+
+
+def _check_recheck(spec: str, game: str | None) -> None:
+    """Exit 2 unless `--recheck` names one bot, for one simulated game."""
+    from century.play.bots import check_spec
+
+    try:
+        check_spec(spec)
+    except ValueError as err:
+        fail(f"--recheck: {err}", 2)
+    if game is None or _is_report_file(game):
+        fail("--recheck replays a simulation: name one GAME to simulate, without --compare", 2)
+
+
+def _recheck(name: str, report: dict[str, Any], spec: str, req: SimRequest) -> None:
+    """Play the recheck's games (`century.play.recheck`) and print whether each seat's win
+    rate holds."""
+    from century.play.config import SimConfig, SimulationError, derive_seed
+    from century.play.progress import Progress
+    from century.play.recheck import recheck_games, seat_findings
+    from century.play.report import build_report
+    from century.play.simulate import simulate as run
+    from century.play.simulate import workers_for
+
+    ruleset = load_game(name, req.rules)
+    games = recheck_games(req.games)
+    bots = (spec,) * req.players
+    config = SimConfig(games, req.players, bots, derive_seed(req.seed, "recheck"))
+    try:
+        with (
+            stopping_on_signals("the report is written; the recheck stopped"),
+            Progress(f"{name} recheck", games, quiet=req.quiet) as progress,
+        ):
+            total = run(ruleset, config, workers_for(req.workers, games), req.cluster, progress)
+    except (SimulationError, ValueError) as err:
+        fail(str(err), 2)
+    findings = seat_findings(report, build_report(total))
+    typer.echo(f"recheck with {spec} in every seat, {games} games (95% intervals):")
+    for line, _ in findings:
+        typer.echo(f"  {line}")
+    failed = sum(not holds for _, holds in findings)
+    typer.echo(
+        f"  {failed} of {len(findings)} seat findings do not hold" if failed else "  all hold"
+    )
 
 
 def _is_report_file(name: str) -> bool:

@@ -10,6 +10,8 @@
   unseen cards drawn afresh each decision (the real decks' order is hidden).
 - ``planner`` (``planner:N``): plans its own next N turns (default 3) toward the point
   cards in the row and builds its engine; see `century.play.planner`.
+- ``expert`` (``expert:N``): weighs the planner's best moves by short planner games on N
+  sampled deals (default 6); a slow reference, see `century.play.expert`.
 
 Bots are made for one engine (`century.engine.Engine`, passed to them) and play its states.
 They read the position through ``state.view()`` (live, nothing converted) and learn what a
@@ -26,6 +28,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from century.model.ruleset import Ruleset
+from century.play.expert import ExpertBot
 from century.play.knowledge import Knowledge, Node, knowledge
 from century.play.planner import PlannerBot
 
@@ -236,6 +239,7 @@ class BotKind:
     make: Callable[..., Bot]
     summary: str
     option: str = ""  # what N in ``name:N`` sets; empty when the bot takes none
+    auto: bool = True  # whether ``--bots auto`` may pick it (fast enough for large runs)
 
 
 BOTS: dict[str, BotKind] = {
@@ -251,9 +255,15 @@ BOTS: dict[str, BotKind] = {
         "plans its own next turns toward the point cards in the row, builds an engine",
         "turns searched (default 3)",
     ),
+    "expert": BotKind(
+        ExpertBot,
+        "weighs the planner's best moves by short planner games on sampled deals (slow)",
+        "deals sampled per decision (default 6)",
+        auto=False,
+    ),
 }
 
-STRONGEST_FIRST = ("planner", "search", "greedy", "random")
+STRONGEST_FIRST = ("expert", "planner", "search", "greedy", "random")
 """The bots from the strongest down, as the bot ladder measures them (see the README)."""
 
 

@@ -220,6 +220,17 @@ class Plan:
                 best = index
         return candidates[best].move
 
+    def ranked(self) -> list[str]:
+        """The moves `best` weighs, best first (the first of equal ones first); the
+        opening's move alone while the planner builds its engine."""
+        opening = self.opening()
+        if opening:
+            return [opening]
+        candidates = self.candidates()
+        worth = self.worth(candidates)
+        order = sorted(range(len(candidates)), key=lambda i: (-worth[i], i))
+        return [candidates[i].move for i in order]
+
     def opening(self) -> str | None:
         """In the planner's first `OPENING` turns, while it cannot claim a point card and
         its hand's pace is below `BUILT`: the acquisition that adds most, the card's worth

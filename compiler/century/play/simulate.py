@@ -54,10 +54,11 @@ def pick_bot(
 ) -> tuple[str, float]:
     """The strongest bot whose `games` games (every seat) fit in `budget` seconds on
     `workers` processes, with the estimated time; the weakest searched if none fits."""
-    from century.play.bots import STRONGEST_FIRST
+    from century.play.bots import BOTS, STRONGEST_FIRST
 
     spec, estimate = "", 0.0
-    for spec in STRONGEST_FIRST[:-1]:  # random tells a designer nothing
+    fast = [spec for spec in STRONGEST_FIRST[:-1] if BOTS[spec].auto]  # random tells nothing
+    for spec in fast:
         estimate = games * seconds_per_game(ruleset, spec, players) / parallel(workers)
         if estimate <= budget:
             break
