@@ -315,7 +315,7 @@ def test_planners_finish_sooner_than_greedy_bots() -> None:
     assert g - p > 1.96 * (p_var + g_var) ** 0.5, (p, g)
 
 
-PLANNER_MOVES = {"planner:1": "e104c29cb7e39875", "planner": "a6d99ea3b359516d"}
+PLANNER_MOVES = {"planner:1": "adc8b5cb3555e9b8", "planner": "903fbcb0cd330ec6"}
 """A digest of the planner's moves in seeded self-play (`planner_moves`), pinned: a change
 that only makes the planner faster must leave them as they are; one meant to make it play
 differently updates them, and says so."""
@@ -520,3 +520,45 @@ def test_the_expert_weighs_only_the_planners_best_moves() -> None:
         searched += len(ranked) > 1 and move != ranked[0]
         state.play(move)
     assert searched, "the search never overrode the planner's first choice"
+
+
+def test_the_planner_races_to_close_a_won_game() -> None:
+    """One card short of the end, the planner adds `ENDING` to the worth of each row card
+    whose claim would end the game with it ahead (its score and the card's points against the
+    best opponent's), and nothing to the others; before that, and with `CLOSE` off, nothing."""
+    from century.play.knowledge import knowledge
+    from century.play.planner import Plan, PlannerBot
+
+    class Unclosing(PlannerBot):
+        CLOSE = False
+
+    ruleset = base_ruleset()
+    engine = load_engine(ruleset)
+    know = knowledge(engine, ruleset)
+    seen_closing = seen_open = 0
+    for game in range(4):
+        seed = derive_seed(6100, game)
+        state = engine.new_game(2, seed)
+        bots = [PlannerBot(engine, ruleset, derive_seed(seed, seat)) for seat in range(2)]
+        while not state.is_over():
+            view = state.view()
+            me = view.current_player
+            plan = Plan(bots[me], know, view)
+            assert Plan(Unclosing(engine, ruleset, 0), know, view).closing == [0.0] * len(
+                view.point_row
+            )
+            if len(view.point_cards(me)) + 1 < view.end_threshold:
+                assert plan.closing == [0.0] * len(view.point_row)
+                seen_open += 1
+            else:
+                theirs = max(view.score(p) for p in range(view.players) if p != me)
+                expected = [
+                    PlannerBot.ENDING
+                    if view.score(me) + know.claim_value(view, slot, card) > theirs
+                    else 0.0
+                    for slot, card in enumerate(view.point_row)
+                ]
+                assert plan.closing == expected
+                seen_closing += any(expected)
+            state.play(bots[me].choose(state))
+    assert seen_open and seen_closing

@@ -122,8 +122,8 @@ def card_ids(ctx: Any, incomplete: str) -> list[str]:
         ruleset = compile_paths(paths, with_bundled=True, only=game).rulesets[game]
     except Exception:  # completion never fails loudly
         return []
-    decks = (ruleset.starting_cards, ruleset.merchant_deck, ruleset.point_deck)
-    found = dict.fromkeys(card.id for deck in decks for card in deck)
+    ids = [card.id for card in (*ruleset.starting_cards, *ruleset.merchant_deck)]
+    found = dict.fromkeys([*ids, *(card.id for card in ruleset.point_deck)])
     return [card for card in found if card.startswith(incomplete)]
 
 

@@ -68,6 +68,7 @@ class PlannerBot:
     FEED_CAP = 200  # ...the most valuable of them at most...
     FEED_SHARE = 0.5  # ...for this share of a card's worth (`Plan.worth_to_hand`)
     PATIENCE = 4  # times the rounds a game should take, to wait for a better end (`Plan`)
+    CLOSE = True  # one card from the end: race for the cards that end the game ahead (`closing`)
 
     def __init__(self, engine: Engine, ruleset: Ruleset, seed: int, depth: int = DEPTH) -> None:
         self.engine = engine
@@ -154,6 +155,7 @@ class Plan:
             if any(deficits(view.caravan(p))[card] == 0 for p in range(view.players) if p != me):
                 values[slot] *= bot.THREAT
         self.values = values
+        self.closing = self._closing()
         self.hand = tuple(sorted(view.hand(me)))
         self.owned = tuple(sorted(view.hand(me) + view.played(me)))
         self.rate, per_play = bot.rate(know, self.owned)
@@ -165,6 +167,22 @@ class Plan:
         worth = (self.row, tuple(values))
         self._kept: dict[Node, Node] = know.table(("kept", worth))
         self._closeness: dict[Node, float] = know.table(("closeness", worth))
+
+    def _closing(self) -> list[float]:
+        """Per point-row slot: `ENDING` if claiming its card would end the game with us
+        ahead (one card short of the end, our score now and the card's points against the
+        best opponent's score now), else 0. The search adds it to the card's worth, so a
+        won game is closed by the nearest card that keeps the lead."""
+        view, me, bot = self.view, self.me, self.bot
+        if not bot.CLOSE or len(view.point_cards(me)) + 1 < view.end_threshold:
+            return [0.0] * len(self.row)
+        mine = view.score(me)
+        theirs = max(view.score(p) for p in range(view.players) if p != me)
+        claim_value = self.know.claim_value
+        return [
+            bot.ENDING if mine + claim_value(view, slot, card) > theirs else 0.0
+            for slot, card in enumerate(self.row)
+        ]
 
     def _turns_left(self) -> int:
         """Own turns the game has left, roughly: `TURNS_PER_CLAIM` for each point card the
@@ -367,7 +385,7 @@ class Plan:
     def worth(self, candidates: list[Candidate]) -> list[float]:
         """Each candidate's worth: its points now and the best point card it leads to."""
         turns = self.turns(candidates)
-        gamma = self.bot.GAMMA
+        gamma, closing = self.bot.GAMMA, self.closing
         worth = []
         for candidate, reach in zip(candidates, turns, strict=True):
             if self.last_turns:
@@ -376,7 +394,7 @@ class Plan:
             best = 0.0
             for slot, value in enumerate(self.values):
                 if slot != candidate.claimed and reach[slot] < UNREACHED:
-                    best = max(best, value * gamma ** reach[slot])
+                    best = max(best, (value + closing[slot]) * gamma ** reach[slot])
             if candidate.claimed >= 0:
                 best *= gamma  # the claim takes this turn
             worth.append(candidate.reward + best + self.ending(candidate))

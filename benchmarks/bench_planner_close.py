@@ -1,0 +1,113 @@
+"""The planner's finish: the planner as it plays against the same planner with `CLOSE` off
+(it does not race for the cards that end a won game), on the same seeds.
+
+Usage (from the checkout, in the venv):
+
+    python benchmarks/bench_planner_close.py                  # 1,000 + 2 × 400 games
+    python benchmarks/bench_planner_close.py --head 200 --self 100 --game golem
+
+Two-player games, one process:
+
+- head to head, ``--head`` games, the seats alternating: the planner's wins with a Wilson
+  95% interval;
+- self-play of each side, ``--self`` games on the same seeds: mean rounds, the own turns
+  from a seat's second-to-last point card to its last (the 5th to the 6th in Spice Road
+  with two players, over the seats that reach the end), and CPU-seconds per game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from century.pipeline import compile_paths
+from century.play.config import derive_seed
+from century.play.game import game_engine, prime
+from century.play.planner import PlannerBot
+from century.play.stats import wilson
+
+
+class Unclosing(PlannerBot):
+    """The planner before it raced to close a won game."""
+
+    CLOSE = False
+
+
+def play(engine, ruleset, classes, seed: int):
+    """One game: its final view and, per seat, the own turn of each point card claimed."""
+    state = engine.new_game(2, seed)
+    bots = [cls(engine, ruleset, derive_seed(seed, seat)) for seat, cls in enumerate(classes)]
+    claimed: list[list[int]] = [[], []]
+    while not state.is_over():
+        seat = state.current_player
+        before = len(state.view().point_cards(seat))
+        state.play(bots[seat].choose(state))
+        view = state.view()
+        if len(view.point_cards(seat)) > before:
+            claimed[seat].append(view.turns(seat))
+    return state, claimed
+
+
+BLOCK = 50
+"""Self-play games of one side before the other side's turn (the sides take turns, so the
+memo tables one side builds serve both alike)."""
+
+
+def self_play(engine, ruleset, sides: dict[str, type[PlannerBot]], games: int, seed: int):
+    """Per side: its self-play figures on the same seeds, the sides in alternating blocks."""
+    rounds: dict[str, list[int]] = {name: [] for name in sides}
+    finish: dict[str, list[int]] = {name: [] for name in sides}
+    cpu = dict.fromkeys(sides, 0.0)
+    for block in range(0, games, BLOCK):
+        order = list(sides) if block // BLOCK % 2 == 0 else list(reversed(sides))
+        for name in order:
+            start = time.process_time()
+            for game in range(block, min(games, block + BLOCK)):
+                cls = sides[name]
+                state, claimed = play(engine, ruleset, [cls, cls], derive_seed(seed, game))
+                view = state.view()
+                rounds[name].append(view.rounds())
+                end = view.end_threshold
+                finish[name] += [t[end - 1] - t[end - 2] for t in claimed if len(t) >= end]
+            cpu[name] += time.process_time() - start
+    for name in sides:
+        print(
+            f"{name}, self-play: rounds {statistics.mean(rounds[name]):.2f}, own turns to the "
+            f"last point card {statistics.mean(finish[name]):.2f} (n={len(finish[name])}), "
+            f"{cpu[name] / games:.3f} CPU-s per game"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="spice-road")
+    parser.add_argument("--head", type=int, default=1000, help="head-to-head games")
+    parser.add_argument("--self", dest="self_games", type=int, default=400)
+    parser.add_argument("--seed", type=int, default=5)
+    args = parser.parse_args()
+    ruleset = compile_paths().rulesets[args.game]
+    engine = game_engine(ruleset)
+    prime(engine, ruleset, 2)
+    wins = 0
+    for game in range(args.head):
+        mine = game % 2
+        classes = [PlannerBot, Unclosing] if mine == 0 else [Unclosing, PlannerBot]
+        state, _ = play(engine, ruleset, classes, derive_seed(args.seed, game))
+        wins += state.winner() == mine
+    low, high = wilson(wins, args.head)
+    if args.head:
+        print(
+            f"planner against CLOSE off: {wins} of {args.head} = {wins / args.head:.1%} "
+            f"[{low:.1%}-{high:.1%} Wilson 95%]"
+        )
+    sides = {"planner": PlannerBot, "CLOSE off": Unclosing}
+    self_play(engine, ruleset, sides, args.self_games, args.seed + 1)
+
+
+if __name__ == "__main__":
+    main()
