@@ -13,6 +13,7 @@ from helpers.hostile import HOSTILE, hostile
 from helpers.lint import lint, ruff
 from helpers.paths import BUNDLED, CASES, GOLDEN, REFERENCE, ROOT, TESTS, VALID, as_in_checkout
 from helpers.rulesets import (
+    USELESS,
     bundled_rulesets,
     changed,
     compiled,
@@ -31,6 +32,7 @@ __all__ = [
     "REFERENCE",
     "ROOT",
     "TESTS",
+    "USELESS",
     "VALID",
     "as_in_checkout",
     "bundled_rulesets",

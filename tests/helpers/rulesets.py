@@ -112,3 +112,15 @@ def with_test_variants() -> dict[str, Ruleset]:
     ]
     games.update({r.id: r for r in extra})
     return games
+
+
+USELESS = """\
+id: spice-road-useless
+extends: spice-road
+cards:
+  merchant:
+    add:
+      - {kind: trade, pay: BBBB, get: Y}
+"""
+"""A variant of Spice Road (a rules file, for a `rules/` folder) with a card that trades four
+of the best cubes for one of the worst."""

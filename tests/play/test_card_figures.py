@@ -24,19 +24,9 @@ from century.play.report import REPORT_VERSION, build_report, render_html
 from century.play.simulate import iter_results
 from century.play.stats import Z95, newcombe, wilson
 
-from helpers import HOSTILE, hostile
+from helpers import HOSTILE, USELESS, hostile
 
 runner = CliRunner()
-
-USELESS = """\
-id: spice-road-useless
-extends: spice-road
-cards:
-  merchant:
-    add:
-      - {kind: trade, pay: BBBB, get: Y}
-"""
-"""Spice Road with a card that trades four of the best cubes for one of the worst."""
 
 
 def spice_road():

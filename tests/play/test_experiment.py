@@ -18,6 +18,8 @@ from century.play.config import SimConfig
 from century.play.experiment import CardChanges, run_experiment
 from century.play.stats import Z95
 
+from helpers import USELESS
+
 runner = CliRunner()
 
 
@@ -97,17 +99,6 @@ def _experiment(tmp_path: Path, *args: str) -> tuple[int, str, dict | None, str]
         return result.exit_code, result.output, None, ""
     html = (out / "experiment.html").read_text(encoding="utf-8")
     return 0, result.output, json.loads((out / "experiment.json").read_text("utf-8")), html
-
-
-USELESS = """\
-id: spice-road-useless
-extends: spice-road
-cards:
-  merchant:
-    add:
-      - {kind: trade, pay: BBBB, get: Y}
-"""
-"""Spice Road with a card that trades four of the best cubes for one of the worst."""
 
 
 def test_removing_a_card_no_bot_buys_is_within_noise(tmp_path: Path) -> None:
