@@ -29,6 +29,7 @@ from century.pipeline import compile_paths
 from century.play.config import derive_seed
 from century.play.game import game_engine, prime
 from century.play.planner import PlannerBot
+from century.play.record import Recorder
 from century.play.stats import wilson
 
 
@@ -39,18 +40,17 @@ class Unclosing(PlannerBot):
 
 
 def play(engine, ruleset, classes, seed: int):
-    """One game: its final view and, per seat, the own turn of each point card claimed."""
+    """One game: its end and, per seat, the own turn of each point card claimed (as a
+    simulation records them, `century.play.record.Recorder`)."""
     state = engine.new_game(2, seed)
     bots = [cls(engine, ruleset, derive_seed(seed, seat)) for seat, cls in enumerate(classes)]
-    claimed: list[list[int]] = [[], []]
+    record = Recorder(engine, state)
     while not state.is_over():
         seat = state.current_player
-        before = len(state.view().point_cards(seat))
+        record.before(seat)
         state.play(bots[seat].choose(state))
-        view = state.view()
-        if len(view.point_cards(seat)) > before:
-            claimed[seat].append(view.turns(seat))
-    return state, claimed
+        record.after(seat)
+    return state, record.claim_turns
 
 
 BLOCK = 50
