@@ -1,5 +1,7 @@
 """The planner's finish: the planner as it plays against the same planner with `CLOSE` off
-(it does not race for the cards that end a won game), on the same seeds.
+(it does not race for the cards that end a won game), on the same seeds. Both sides are the
+planner as it was when `CLOSE` came (`GAMMA` 0.8, no `KEEP`), so the figures stay reproducible;
+`bench_planner_keep.py` measures today's planner.
 
 Usage (from the checkout, in the venv):
 
@@ -33,7 +35,15 @@ from century.play.record import Recorder
 from century.play.stats import wilson
 
 
-class Unclosing(PlannerBot):
+class Closing(PlannerBot):
+    """The planner as it raced to close a won game, before it kept cube value
+    (`bench_planner_keep.py`)."""
+
+    GAMMA = 0.8
+    KEEP = 0.0
+
+
+class Unclosing(Closing):
     """The planner before it raced to close a won game."""
 
     CLOSE = False
@@ -96,7 +106,7 @@ def main() -> None:
     wins = 0
     for game in range(args.head):
         mine = game % 2
-        classes = [PlannerBot, Unclosing] if mine == 0 else [Unclosing, PlannerBot]
+        classes = [Closing, Unclosing] if mine == 0 else [Unclosing, Closing]
         state, _ = play(engine, ruleset, classes, derive_seed(args.seed, game))
         wins += state.winner() == mine
     low, high = wilson(wins, args.head)
@@ -105,7 +115,7 @@ def main() -> None:
             f"planner against CLOSE off: {wins} of {args.head} = {wins / args.head:.1%} "
             f"[{low:.1%}-{high:.1%} Wilson 95%]"
         )
-    sides = {"planner": PlannerBot, "CLOSE off": Unclosing}
+    sides = {"planner": Closing, "CLOSE off": Unclosing}
     self_play(engine, ruleset, sides, args.self_games, args.seed + 1)
 
 

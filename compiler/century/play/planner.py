@@ -10,7 +10,9 @@ and rests, the rows as they lie; `depth` turns in all, the move included) for th
 each point card in the row can be paid. A card out of reach within the search is estimated
 from the value the caravan still lacks and the value the hand makes per play. A move is
 worth the best point card it leads to, discounted per turn, with the points a claim takes
-now; a card an opponent can pay now counts less, as it may be gone. An acquisition adds what
+now and a little of the cube value it leaves in the caravan (of moves that head for the same
+card as fast, the one that spends least); a card an opponent can pay now counts less, as it
+may be gone. An acquisition adds what
 the card does to the hand as an engine: how much more value per turn a short cycle of plays
 from an empty caravan reaches (a beam search over the engine's outcome tables), over the
 turns the game has left.
@@ -54,7 +56,8 @@ class PlannerBot:
 
     name = "planner"
     DEPTH = 3  # turns searched exactly, the move now included
-    GAMMA = 0.8  # worth of a point card per turn it is further away
+    GAMMA = 0.9  # worth of a point card per turn it is further away
+    KEEP = 0.05  # worth of a unit of cube value a move leaves in the caravan
     THREAT = 0.5  # worth kept of a card an opponent can pay now
     KAPPA = 0.3  # weight of an acquisition's engine gain over the turns left
     TURNS_PER_CLAIM = 4  # own turns a point card takes, to estimate the turns left
@@ -383,13 +386,16 @@ class Plan:
     # -- the search ------------------------------------------------------------------------
 
     def worth(self, candidates: list[Candidate]) -> list[float]:
-        """Each candidate's worth: its points now and the best point card it leads to."""
+        """Each candidate's worth: its points now, the best point card it leads to, and
+        `KEEP` per unit of cube value it leaves in the caravan. Many moves head for the same
+        card as fast; of those, the one that spends least keeps more for the next card."""
         turns = self.turns(candidates)
-        gamma, closing = self.bot.GAMMA, self.closing
+        gamma, closing, keep = self.bot.GAMMA, self.closing, self.bot.KEEP
         worth = []
         for candidate, reach in zip(candidates, turns, strict=True):
+            kept = keep * self.know.value(candidate.state[0])
             if self.last_turns:
-                worth.append(self.final_worth(candidate, reach) + self.ending(candidate))
+                worth.append(self.final_worth(candidate, reach) + self.ending(candidate) + kept)
                 continue
             best = 0.0
             for slot, value in enumerate(self.values):
@@ -397,7 +403,7 @@ class Plan:
                     best = max(best, (value + closing[slot]) * gamma ** reach[slot])
             if candidate.claimed >= 0:
                 best *= gamma  # the claim takes this turn
-            worth.append(candidate.reward + best + self.ending(candidate))
+            worth.append(candidate.reward + best + self.ending(candidate) + kept)
         return worth
 
     def final_worth(self, candidate: Candidate, reach: list[float]) -> float:
