@@ -7,6 +7,7 @@ data errors exit 1; an internal error prints one line and exits 3.
 from __future__ import annotations
 
 import functools
+import gc
 import importlib
 import os
 import sys
@@ -146,7 +147,13 @@ def _app_for(args: list[str]) -> typer.Typer:
 
 
 def main() -> None:
-    """The console script: data errors exit 1, usage errors 2, internal errors 3."""
+    """The console script: data errors exit 1, usage errors 2, internal errors 3.
+
+    The process ends with the command: its objects are then frozen (`gc.freeze`), so the
+    interpreter's collections at exit do not walk them all only to find them alive (~30 ms
+    of a cold `century validate`). Their memory goes back with the process's; what the
+    command opened it has closed itself.
+    """
     try:
         _app_for(sys.argv[1:])()
     except KeyboardInterrupt:
@@ -155,3 +162,5 @@ def main() -> None:
     except Exception as err:  # a bug, not a data error: say so without a traceback
         internal_error(err)
         sys.exit(3)
+    finally:
+        gc.freeze()
