@@ -149,10 +149,11 @@ def _app_for(args: list[str]) -> typer.Typer:
 def main() -> None:
     """The console script: data errors exit 1, usage errors 2, internal errors 3.
 
-    The process ends with the command: its objects are then frozen (`gc.freeze`), so the
-    interpreter's collections at exit do not walk them all only to find them alive (~30 ms
-    of a cold `century validate`). Their memory goes back with the process's; what the
-    command opened it has closed itself.
+    The process ends with the command, so its objects are then frozen (`gc.freeze`): the
+    collections the interpreter runs as it shuts down leave them alone instead of walking
+    every one (~30 ms, 45 million instructions, of a cold `century validate`). Their memory
+    goes back with the process; what a command opens it closes itself, so nothing waits on
+    their finalizers.
     """
     try:
         _app_for(sys.argv[1:])()
