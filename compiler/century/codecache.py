@@ -19,8 +19,11 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
+import marshal
 import os
+import pickle
 import sys
+import types
 from pathlib import Path
 from typing import Any
 
@@ -60,10 +63,38 @@ def _fingerprint() -> str | None:
 
 
 @functools.cache
+def _reader() -> Any:
+    """Jinja's file cache, reading each entry whole: Jinja's own reader unmarshals the code
+    straight from the open file, in many small reads, four times slower than unmarshalling
+    the bytes (~10 ms of the 141 templates of a `century validate`)."""
+    from jinja2 import FileSystemBytecodeCache
+    from jinja2.bccache import bc_magic
+
+    class WholeFileCache(FileSystemBytecodeCache):
+        def load_bytecode(self, bucket: Any) -> None:
+            """The code of `bucket` when its file holds Jinja's header for the bucket's
+            source followed by marshalled code; else none, so the source is compiled again."""
+            try:
+                with open(self._get_cache_filename(bucket), "rb") as file:
+                    data = file.read()
+            except OSError:
+                return
+            header = bc_magic + pickle.dumps(bucket.checksum, 2)  # as `Bucket.write_bytecode`
+            if not data.startswith(header):
+                return
+            try:
+                code = marshal.loads(memoryview(data)[len(header) :])
+            except (EOFError, ValueError, TypeError):
+                return
+            if isinstance(code, types.CodeType):
+                bucket.code = code
+
+    return WholeFileCache
+
+
+@functools.cache
 def _cache(kind: str) -> Any:
     """The bytecode cache of `kind`'s templates, or None when there can be none."""
-    from jinja2 import FileSystemBytecodeCache
-
     root = cache_root()
     fingerprint = _fingerprint()
     if root is None or fingerprint is None:
@@ -75,7 +106,7 @@ def _cache(kind: str) -> Any:
         return None
     if not os.access(folder, os.W_OK | os.X_OK):
         return None
-    return FileSystemBytecodeCache(str(folder), "%s.jinja")
+    return _reader()(str(folder), "%s.jinja")
 
 
 def template(env: Any, source: str, kind: str = "prose") -> Any:

@@ -21,6 +21,7 @@ from century.frontend.sources import (
     discover,
     display_name,
 )
+from century.limits import MAX_CHAIN
 from century.model.build import build_ruleset
 from century.model.ruleset import Ruleset
 from century.resources import RULES
@@ -89,7 +90,7 @@ def _compile(
     result.known = sorted(catalogue)
     resolver = Resolver(sources, catalogue)
     bases: dict[str, Ruleset | None] = {}
-    for source in compile_now:
+    for source in sorted(compile_now, key=lambda found: _depth(found, catalogue)):
         game_id = source.node.value["id"].value
         if catalogue.get(game_id) is source and only in (None, game_id):
             _compile_game(game_id, source, resolver, result, bases)
@@ -106,6 +107,20 @@ def _compile(
                 _check_in_context(source, source.path in named, result)
     result.files = sorted(checked | set(result.files))
     return result
+
+
+def _depth(source: SourceFile, catalogue: dict[str, SourceFile]) -> int:
+    """How many `extends` lead from `source` to a game of `catalogue` that extends none (at
+    most `MAX_CHAIN` + 1; a cycle or an unknown base is the resolver's to report). Games are
+    compiled in this order, so a variant's rule sheet compares it with its base's compiled
+    model instead of checking and building the base again (`_base_model`)."""
+    depth = 0
+    while depth <= MAX_CHAIN and "extends" in source.node.value:
+        base = catalogue.get(source.node.value["extends"].value)
+        if base is None:
+            break
+        source, depth = base, depth + 1
+    return depth
 
 
 def _compile_game(

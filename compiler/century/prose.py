@@ -700,7 +700,19 @@ def _mark(text: str, lang: str, key: str, ruleset: Ruleset) -> str:
 
 def render_prose(ruleset: Ruleset, lang: str) -> dict[str, str]:
     """Every prose string of `lang`, rendered within the sandbox's caps and one shared
-    deadline; a bad placeholder or a string past a cap raises `ProseError`."""
+    deadline and set for print (`typeset`); a bad placeholder, an unknown icon marker or a
+    string past a cap raises `ProseError`."""
+    return {key: typeset(text) for key, text in _rendered(ruleset, lang).items()}
+
+
+def check_prose_renders(ruleset: Ruleset, lang: str) -> None:
+    """Raise what `render_prose` raises for `lang`, if anything, without setting the text
+    for print (which cannot fail): the prose check of `century validate`."""
+    _rendered(ruleset, lang)
+
+
+def _rendered(ruleset: Ruleset, lang: str) -> dict[str, str]:
+    """Every prose string of `lang` rendered, its icon markers checked (`render_prose`)."""
     from century.sandbox import Budget, PrintedObject, SandboxLimit, render
 
     if lang not in ruleset.prose:
@@ -720,7 +732,7 @@ def render_prose(ruleset: Ruleset, lang: str) -> dict[str, str]:
             if "not allowed in prose" in str(err):
                 raise ProseError(lang, key, str(err), "C403") from err
             raise ProseError(lang, key, f"{type(err).__name__}: {err}") from err
-    return {key: typeset(_mark(text.strip(), lang, key, ruleset)) for key, text in texts.items()}
+    return {key: _mark(text.strip(), lang, key, ruleset) for key, text in texts.items()}
 
 
 NBSP = "\u00a0"

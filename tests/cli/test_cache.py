@@ -56,6 +56,17 @@ def test_a_broken_entry_is_compiled_again_and_replaced(tmp_path):
     assert entries(cache) == kept
 
 
+def test_an_entry_cut_short_is_compiled_again_and_replaced(tmp_path):
+    cache = tmp_path / "cache"
+    first = validate(tmp_path, **{CACHE_ENV: str(cache)})
+    kept = entries(cache)
+    for path, data in kept.items():
+        path.write_bytes(data[: len(data) // 2])  # the header whole, the code cut
+    again = validate(tmp_path, **{CACHE_ENV: str(cache)})
+    assert (again.stdout, again.stderr) == (first.stdout, first.stderr)
+    assert entries(cache) == kept
+
+
 def test_a_cache_folder_that_cannot_be_made_is_done_without(tmp_path):
     blocked = tmp_path / "a-file"
     blocked.write_text("not a folder\n", encoding="utf-8")

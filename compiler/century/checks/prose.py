@@ -12,7 +12,7 @@ from century.model.ruleset import Ruleset
 def check_prose(ruleset: Ruleset, tree: Node) -> Iterator[Diagnostic]:
     """Every rule-sheet sentence renders: its placeholders exist in the ruleset."""
     from century.model.text import TextError
-    from century.prose import ProseError, prose_keys, render_prose
+    from century.prose import ProseError, check_prose_renders, prose_keys
 
     for lang in ruleset.languages:
         missing = sorted(prose_keys() - set(ruleset.prose.get(lang, {})))
@@ -28,7 +28,7 @@ def check_prose(ruleset: Ruleset, tree: Node) -> Iterator[Diagnostic]:
             )
             continue
         try:
-            render_prose(ruleset, lang)
+            check_prose_renders(ruleset, lang)
         except ProseError as err:
             path: Path_ = ("prose", err.lang, "text", err.key)
             verb = {"C403": "goes past a limit", "C404": "prints an object"}.get(

