@@ -1,7 +1,7 @@
 """The planner's finish: the planner as it plays against the same planner with `CLOSE` off
 (it does not race for the cards that end a won game), on the same seeds. Both sides are the
-planner as it was when `CLOSE` came (`GAMMA` 0.8, no `KEEP`), so the figures stay reproducible;
-`bench_planner_keep.py` measures today's planner.
+planner as it was when `CLOSE` came (`GAMMA` 0.8 to the end, no `KEEP`), so the figures stay
+reproducible; `bench_planner_keep.py` measures today's planner.
 
 Usage (from the checkout, in the venv):
 
@@ -39,7 +39,7 @@ class Closing(PlannerBot):
     """The planner as it raced to close a won game, before it kept cube value
     (`bench_planner_keep.py`)."""
 
-    GAMMA = 0.8
+    GAMMA = GAMMA_LATE = 0.8
     KEEP = 0.0
 
 

@@ -1,6 +1,7 @@
 """The planner against its earlier selves: today's planner (`KEEP`: a move keeps a little of
-the cube value it leaves; `GAMMA` 0.9) against the planner before `KEEP` (`GAMMA` 0.8, `CLOSE`
-on) and the planner before `CLOSE` as well, on the same seeds.
+the cube value it leaves; `GAMMA_LATE` 0.9 for its last two point cards) against the planner
+before `KEEP` (`GAMMA` 0.8 to the end, `CLOSE` on) and the planner before `CLOSE` as well, on
+the same seeds.
 
 Usage (from the checkout, in the venv):
 

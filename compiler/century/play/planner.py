@@ -9,13 +9,13 @@ improve its engine most, paying the cheapest cubes), it searches its own next tu
 and rests, the rows as they lie; `depth` turns in all, the move included) for the first turn
 each point card in the row can be paid. A card out of reach within the search is estimated
 from the value the caravan still lacks and the value the hand makes per play. A move is
-worth the best point card it leads to, discounted per turn, with the points a claim takes
-now and a little of the cube value it leaves in the caravan (of moves that head for the same
-card as fast, the one that spends least); a card an opponent can pay now counts less, as it
-may be gone. An acquisition adds what
-the card does to the hand as an engine: how much more value per turn a short cycle of plays
-from an empty caravan reaches (a beam search over the engine's outcome tables), over the
-turns the game has left.
+worth the best point card it leads to, discounted per turn (less steeply for its last `LATE`
+point cards: so measured, it finishes sooner), with the points a claim takes now and a little
+of the cube value it leaves in the caravan (of moves that head for the same card as fast, the
+one that spends least); a card an opponent can pay now counts less, as it may be gone. An
+acquisition adds what the card does to the hand as an engine: how much more
+value per turn a short cycle of plays from an empty caravan reaches (a beam search over the
+engine's outcome tables), over the turns the game has left.
 
 It reads only what players see: the decks' order never enters a plan.
 """
@@ -56,7 +56,9 @@ class PlannerBot:
 
     name = "planner"
     DEPTH = 3  # turns searched exactly, the move now included
-    GAMMA = 0.9  # worth of a point card per turn it is further away
+    GAMMA = 0.8  # worth of a point card per turn it is further away...
+    GAMMA_LATE = 0.9  # ...and from `LATE` point cards short of the end on
+    LATE = 2
     KEEP = 0.05  # worth of a unit of cube value a move leaves in the caravan
     THREAT = 0.5  # worth kept of a card an opponent can pay now
     KAPPA = 0.3  # weight of an acquisition's engine gain over the turns left
@@ -159,6 +161,8 @@ class Plan:
                 values[slot] *= bot.THREAT
         self.values = values
         self.closing = self._closing()
+        short = view.end_threshold - len(view.point_cards(me))
+        self.gamma = bot.GAMMA_LATE if short <= bot.LATE else bot.GAMMA
         self.hand = tuple(sorted(view.hand(me)))
         self.owned = tuple(sorted(view.hand(me) + view.played(me)))
         self.rate, per_play = bot.rate(know, self.owned)
@@ -390,7 +394,7 @@ class Plan:
         `KEEP` per unit of cube value it leaves in the caravan. Many moves head for the same
         card as fast; of those, the one that spends least keeps more for the next card."""
         turns = self.turns(candidates)
-        gamma, closing, keep = self.bot.GAMMA, self.closing, self.bot.KEEP
+        gamma, closing, keep = self.gamma, self.closing, self.bot.KEEP
         worth = []
         for candidate, reach in zip(candidates, turns, strict=True):
             kept = keep * self.know.value(candidate.state[0])
