@@ -93,28 +93,41 @@ def self_play(engine, ruleset, sides: dict[str, type[PlannerBot]], games: int, s
         )
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def head_to_head(
+    engine, ruleset, bot: type[PlannerBot], other: type[PlannerBot], games: int, seed: int
+) -> str:
+    """`bot`'s wins against `other` in `games` games, the seats alternating, as a line with
+    the Wilson 95% interval."""
+    wins = 0
+    for game in range(games):
+        mine = game % 2
+        classes = [bot, other] if mine == 0 else [other, bot]
+        state, _ = play(engine, ruleset, classes, derive_seed(seed, game))
+        wins += state.winner() == mine
+    low, high = wilson(wins, games)
+    return f"{wins} of {games} = {wins / games:.1%} [{low:.1%}-{high:.1%} Wilson 95%]"
+
+
+def setup(doc: str, head: int, seed: int):
+    """The command line (`--game`, `--head`, `--self`, `--seed`) and the game's ruleset and
+    engine, its tables built."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("--game", default="spice-road")
-    parser.add_argument("--head", type=int, default=1000, help="head-to-head games")
+    parser.add_argument("--head", type=int, default=head, help="head-to-head games")
     parser.add_argument("--self", dest="self_games", type=int, default=400)
-    parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=seed)
     args = parser.parse_args()
     ruleset = compile_paths().rulesets[args.game]
     engine = game_engine(ruleset)
     prime(engine, ruleset, 2)
-    wins = 0
-    for game in range(args.head):
-        mine = game % 2
-        classes = [Closing, Unclosing] if mine == 0 else [Unclosing, Closing]
-        state, _ = play(engine, ruleset, classes, derive_seed(args.seed, game))
-        wins += state.winner() == mine
-    low, high = wilson(wins, args.head)
+    return args, ruleset, engine
+
+
+def main() -> None:
+    args, ruleset, engine = setup(__doc__, head=1000, seed=5)
     if args.head:
-        print(
-            f"planner against CLOSE off: {wins} of {args.head} = {wins / args.head:.1%} "
-            f"[{low:.1%}-{high:.1%} Wilson 95%]"
-        )
+        line = head_to_head(engine, ruleset, Closing, Unclosing, args.head, args.seed)
+        print(f"planner against CLOSE off: {line}")
     sides = {"planner": Closing, "CLOSE off": Unclosing}
     self_play(engine, ruleset, sides, args.self_games, args.seed + 1)
 

@@ -19,44 +19,20 @@ Two-player games, one process:
 
 from __future__ import annotations
 
-import argparse
+from bench_planner_close import Closing, Unclosing, head_to_head, self_play, setup
 
-from bench_planner_close import Closing, Unclosing, play, self_play
-
-from century.pipeline import compile_paths
-from century.play.config import derive_seed
-from century.play.game import game_engine, prime
 from century.play.planner import PlannerBot
-from century.play.stats import wilson
 
 EARLIER = {"before KEEP": Closing, "before CLOSE": Unclosing}
 """The earlier planners: as `CLOSE` came, and as the balance issue found it."""
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", default="spice-road")
-    parser.add_argument("--head", type=int, default=400, help="head-to-head games per opponent")
-    parser.add_argument("--self", dest="self_games", type=int, default=400)
-    parser.add_argument("--seed", type=int, default=7)
-    args = parser.parse_args()
-    ruleset = compile_paths().rulesets[args.game]
-    engine = game_engine(ruleset)
-    prime(engine, ruleset, 2)
+    args, ruleset, engine = setup(__doc__, head=400, seed=7)
     for name, other in EARLIER.items():
-        wins = 0
-        for game in range(args.head):
-            mine = game % 2
-            classes = [PlannerBot, other] if mine == 0 else [other, PlannerBot]
-            state, _ = play(engine, ruleset, classes, derive_seed(args.seed, game))
-            wins += state.winner() == mine
         if args.head:
-            low, high = wilson(wins, args.head)
-            print(
-                f"planner against the planner {name}: {wins} of {args.head} = "
-                f"{wins / args.head:.1%} [{low:.1%}-{high:.1%} Wilson 95%]",
-                flush=True,
-            )
+            line = head_to_head(engine, ruleset, PlannerBot, other, args.head, args.seed)
+            print(f"planner against the planner {name}: {line}", flush=True)
     sides = {"planner": PlannerBot, **EARLIER}
     self_play(engine, ruleset, sides, args.self_games, args.seed + 1)
 

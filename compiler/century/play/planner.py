@@ -13,9 +13,9 @@ worth the best point card it leads to, discounted per turn (less steeply for its
 point cards: so measured, it finishes sooner), with the points a claim takes now and a little
 of the cube value it leaves in the caravan (of moves that head for the same card as fast, the
 one that spends least); a card an opponent can pay now counts less, as it may be gone. An
-acquisition adds what the card does to the hand as an engine: how much more
-value per turn a short cycle of plays from an empty caravan reaches (a beam search over the
-engine's outcome tables), over the turns the game has left.
+acquisition adds what the card does to the hand as an engine: how much more value per turn a
+short cycle of plays from an empty caravan reaches (a beam search over the engine's outcome
+tables), over the turns the game has left.
 
 It reads only what players see: the decks' order never enters a plan.
 """
@@ -234,16 +234,7 @@ class Plan:
 
     def best(self) -> str:
         """The move of the highest worth (the first of equal ones)."""
-        opening = self.opening()
-        if opening:
-            return opening
-        candidates = self.candidates()
-        worth = self.worth(candidates)
-        best = 0
-        for index in range(1, len(candidates)):
-            if worth[index] > worth[best]:
-                best = index
-        return candidates[best].move
+        return self.ranked()[0]
 
     def ranked(self) -> list[str]:
         """The moves `best` weighs, best first (the first of equal ones first); the
@@ -397,9 +388,9 @@ class Plan:
         gamma, closing, keep = self.gamma, self.closing, self.bot.KEEP
         worth = []
         for candidate, reach in zip(candidates, turns, strict=True):
-            kept = keep * self.know.value(candidate.state[0])
+            left = keep * self.know.value(candidate.state[0])
             if self.last_turns:
-                worth.append(self.final_worth(candidate, reach) + self.ending(candidate) + kept)
+                worth.append(self.final_worth(candidate, reach) + self.ending(candidate) + left)
                 continue
             best = 0.0
             for slot, value in enumerate(self.values):
@@ -407,7 +398,7 @@ class Plan:
                     best = max(best, (value + closing[slot]) * gamma ** reach[slot])
             if candidate.claimed >= 0:
                 best *= gamma  # the claim takes this turn
-            worth.append(candidate.reward + best + self.ending(candidate) + kept)
+            worth.append(candidate.reward + best + self.ending(candidate) + left)
         return worth
 
     def final_worth(self, candidate: Candidate, reach: list[float]) -> float:
