@@ -13,6 +13,8 @@ from century.cli.common import (
     COMPLETE_BOTS,
     COMPLETE_GAMES,
     Command,
+    PlayersOpt,
+    QuietOpt,
     RulesOpt,
     SeedOpt,
     WorkersOpt,
@@ -40,7 +42,7 @@ def bots(
         int,
         typer.Option("--games", "-n", metavar="N", help="Games per pairing.", min=1, max=MAX_GAMES),
     ] = 100,
-    players: Annotated[int, typer.Option(metavar="N", help="Players per game.")] = 2,
+    players: PlayersOpt = 2,
     names: Annotated[
         str,
         typer.Option(
@@ -64,7 +66,7 @@ def bots(
             help="Folder of ladder.json (default: build/reports/GAME).",
         ),
     ] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    quiet: QuietOpt = False,
     rules: RulesOpt = None,
 ) -> None:
     """Play every bot against every other; print the win matrix with 95% intervals and the

@@ -134,6 +134,12 @@ PapersOpt = Annotated[
         "--paper", "-p", metavar="PAPER", help="Paper size, a4 or letter (repeatable; default: a4)."
     ),
 ]
+PlayersOpt = Annotated[int, typer.Option(metavar="N", help="Players per game.")]
+QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
+ReportOutOpt = Annotated[
+    Path | None,
+    typer.Option("--out", "-o", metavar="DIR", help="Report folder (default: build/reports/...)."),
+]
 SeedOpt = Annotated[
     int,
     typer.Option("--seed", "-s", metavar="N", help="Base seed; each game's seed derives from it."),

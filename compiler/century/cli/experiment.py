@@ -16,6 +16,9 @@ from century.cli.common import (
     COMPLETE_GAMES,
     COMPLETE_REPLACEMENTS,
     Command,
+    PlayersOpt,
+    QuietOpt,
+    ReportOutOpt,
     RulesOpt,
     SeedOpt,
     WorkersOpt,
@@ -71,7 +74,7 @@ def experiment(
             "--games", "-n", metavar="N", help="Games on each side.", min=1, max=MAX_GAMES
         ),
     ] = 1000,
-    players: Annotated[int, typer.Option(metavar="N", help="Players per game.")] = 2,
+    players: PlayersOpt = 2,
     bots: Annotated[
         str,
         typer.Option(
@@ -83,13 +86,8 @@ def experiment(
     ] = "greedy",
     seed: SeedOpt = 0,
     workers: WorkersOpt = 0,
-    out: Annotated[
-        Path | None,
-        typer.Option(
-            "--out", "-o", metavar="DIR", help="Report folder (default: build/reports/...)."
-        ),
-    ] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    out: ReportOutOpt = None,
+    quiet: QuietOpt = False,
     rules: RulesOpt = None,
 ) -> None:
     """Play GAME and GAME with its cards changed on the same seeds; report the paired effect

@@ -15,6 +15,9 @@ from century.cli.common import (
     COMPLETE_BOTS,
     COMPLETE_GAMES,
     Command,
+    PlayersOpt,
+    QuietOpt,
+    ReportOutOpt,
     RulesOpt,
     SeedOpt,
     WorkersOpt,
@@ -42,7 +45,7 @@ def simulate(
         int,
         typer.Option("--games", "-n", metavar="N", help="Number of games.", min=1, max=MAX_GAMES),
     ] = 1000,
-    players: Annotated[int, typer.Option(metavar="N", help="Players per game.")] = 2,
+    players: PlayersOpt = 2,
     bots: Annotated[
         str,
         typer.Option(
@@ -83,13 +86,8 @@ def simulate(
             "every seat, e.g. expert, and say whether each holds.",
         ),
     ] = None,
-    out: Annotated[
-        Path | None,
-        typer.Option(
-            "--out", "-o", metavar="DIR", help="Report folder (default: build/reports/...)."
-        ),
-    ] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    out: ReportOutOpt = None,
+    quiet: QuietOpt = False,
     rules: RulesOpt = None,
 ) -> None:
     """Simulate many seeded games between bots; write a balance report (JSON and HTML)."""
