@@ -86,11 +86,18 @@ def self_play(engine, ruleset, sides: dict[str, type[PlannerBot]], games: int, s
                 finish[name] += [t[end - 1] - t[end - 2] for t in claimed if len(t) >= end]
             cpu[name] += time.process_time() - start
     for name in sides:
+        last = finish[name]
         print(
-            f"{name}, self-play: rounds {statistics.mean(rounds[name]):.2f}, own turns to the "
-            f"last point card {statistics.mean(finish[name]):.2f} (n={len(finish[name])}), "
-            f"{cpu[name] / games:.3f} CPU-s per game"
+            f"{name}, self-play: rounds {mean_spread(rounds[name])}, own turns to the last "
+            f"point card {mean_spread(last)} (n={len(last)}), {cpu[name] / games:.3f} CPU-s "
+            "per game"
         )
+
+
+def mean_spread(found: list[int]) -> str:
+    """The mean of `found` ± the half-width of its normal 95% interval."""
+    spread = 1.96 * statistics.stdev(found) / len(found) ** 0.5 if len(found) > 1 else 0.0
+    return f"{statistics.mean(found):.2f} ± {spread:.2f}"
 
 
 def head_to_head(
@@ -108,14 +115,16 @@ def head_to_head(
     return f"{wins} of {games} = {wins / games:.1%} [{low:.1%}-{high:.1%} Wilson 95%]"
 
 
-def setup(doc: str, head: int, seed: int):
-    """The command line (`--game`, `--head`, `--self`, `--seed`) and the game's ruleset and
-    engine, its tables built."""
+def setup(doc: str, head: int, seed: int, self_games: int = 400, **more: int):
+    """The command line (`--game`, `--head`, `--self`, `--seed`, and a count option for each
+    of `more`, its default the value) and the game's ruleset and engine, its tables built."""
     parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("--game", default="spice-road")
     parser.add_argument("--head", type=int, default=head, help="head-to-head games")
-    parser.add_argument("--self", dest="self_games", type=int, default=400)
+    parser.add_argument("--self", dest="self_games", type=int, default=self_games)
     parser.add_argument("--seed", type=int, default=seed)
+    for name, default in more.items():
+        parser.add_argument(f"--{name}", type=int, default=default)
     args = parser.parse_args()
     ruleset = compile_paths().rulesets[args.game]
     engine = game_engine(ruleset)
