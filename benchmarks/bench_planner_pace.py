@@ -93,7 +93,9 @@ def main() -> None:
     sides = {"planner": PlannerBot, "racer": Racer}
     self_play(engine, ruleset, sides, args.self_games, args.seed)
     for name, cls in sides.items():
-        print(f"{name}, alone: {alone(engine, ruleset, cls, args.solo, args.seed + 1)}", flush=True)
+        if args.solo:
+            line = alone(engine, ruleset, cls, args.solo, args.seed + 1)
+            print(f"{name}, alone: {line}", flush=True)
     if args.expert:
         self_play(engine, ruleset, {"expert": ExpertBot}, args.expert, args.seed)
         print(f"expert, alone: {alone(engine, ruleset, ExpertBot, args.expert, args.seed + 1)}")
