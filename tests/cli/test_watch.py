@@ -311,3 +311,30 @@ def test_watch_never_watches_the_bundled_data_a_variant_extends(tmp_path, watchi
     code, _ = watch.stop(signal.SIGTERM)
     assert code == 0, watch.text()
     assert "changed <bundled>" not in watch.text()
+
+
+@needs_watchfiles
+def test_a_stop_that_lands_in_a_finalizer_still_ends_the_watch(run, monkeypatch, tmp_path):
+    """A signal is handled wherever the program is; where that is a finalizer (a lock's
+    `__del__`, say), Python swallows what the handler raises. The watch must end anyway: here
+    SIGTERM arrives inside a `__del__` while the watch waits for changes."""
+    monkeypatch.chdir(tmp_path)
+    assert run("new", "house", "--from", "spice-road").exit_code == 0
+
+    class Finalized:
+        def __del__(self) -> None:
+            os.kill(os.getpid(), signal.SIGTERM)
+            for _ in range(10_000):  # the handler runs here, inside the finalizer
+                pass
+
+    def watch(*roots: Path, **options: object):
+        Finalized()  # collected at once
+        for _ in range(100):
+            yield set()
+        raise AssertionError("the watch went on after SIGTERM")
+
+    monkeypatch.setitem(sys.modules, "watchfiles", type(sys)("watchfiles"))
+    monkeypatch.setattr(sys.modules["watchfiles"], "watch", watch, raising=False)
+    result = run("watch", "--target", "ruleset")
+    assert result.exit_code == 0, result.output
+    assert result.stderr.splitlines()[-1] == "stopped watching", result.stderr

@@ -383,11 +383,12 @@ def game_folder(game: str, out: Path | None) -> Path:
 
 
 @contextmanager
-def signals_call(handler: Callable[[int, Any], None]) -> Iterator[None]:
-    """Within the block, SIGTERM and SIGHUP call `handler` (main thread only; elsewhere the
-    signals are left alone); the previous handlers come back after it."""
+def signals_call(handler: Callable[[int, Any], None], interrupt: bool = False) -> Iterator[None]:
+    """Within the block, SIGTERM and SIGHUP (and SIGINT, Ctrl-C, if `interrupt`) call
+    `handler` (main thread only; elsewhere the signals are left alone); the previous handlers
+    come back after it."""
     previous: dict[int, Any] = {}
-    for name in ("SIGTERM", "SIGHUP"):
+    for name in ("SIGINT",) * interrupt + ("SIGTERM", "SIGHUP"):
         number = getattr(signal, name, None)
         if number is None:
             continue

@@ -10,6 +10,7 @@ into one change.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Iterable
 from pathlib import Path
@@ -95,11 +96,10 @@ def watch(
 
     options = BuildOptions(papers=tuple(p.value for p in paper or [Paper.a4]))
     watcher = _Watcher(given, out, chosen, options)
-    with signals_call(_stop):
-        try:
-            watcher.run(watchfiles)
-        except KeyboardInterrupt:
-            typer.echo("stopped watching", err=True)
+    # a second stop ends the watch at once, with a KeyboardInterrupt (`_Watcher.stop`)
+    with signals_call(watcher.stop, interrupt=True), contextlib.suppress(KeyboardInterrupt):
+        watcher.run(watchfiles)
+    typer.echo("stopped watching", err=True)
 
 
 class _Watcher:
@@ -117,13 +117,26 @@ class _Watcher:
         """Per game checked in the last round: the files it is made of or names."""
         self.stamps: dict[Path, Stamp] = {}
         """The files that matter, as they were before the last round read them."""
+        self.stopping = False
+        """Whether Ctrl-C, SIGTERM or SIGHUP asked the watch to stop (`stop`)."""
+
+    def stop(self, signum: int, frame: Any) -> None:
+        """Ctrl-C, SIGTERM and SIGHUP stop the watch once the rebuild under way, if any, is
+        done (`run` looks at least every `READY_MS`); a second one stops it at once.
+
+        Only the second raises: an exception raised from a signal handler lands wherever the
+        program is, and where that is a finalizer (a lock's `__del__`, say) Python swallows
+        it, prints it, and the watch would go on."""
+        if self.stopping:
+            raise KeyboardInterrupt
+        self.stopping = True
 
     # -- watching --------------------------------------------------------------------------
 
     def run(self, watchfiles: ModuleType) -> None:
-        """Build everything, then rebuild on every change until interrupted."""
+        """Build everything, then rebuild on every change until stopped."""
         self.round(None)
-        while True:
+        while not self.stopping:
             roots = self.roots()
             shown = ", ".join(_folder(root) for root in roots)
             count = len(self.files())
@@ -136,6 +149,8 @@ class _Watcher:
                 rust_timeout=READY_MS,
                 yield_on_timeout=True,
             ):
+                if self.stopping:
+                    return
                 changed = {_real(Path(path)) for _, path in changes}
                 if not started:  # the watcher is up: catch what changed while it started
                     started = True
@@ -325,11 +340,6 @@ def _folder(path: Path) -> str:
 def _few(names: list[str], shown: int = 3) -> str:
     more = f" and {len(names) - shown} more" if len(names) > shown else ""
     return ", ".join(names[:shown]) + more
-
-
-def _stop(signum: int, frame: Any) -> None:
-    """SIGTERM and SIGHUP stop the watch as Ctrl-C does."""
-    raise KeyboardInterrupt
 
 
 def register(app: typer.Typer) -> None:
