@@ -17,8 +17,8 @@ Two-player games, one process, the same seeds for every side:
   points;
 - alone, ``--solo`` games against a seat that only rests: the own turn at which the bot
   claims each of its point cards (mean), the seats alternating;
-- ``--expert N``: the same for the expert (N self-play and N solo games; ~7 and ~30
-  CPU-seconds a game).
+- ``--expert N``: the same for the expert (N self-play games, ~8 CPU-seconds each, and N games
+  alone, which take longer).
 """
 
 from __future__ import annotations
