@@ -16,6 +16,7 @@ import subprocess
 import sys
 import threading
 import tomllib
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -34,9 +35,11 @@ DEADLINE = 60.0
 class Watch:
     """A running `century watch` whose output (stdout and stderr) is read as it comes."""
 
-    def __init__(self, cwd: Path, *args: str) -> None:
+    def __init__(self, cwd: Path, *args: str, background: bool = False) -> None:
+        """`background`: started as a script starts a job in the background, SIGINT ignored."""
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         env.pop("CENTURY_DEBUG", None)
+        ignored = partial(signal.signal, signal.SIGINT, signal.SIG_IGN) if background else None
         self.process = subprocess.Popen(
             [sys.executable, "-m", "century", "watch", *args],
             cwd=cwd,
@@ -44,6 +47,7 @@ class Watch:
             stderr=subprocess.STDOUT,
             text=True,
             env=env,
+            preexec_fn=ignored,
         )
         self.lines: list[str] = []
         self._queue: queue.Queue[str | None] = queue.Queue()
@@ -94,8 +98,8 @@ def watching():
     """Start watchers; whatever a test leaves running is killed."""
     started: list[Watch] = []
 
-    def start(cwd: Path, *args: str) -> Watch:
-        started.append(Watch(cwd, *args))
+    def start(cwd: Path, *args: str, background: bool = False) -> Watch:
+        started.append(Watch(cwd, *args, background=background))
         return started[-1]
 
     yield start
@@ -338,3 +342,25 @@ def test_a_stop_that_lands_in_a_finalizer_still_ends_the_watch(run, monkeypatch,
     result = run("watch", "--target", "ruleset")
     assert result.exit_code == 0, result.output
     assert result.stderr.splitlines()[-1] == "stopped watching", result.stderr
+
+
+@needs_watchfiles
+def test_a_watch_started_in_the_background_ignores_ctrl_c(tmp_path, watching):
+    """A job a script starts in the background has SIGINT ignored; the watch keeps it so (as
+    the README says) and stops on SIGTERM."""
+    done = subprocess.run(
+        [sys.executable, "-m", "century", "new", "house", "--from", "spice-road"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    watch = watching(tmp_path, "--target", "ruleset", background=True)
+    watch.until(r"^watching ")
+    watch.process.send_signal(signal.SIGINT)
+    variant = tmp_path / "rules" / "house.yaml"
+    save(variant, variant.read_text("utf-8") + "caravan_limit: 11\n")
+    watch.until(r"^built build/house in ")  # still watching
+    code, rest = watch.stop(signal.SIGTERM)
+    assert code == 0, watch.text()
+    assert rest == ["stopped watching"], rest

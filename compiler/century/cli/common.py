@@ -384,13 +384,13 @@ def game_folder(game: str, out: Path | None) -> Path:
 
 @contextmanager
 def signals_call(handler: Callable[[int, Any], None], interrupt: bool = False) -> Iterator[None]:
-    """Within the block, SIGTERM and SIGHUP (and SIGINT, Ctrl-C, if `interrupt`) call
-    `handler` (main thread only; elsewhere the signals are left alone); the previous handlers
-    come back after it."""
+    """Within the block, SIGTERM and SIGHUP (and SIGINT, Ctrl-C, if `interrupt`, unless it is
+    ignored, as in a job a script starts in the background) call `handler` (main thread only;
+    elsewhere the signals are left alone); the previous handlers come back after it."""
     previous: dict[int, Any] = {}
     for name in ("SIGINT",) * interrupt + ("SIGTERM", "SIGHUP"):
         number = getattr(signal, name, None)
-        if number is None:
+        if number is None or (signal.getsignal(number) == signal.SIG_IGN and name == "SIGINT"):
             continue
         try:
             previous[number] = signal.signal(number, handler)
