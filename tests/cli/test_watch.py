@@ -114,6 +114,17 @@ def save(path: Path, text: str) -> None:
     os.replace(fresh, path)
 
 
+def new_variant(folder: Path) -> None:
+    """`century new house --from spice-road` in `folder`: a first variant of the bundled game."""
+    done = subprocess.run(
+        [sys.executable, "-m", "century", "new", "house", "--from", "spice-road"],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+
+
 def project(folder: Path) -> Path:
     """A project of the bundled base game, one of its variants, and an independent copy of
     the base game with decks of its own (`copy`), in `folder`."""
@@ -297,13 +308,7 @@ def test_watch_finds_a_first_variant_and_rebuilds_on_a_table_edit(tmp_path, watc
 def test_watch_never_watches_the_bundled_data_a_variant_extends(tmp_path, watching):
     """A variant of a bundled game uses the install's rules and decks: the watch builds it
     but watches only the project's own files (the bundled ones change only with an upgrade)."""
-    done = subprocess.run(
-        [sys.executable, "-m", "century", "new", "house", "--from", "spice-road"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-    )
-    assert done.returncode == 0, done.stderr
+    new_variant(tmp_path)
     watch = watching(tmp_path, "--target", "ruleset")
     first = watch.until(r"^watching ")
     assert first[-1] == "watching rules/ (1 file); Ctrl-C stops", first
@@ -348,13 +353,7 @@ def test_a_stop_that_lands_in_a_finalizer_still_ends_the_watch(run, monkeypatch,
 def test_a_watch_started_in_the_background_ignores_ctrl_c(tmp_path, watching):
     """A job a script starts in the background has SIGINT ignored; the watch keeps it so (as
     the README says) and stops on SIGTERM."""
-    done = subprocess.run(
-        [sys.executable, "-m", "century", "new", "house", "--from", "spice-road"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-    )
-    assert done.returncode == 0, done.stderr
+    new_variant(tmp_path)
     watch = watching(tmp_path, "--target", "ruleset", background=True)
     watch.until(r"^watching ")
     watch.process.send_signal(signal.SIGINT)
