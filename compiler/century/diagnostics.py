@@ -71,6 +71,8 @@ CODES: dict[str, str] = {
     "C314": "a text missing in a language of the game, or in a foreign one",
     "C315": "rule-sheet text missing or inconsistent across languages",
     "C316": "rules under which no game can end (too few point cards can ever be paid)",
+    "C317": "a `repeat` without `max` that pays nothing, so never ends",
+    "C318": "a merchant card no caravan within the caravan limit can play",
     "C401": "rule-sheet text lacks keys the sheet needs",
     "C402": "a rule-sheet sentence does not render",
     "C403": "a rule-sheet sentence goes past a limit of the prose sandbox",
@@ -80,6 +82,7 @@ CODES: dict[str, str] = {
     "C503": "too many resources, seats or languages",
     "C504": "a chain of variants that is too long",
     "C505": "rules whose move tables are too large for the engine to play",
+    "C506": "a card effect nested too deep, or with too many moves from one caravan",
 }
 """Every diagnostic code and what it means (the README lists them too)."""
 

@@ -53,7 +53,12 @@ MAX_CARAVAN_LIMIT = 30
 MAX_ROW = 20
 """`setup.merchant_row` and `setup.point_row`."""
 MAX_UPGRADE_STEPS = 10
-"""`steps` of an upgrade card."""
+"""`steps` of an upgrade card, and the counts of a card's steps (`upgrade`, `pay_any`, a
+repeat's `max`)."""
+MAX_EFFECT_DEPTH = 4
+"""How deep a merchant card's steps may nest (`repeat` and `choose` inside each other)."""
+MAX_CARD_MOVES = 1000
+"""Different moves one merchant card may make from one caravan (its distinct outcomes)."""
 MAX_DECK_CARDS = 500
 """Cards in one deck, counting `copies` and cards a variant adds."""
 MAX_HAND_CARDS = 50

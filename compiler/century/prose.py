@@ -86,7 +86,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from century.model.cards import KINDS
+from century.model.cards import KINDS, short_fields
 from century.model.ruleset import MerchantCard, Ruleset
 from century.model.text import TextError, capital, required, shown
 
@@ -258,7 +258,7 @@ def _card(card: MerchantCard, ruleset: Ruleset, lang: str) -> dict[str, Any]:
     """A card for the prose: its id, name, kind, copies and effect (cubes as strings)."""
     effect = {
         key: ruleset.cubes(value) if isinstance(value, tuple) else value
-        for key, value in card.effect.items()
+        for key, value in short_fields(card.effect, len(ruleset.codes)).items()
     }
     return {
         "id": card.id,
@@ -288,14 +288,21 @@ def example_cards(ruleset: Ruleset) -> dict[str, MerchantCard]:
     for card in cards:
         found.setdefault(card.kind, card)
 
+    ranks = len(ruleset.codes)
+
     def climbs(card: MerchantCard) -> bool:
-        paid = [i for i, n in enumerate(card.cubes("pay")) if n]
-        got = [i for i, n in enumerate(card.cubes("get")) if n]
+        fields = short_fields(card.effect, ranks)
+        paid = [i for i, n in enumerate(fields["pay"]) if n]
+        got = [i for i, n in enumerate(fields["get"]) if n]
         return bool(paid and got) and max(paid) < min(got)
+
+    def size(card: MerchantCard) -> int:
+        fields = short_fields(card.effect, ranks)
+        return sum(fields["pay"]) + sum(fields["get"])
 
     trades = [c for c in cards if c.kind == "trade" and climbs(c)]
     if trades:
-        found["trade"] = min(trades, key=lambda c: sum(c.cubes("pay")) + sum(c.cubes("get")))
+        found["trade"] = min(trades, key=size)
     return found
 
 
@@ -310,7 +317,7 @@ def _examples(
         ex["acquire"] = {"slot": slot, "pay": codes[0] * (slot - 1)}
     upgrade = cards.get("upgrade")
     if upgrade is not None and len(codes) >= 2:
-        steps = upgrade.count("steps")
+        steps = short_fields(upgrade.effect, len(codes))["steps"]
         ex["upgrade"] = {
             "steps": steps,
             "chain": list(codes[: min(steps, len(codes) - 1) + 1]),
@@ -319,7 +326,8 @@ def _examples(
         }
     trade = cards.get("trade")
     if trade is not None:
-        paid, got = trade.cubes("pay"), trade.cubes("get")
+        fields = short_fields(trade.effect, len(codes))
+        paid, got = fields["pay"], fields["get"]
         pay, get = ruleset.cubes(paid), ruleset.cubes(got)
         double = tuple(2 * n for n in paid), tuple(2 * n for n in got)
         ex["trade"] = {
@@ -488,7 +496,7 @@ def _changed_card(ruleset: Ruleset, card: Any, lang: str) -> dict[str, Any] | No
         "copies": card["copies"],
     }
     for key, value in card.items():
-        if key in ("id", "name", "kind", "copies"):
+        if key in ("id", "name", "kind", "copies", "effect"):
             continue
         if isinstance(value, list):
             value = _codes(ruleset, value)

@@ -123,7 +123,7 @@ def test_trade_that_cannot_be_paid_is_not_listed(E):
     state = position(E, seats=[{"caravan": "y", "hand": ["yy-g"]}, {}])
     assert state.legal_moves() == ["rest"]
     before = state.to_dict()
-    with pytest.raises(E.IllegalMove, match="cannot trade"):
+    with pytest.raises(E.IllegalMove, match="cannot play"):
         state.play("play yy-g x1")
     assert state.to_dict() == before
 

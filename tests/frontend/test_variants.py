@@ -7,6 +7,7 @@ from dataclasses import replace
 
 import yaml
 
+from century.model.cards import short_fields
 from century.model.ruleset import Ruleset
 from century.pipeline import compile_paths
 
@@ -89,7 +90,7 @@ def test_three_level_chain_and_five_ranks():
     five = compiled.rulesets["five-spices"]
     assert len(five.resources) == 5 and five.caravan_limit == 12 and len(five.coins) == 3
     assert five.resource_points == (0, 1, 1, 1, 2)
-    assert five.merchant_deck[-1].cubes("get") == (0, 0, 0, 0, 1)
+    assert short_fields(five.merchant_deck[-1].effect, 5)["get"] == (0, 0, 0, 0, 1)
 
 
 def test_diff_of_a_retheme_shows_only_names(run):

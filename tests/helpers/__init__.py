@@ -8,7 +8,7 @@ see ``pythonpath`` in pyproject.toml). No tests here.
 
 from __future__ import annotations
 
-from helpers.engine import caravans, kind_rules_disagree, position
+from helpers.engine import caravans, position
 from helpers.hostile import HOSTILE, hostile
 from helpers.lint import lint, ruff
 from helpers.paths import BUNDLED, CASES, GOLDEN, REFERENCE, ROOT, TESTS, VALID, as_in_checkout
@@ -42,7 +42,6 @@ __all__ = [
     "edited",
     "five_ranks",
     "hostile",
-    "kind_rules_disagree",
     "lint",
     "position",
     "ruff",

@@ -21,30 +21,3 @@ def caravans(ranks: int, most: int) -> list[tuple[int, ...]]:
     if ranks == 0:
         return [()]
     return [(n, *rest) for n in range(most + 1) for rest in caravans(ranks - 1, most - n)]
-
-
-def kind_rules_disagree(engine: Any, cubes: int) -> list[str]:
-    """Where the rules record of a card's kind (`KIND_RULES`) disagrees with itself, for every
-    card of `engine` and every caravan of at most `cubes` cubes: `moves` must list exactly the
-    moves `outcomes` gives from those caravans, in the order `outcomes` gives them, and
-    `most_moves` must bound how many it gives from one caravan."""
-    found = []
-    vectors = caravans(len(engine.CODES), cubes)
-    for card in engine.CARDS:
-        rules = engine.KIND_RULES[card.kind]
-        name = "play " + card.id.lower()
-        listed = rules.moves(card, name, cubes)
-        order = {move: index for index, move in enumerate(listed)}
-        seen: set[str] = set()
-        most = 0
-        for vector in vectors:
-            table = list(rules.outcomes(vector, card, name))
-            seen.update(table)
-            most = max(most, len(table))
-            if [order.get(move, -1) for move in table] != sorted(order.get(m, -1) for m in table):
-                found.append(f"{card.id}: {table} out of the order of `moves`")
-        if seen != set(listed):
-            found.append(f"{card.id}: `moves` {sorted(set(listed) ^ seen)} apart from `outcomes`")
-        if most > rules.most_moves(card, len(engine.CODES), cubes):
-            found.append(f"{card.id}: {most} moves, over `most_moves`")
-    return found

@@ -73,12 +73,11 @@ def five_ranks(ruleset: Ruleset | None = None) -> Ruleset:
     data["caravan_limit"] = 12
     data["seats"] = [widen(s) for s in data["seats"]]
     for card in (*data["starting_cards"], *data["merchant_deck"]):
-        card["get"], card["pay"] = widen(card["get"]), widen(card["pay"])
+        card["effect"] = widen_steps(card["effect"])
     data["merchant_deck"] += [
-        {"id": "bb-v", "kind": "trade", "copies": 2, "get": [0, 0, 0, 0, 1],
-         "pay": [0, 0, 0, 2, 0], "steps": 0, "name": {}},
-        {"id": "+v", "kind": "gain", "copies": 1, "get": [0, 0, 0, 0, 1],
-         "pay": [0, 0, 0, 0, 0], "steps": 0, "name": {}},
+        {"id": "bb-v", "copies": 2, "name": {},
+         "effect": [{"repeat": [{"pay": [0, 0, 0, 2, 0]}, {"gain": [0, 0, 0, 0, 1]}]}]},
+        {"id": "+v", "copies": 1, "name": {}, "effect": [{"gain": [0, 0, 0, 0, 1]}]},
     ]  # fmt: skip
     for card in data["point_deck"]:
         card["cost"] = widen(card["cost"])
@@ -93,6 +92,22 @@ def five_ranks(ruleset: Ruleset | None = None) -> Ruleset:
          "name": {"en": "copper coin", "de": "Kupfermünze"}}
     )  # fmt: skip
     return Ruleset.from_json(data)
+
+
+def widen_steps(steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Steps in JSON form with a zero added to every cube vector (a rank above the top)."""
+    found: list[dict[str, Any]] = []
+    for step in steps:
+        step = dict(step)
+        for key in ("gain", "pay"):
+            if key in step:
+                step[key] = [*step[key], 0]
+        if "repeat" in step:
+            step["repeat"] = widen_steps(step["repeat"])
+        if "choose" in step:
+            step["choose"] = [widen_steps(option) for option in step["choose"]]
+        found.append(step)
+    return found
 
 
 def with_test_variants() -> dict[str, Ruleset]:

@@ -1,5 +1,5 @@
-"""The card-kind registry is the one definition every stage agrees with, and an unknown kind
-is an error wherever it would otherwise be misplayed."""
+"""The short forms of card effects are steps: the schema, the engine and the ids read them
+from one registry, and an unknown kind is an error wherever it would otherwise be misplayed."""
 
 from __future__ import annotations
 
@@ -8,14 +8,14 @@ from dataclasses import replace
 
 import pytest
 
-from century.engine import generate, load_engine
-from century.engine.runtime import KIND_RULES
+from century.engine import load_engine
+from century.engine.agree import disagreements
 from century.frontend.schema import schemas, with_kinds
 from century.model.cards import KINDS, UnknownKind, derived_id
 from century.prose import prose_keys
 from century.resources import SCHEMAS
 
-from helpers import ROOT, five_ranks, kind_rules_disagree, spice_road
+from helpers import ROOT, five_ranks, spice_road
 
 
 def merchant_schema() -> dict:
@@ -25,7 +25,11 @@ def merchant_schema() -> dict:
 def test_the_schema_knows_exactly_the_registered_kinds():
     schema = merchant_schema()
     assert schema["properties"]["kind"]["enum"] == list(KINDS)
-    branches = {b["if"]["properties"]["kind"]["const"]: b["then"] for b in schema["allOf"]}
+    branches = {
+        b["if"]["properties"]["kind"]["const"]: b["then"]
+        for b in schema["allOf"]
+        if "kind" in b["if"].get("properties", {})
+    }
     assert branches.keys() == KINDS.keys()
     for name, kind in KINDS.items():
         assert tuple(branches[name]["required"]) == kind.fields
@@ -46,15 +50,22 @@ def test_the_schema_file_says_what_the_registry_says(refresh_goldens):
     assert built == defs, "schema/defs.schema.json differs from the registry: refresh the goldens"
 
 
-def test_the_engine_has_rules_for_every_kind():
-    assert KIND_RULES.keys() == KINDS.keys()
-
-
-def test_every_kinds_rules_agree_with_its_outcomes():
-    """`moves` and `most_moves` of every kind say what `outcomes` does (for every card of the
-    bundled games and the five-rank variant, from every caravan of up to 6 cubes)."""
+def test_every_cards_moves_outcomes_and_bound_agree():
+    """The moves, outcomes and bound of every card of the bundled games and the five-rank
+    variant agree, from every caravan of up to 6 cubes (`century.engine.agree`)."""
     for ruleset in (spice_road(), five_ranks()):
-        assert kind_rules_disagree(load_engine(ruleset), 6) == []
+        assert disagreements(load_engine(ruleset), 6) == []
+
+
+def test_short_forms_are_their_steps():
+    """A short form and its steps are one card: the same derived id and the same model."""
+    from century.model.cards import effect_data
+
+    trade = {"kind": "trade", "pay": "RR", "get": "G"}
+    assert effect_data(trade) == [{"repeat": [{"pay": "RR"}, {"gain": "G"}]}]
+    assert derived_id({"effect": effect_data(trade)}) == derived_id(trade) == "rr-g"
+    assert derived_id({"effect": [{"gain": "YYR"}]}) == "+yyr"
+    assert derived_id({"effect": [{"upgrade": 3}]}) == "up3"
 
 
 def test_every_kind_has_sheet_text_and_a_term(bundled):
@@ -64,10 +75,11 @@ def test_every_kind_has_sheet_text_and_a_term(bundled):
         assert {f"{name}_card{s}" for name in KINDS for s in ("", "s")} <= ruleset.terms.keys()
 
 
-def test_an_unknown_kind_is_an_error_not_another_kind(base):
-    odd = replace(base.merchant_deck[0], kind="exchange", id="odd")
-    with pytest.raises(ValueError, match="no rules for the card kind"):
-        generate(replace(base, merchant_deck=(*base.merchant_deck, odd)))
+def test_an_unknown_kind_or_step_is_an_error_not_another_kind(base):
+    odd = replace(base.merchant_deck[0], effect=(("exchange", (1, 0, 0, 0)),), id="odd")
+    engine = load_engine(replace(base, merchant_deck=(*base.merchant_deck, odd)))
+    with pytest.raises(ValueError, match="unknown step 'exchange'"):
+        engine.warm_up()
     with pytest.raises(UnknownKind, match="'exchange'"):
         derived_id({"kind": "exchange", "get": "Y"})
 

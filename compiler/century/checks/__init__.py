@@ -10,7 +10,7 @@ the built `Ruleset`.
 
 from __future__ import annotations
 
-from century.checks import cards, ending, ladder, languages, limits, prose, setup
+from century.checks import cards, effects, ending, ladder, languages, limits, prose, setup
 from century.checks.context import Check, Context
 from century.diagnostics import Diagnostic, has_errors
 from century.frontend.loader import Node
@@ -19,6 +19,7 @@ LIMITS: dict[str, Check] = {
     "C501": limits.numbers,
     "C502": limits.card_counts,
     "C503": limits.list_lengths,
+    "C506": effects.effect_sizes,
 }
 
 CHECKS: dict[str, Check] = {
@@ -27,7 +28,7 @@ CHECKS: dict[str, Check] = {
     "C303": ladder.cubes_in_rank_order,
     "C304": ladder.per_rank_lists,
     "C305": cards.unique_card_ids,
-    "C306": cards.card_effects,
+    "C306": effects.card_effects,
     "C307": cards.deck_kinds,
     "C308": cards.decks_fill_rows,
     "C309": cards.point_values,
@@ -38,6 +39,8 @@ CHECKS: dict[str, Check] = {
     "C314": languages.translations,
     "C315": languages.prose_languages,
     "C316": ending.game_can_end,
+    "C317": effects.endless_repeats,
+    "C318": effects.playable,
 }
 
 MODEL_CHECKS = [limits.move_tables, prose.check_prose]

@@ -6,8 +6,7 @@ from collections.abc import Iterator
 
 from century.checks.context import DECKS, Context
 from century.diagnostics import Diagnostic
-from century.frontend.loader import Path_
-from century.model.cards import card_kind, derived_id
+from century.model.cards import derived_id
 
 
 def unique_card_ids(ctx: Context) -> Iterator[Diagnostic]:
@@ -27,17 +26,6 @@ def unique_card_ids(ctx: Context) -> Iterator[Diagnostic]:
             )
         else:
             first[card_id] = (deck, i)
-
-
-def card_effects(ctx: Context) -> Iterator[Diagnostic]:
-    """Cards whose effect is empty or does nothing, by the rules of their kind."""
-    for deck, i, card in ctx.cards():
-        path: Path_ = ("decks", deck, "cards", i)
-        if "kind" in card:
-            for field, message in card_kind(card["kind"]).problems(card):
-                yield ctx.diag((*path, field) if field else path, message)
-        elif not card["cost"]:
-            yield ctx.diag((*path, "cost"), "a point card must cost something")
 
 
 def deck_kinds(ctx: Context) -> Iterator[Diagnostic]:

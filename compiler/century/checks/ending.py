@@ -6,23 +6,28 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from century.checks.context import Context
+from century.checks.effects import card_ways, ladder, merchant_cards
 from century.diagnostics import Diagnostic
-from century.model.cards import card_kind, derived_id
+from century.model.cards import derived_id
 
 
 def reachable(ctx: Context, start: str) -> frozenset[str]:
     """The resource codes a player starting with the cubes `start` can ever have, by the
-    cards of the merchant deck and the starting hand (upper case)."""
-    ladder = "".join(resource["code"].upper() for resource in ctx.data["resources"])
-    cards = [
-        card
-        for deck in ("starting", "merchant")
-        for card in ctx.data["decks"][deck]["cards"]
-        if "kind" in card
+    cards of the merchant deck and the starting hand (upper case): a way to play a card
+    whose needs are codes the player can have leaves the codes of its result."""
+    codes = ladder(ctx).upper()
+    results = [
+        (
+            frozenset(codes[r] for r, n in enumerate(way.need) if n),
+            frozenset(codes[r] for r, n in enumerate(way.need) if n + way.delta[r] > 0),
+        )
+        for path, card, steps in merchant_cards(ctx)
+        if path[1] != "point"
+        for way in card_ways(ctx, card, steps) or ()
     ]
     have = frozenset(start.upper())
     while True:
-        more = have.union(*(card_kind(c["kind"]).reaches(c, have, ladder) for c in cards))
+        more = have.union(*(leaves for needs, leaves in results if needs <= have))
         if more == have:
             return have
         have = more

@@ -7,16 +7,15 @@ from collections.abc import Iterator
 from century.checks.context import Context
 from century.diagnostics import Diagnostic
 from century.frontend.loader import Path_
-from century.model.cards import cube_fields
+from century.model.cards import cube_paths
 
 
 def _cube_fields(ctx: Context) -> Iterator[tuple[Path_, str]]:
     for seat, cubes in enumerate(ctx.data["setup"]["seats"]):
         yield ("setup", "seats", seat), cubes
     for deck, i, card in ctx.cards():
-        for name in (*cube_fields(), "cost"):  # a point card's cost too
-            if name in card:
-                yield ("decks", deck, "cards", i, name), card[name]
+        for path, cubes in cube_paths(card):  # steps and a point card's cost too
+            yield ("decks", deck, "cards", i, *path), cubes
 
 
 def unique_resources(ctx: Context) -> Iterator[Diagnostic]:

@@ -23,8 +23,11 @@ NUMBER_CAPS: dict[Path_, str] = {
     ("setup", "merchant_row"): "MAX_ROW",
     ("setup", "point_row"): "MAX_ROW",
 }
-"""The caps of particular keys; an upgrade card's `steps` has `MAX_UPGRADE_STEPS`, any other
-number `MAX_NUMBER`."""
+"""The caps of particular keys; a card effect's counts (`STEP_COUNTS`) have
+`MAX_UPGRADE_STEPS`, any other number `MAX_NUMBER`."""
+
+STEP_COUNTS = ("steps", "upgrade", "pay_any", "max")
+"""The keys of a card effect's counts (raises, cubes, repeats): `MAX_UPGRADE_STEPS` each."""
 
 LIST_CAPS: dict[tuple[str, ...], str] = {
     ("resources",): "MAX_RANKS",
@@ -54,7 +57,7 @@ def numbers(ctx: Context) -> Iterator[Diagnostic]:
     for path, value in _numbers(ctx.data):
         name = NUMBER_CAPS.get(path)
         if name is None:
-            name = "MAX_UPGRADE_STEPS" if path[-1] == "steps" else "MAX_NUMBER"
+            name = "MAX_UPGRADE_STEPS" if path[-1] in STEP_COUNTS else "MAX_NUMBER"
         cap = getattr(limits, name)
         if value > cap:
             yield ctx.diag(

@@ -318,7 +318,10 @@ def _write_project(
     width = max(len(command) for command, _ in commands) + 2
     table = Path(os.path.relpath((root / "cards" / "merchant.csv").resolve(), folder.resolve()))
     schema = Path(os.path.relpath(schemas / "variant.schema.json", folder.resolve())).as_posix()
+    from century.model.cards import short_fields
+
     trade = next((c for c in base.merchant_deck if c.kind == "trade"), None)
+    ranks = len(base.codes)
     text = NEW_VARIANT.format(
         schema=schema,
         title=names[base.languages[0]],
@@ -331,8 +334,8 @@ def _write_project(
         ),
         resource=base.resources[0].id,
         card=(trade or base.merchant_deck[0]).id,
-        pay=base.cubes(trade.cubes("pay")) if trade else base.codes[0],
-        get=base.cubes(trade.cubes("get")) if trade else base.codes[-1],
+        pay=base.cubes(short_fields(trade.effect, ranks)["pay"]) if trade else base.codes[0],
+        get=base.cubes(short_fields(trade.effect, ranks)["get"]) if trade else base.codes[-1],
         table=table.as_posix(),
         table_out=_shown(root / "cards" / "merchant.csv", root),
     )

@@ -43,7 +43,6 @@ class Engine(Protocol):
     CARDS: tuple[runtime.Card, ...]
     POINT_CARDS: tuple[runtime.PointCard, ...]
     COINS: tuple[runtime.CoinPile, ...]
-    KIND_RULES: dict[str, runtime.KindRules]
     State: type[runtime.State]
     IllegalMove: type[runtime.IllegalMove]
 
@@ -51,6 +50,13 @@ class Engine(Protocol):
     def replay(self, record: dict[str, Any]) -> runtime.State: ...
     def caravan(self, vector: tuple[int, ...]) -> runtime.Caravan: ...
     def warm_up(self) -> int: ...
+    def effect_ways(
+        self, steps: tuple[Any, ...], codes: str, most: int
+    ) -> tuple[runtime.Way, ...]: ...
+    def effect_moves(
+        self, steps: tuple[Any, ...], codes: str, name: str, cubes: int
+    ) -> list[str]: ...
+    def effect_text(self, steps: tuple[Any, ...], codes: str) -> tuple[str, ...]: ...
 
 
 if TYPE_CHECKING:
@@ -67,7 +73,7 @@ def _card_table(ruleset: Ruleset) -> tuple[list[MerchantCard], dict[str, int]]:
     for card in (*ruleset.starting_cards, *ruleset.merchant_deck):
         if card.id in index:
             known = cards[index[card.id]]
-            if (known.kind, known.effect) != (card.kind, card.effect):
+            if known.effect != card.effect:
                 raise ValueError(f"two different merchant cards share the id {card.id!r}")
             continue
         index[card.id] = len(cards)
@@ -76,9 +82,6 @@ def _card_table(ruleset: Ruleset) -> tuple[list[MerchantCard], dict[str, int]]:
 
 
 def _check(ruleset: Ruleset, cards: list[MerchantCard]) -> None:
-    unplayable = sorted({card.kind for card in cards} - runtime.KIND_RULES.keys())
-    if unplayable:
-        raise ValueError(f"the engine has no rules for the card kind(s) {unplayable}")
     codes = ruleset.codes.lower()
     if len(set(codes)) != len(codes) or any(len(r.code) != 1 for r in ruleset.resources):
         raise ValueError(f"resource codes must be distinct single letters: {ruleset.codes!r}")
@@ -93,13 +96,8 @@ def _check(ruleset: Ruleset, cards: list[MerchantCard]) -> None:
 
 
 def card_record(card: MerchantCard, starting: int = 0, deck: int = 0) -> runtime.Card:
-    """The engine's record of a merchant card (`runtime.Card`): its effect's fields by name."""
-    effect = [name for name in runtime.Card._fields if name not in ("id", "kind", *_COPIES)]
-    missing = [name for name in effect if name not in card.effect]
-    if missing:
-        raise ValueError(f"the engine's cards have fields the model's do not: {missing}")
-    values: dict[str, Any] = {name: card.effect[name] for name in effect}
-    return runtime.Card(id=card.id, kind=card.kind, starting=starting, deck=deck, **values)
+    """The engine's record of a merchant card (`runtime.Card`): its steps and copies."""
+    return runtime.Card(id=card.id, effect=card.effect, starting=starting, deck=deck)
 
 
 _COPIES = ("starting", "deck")

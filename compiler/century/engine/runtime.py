@@ -1,7 +1,7 @@
 # The rules code of every generated engine. `century.engine` copies this module into
 # each engine after a header, with the block between the game-constants markers replaced by
 # the game's values; here that block is empty so the module imports and lints on its own.
-# A card kind's rules are its `KindRules` in `KIND_RULES`, and its fields are fields of `Card`.
+# A merchant card's effect is its steps (`Card.effect`), played by the `effect_*` functions.
 """A standalone game engine for one Century game, generated from its rules data.
 
 Standard library only. The rules (card decks, costs, caravan limit, coin piles, end
@@ -51,9 +51,10 @@ API
   ``"start"`` (the position) for a game that began from ``from_dict``. ``State.moves()``:
   the moves so far; ``State.rounds()``: rounds completed; ``State.cubes(seat)``: a caravan.
   ``str(state)``: the position as text (the rows, the coin piles and every seat).
-- ``KIND_RULES``: the rules of every kind of merchant card (``KindRules``: the moves a card
-  makes from a caravan and what they leave, every move it can make, the most moves, why a
-  play is refused, its effect as text). ``__all__`` names the API.
+- ``effect_ways``, ``effect_outcomes``, ``effect_moves``, ``effect_most_moves``,
+  ``effect_text``: a merchant card's effect (its steps) as every way to do it, the moves it
+  makes from a caravan, every move it can make, the most moves, and its text. ``__all__``
+  names the API.
 
 ``to_dict()`` keys: ``rules``, ``source_hash``, ``players``, ``seed``, ``current_player``,
 ``turn`` (turns taken by all seats), ``phase`` (``action`` or ``discard``), ``final_round``
@@ -70,14 +71,16 @@ Notation (lower case; card ids as in ``CARDS``; cubes are letters of ``CODES``, 
 cube, lowest rank first, e.g. ``aab`` = two cubes of the lowest rank and one of the next)
 -----------------------------------------------------------------------------------------
 - ``rest``: take every played card back into the hand (always allowed).
-- ``play <card> ...``: play a merchant card, the rest as its kind reads it (``KIND_RULES``):
-- ``play <card>``: play a gain card.
-- ``play <card> x<k>``: play a trade card and trade k >= 1 times (``x1``, ``x2``, ...).
-- ``play <card> <cubes>``: play an upgrade card; the cubes are the sources of its 1..N
-  single-rank steps, sorted by rank. A cube may rise more than once: ``ab`` is one step
-  from the lowest rank and one from the second, which also reads as one cube rising two
-  ranks. The step multiset fixes the outcome, so each outcome has one spelling. The top
-  rank cannot rise.
+- ``play <card> [<choice> ...]``: play a merchant card; its choices follow in the order of
+  its steps, one word each: the cubes of an ``upgrade`` (the sources of its 1..N single-rank
+  raises, sorted by rank: ``ab`` is one raise from the lowest rank and one from the second,
+  which also reads as one cube rising two ranks; the top rank cannot rise) or of a
+  ``pay_any`` (the cubes paid, by rank); ``x<k>`` for a ``repeat`` done k times, followed by
+  the choices of each time; ``o<i>`` for the i-th option of a ``choose``, followed by its
+  choices. So ``play <card>`` plays a gain card, ``play <card> x<k>`` trades k times,
+  ``play <card> <cubes>`` upgrades. Each caravan a play can leave is one move: its name is
+  the first way to it in the canonical order (fewer repeats, earlier options, fewer and
+  lower raises first); another spelling of a way to the same caravan is accepted too.
 - ``acquire <slot> <cubes>``: take the merchant card at slot (1-based), leaving one cube on
   each card to its left, in row order; ``acquire 1`` is free.
 - ``claim <slot>``: pay the point card at slot (1-based) and take it, with a coin from the
@@ -95,7 +98,6 @@ from __future__ import annotations
 import operator
 import random
 from bisect import bisect_left
-from collections.abc import Callable
 from itertools import combinations_with_replacement
 from math import comb
 from operator import mul
@@ -112,9 +114,9 @@ __all__ = [
     "END_THRESHOLD",
     "FINISH_ROUND",
     "GAME_ID",
-    "KIND_RULES",
     "MEMO_LIMIT",
     "MERCHANT_ROW",
+    "MOST_WAYS",
     "PLAYERS_MAX",
     "PLAYERS_MIN",
     "POINT_CARDS",
@@ -131,14 +133,20 @@ __all__ = [
     "Caravan",
     "Card",
     "CoinPile",
+    "EffectTooLarge",
     "IllegalMove",
-    "KindRules",
     "PointCard",
     "Seats",
     "State",
     "View",
+    "Way",
     "caravan",
     "cubes_vector",
+    "effect_most_moves",
+    "effect_moves",
+    "effect_outcomes",
+    "effect_text",
+    "effect_ways",
     "new_game",
     "replay",
     "warm_up",
@@ -148,14 +156,11 @@ __all__ = [
 
 
 class Card(NamedTuple):
-    """A merchant card: its kind, the fields of its effect (those its kind has; empty or 0
-    for the others), and its copies in each starting hand and in the deck."""
+    """A merchant card: its effect (steps, see "card effects" below), and its copies in
+    each starting hand and in the deck."""
 
     id: str
-    kind: str  # a kind of KIND_RULES
-    get: tuple[int, ...]  # counts per rank
-    pay: tuple[int, ...]
-    steps: int
+    effect: tuple[Any, ...]
     starting: int
     deck: int
 
@@ -438,131 +443,290 @@ def _card_outcomes(vector: tuple[int, ...], card: int) -> dict[str, Caravan]:
 
 
 def _card_table(vector: tuple[int, ...], card: int) -> dict[str, Caravan]:
-    spec = CARDS[card]
-    return KIND_RULES[spec.kind].outcomes(vector, spec, "play " + spec.id.lower())
+    ways = _card_ways(card, sum(vector))
+    name = "play " + CARDS[card].id.lower()
+    return {move: caravan(after) for move, after in effect_outcomes(vector, ways, name).items()}
 
 
 def _cube_text(vector: tuple[int, ...]) -> str:
     return "".join(code * n for code, n in zip(CODES, vector, strict=True))
 
 
-# -- the kinds of merchant card -------------------------------------------------------------
+# -- card effects ----------------------------------------------------------------------------
+# A merchant card's effect is a tuple of steps done in order. A step is a tuple:
+#   ("gain", cubes)        take the cubes (counts per rank)
+#   ("pay", cubes)         return the cubes; the card cannot be played without them
+#   ("pay_any", n)         return any n cubes, the player choosing which
+#   ("upgrade", n)         1..n single-rank raises (a cube may rise more than once)
+#   ("repeat", steps, k)   do the steps 1..k times (k 0: as often as the caravan allows)
+#   ("choose", options)    do exactly one of the options (each a tuple of steps)
+# A play's move names its choices in step order, after the card: the cubes of an upgrade
+# (the sources of its single-rank raises, by rank) or of a ``pay_any``, ``x<k>`` for a repeat
+# done k times (then the choices of each time), ``o<i>`` for the i-th option of a choose.
 
 
-class KindRules(NamedTuple):
-    """The rules of one kind of merchant card: all that the engine, and the tools built on
-    it, know of the kind. Every function takes the card (`Card`)."""
+class Way(NamedTuple):
+    """One way to do a card's steps, whatever the caravan: the order it is listed in, the
+    words of its move after the card, what it adds to the caravan (negative: removes), and
+    the least caravan that can do it (counts per rank)."""
 
-    outcomes: Callable[[tuple[int, ...], Card, str], dict[str, Caravan]]
-    """(caravan vector, card, ``play <card>``) -> every move that plays the card from the
-    caravan, each with the caravan it leaves, in canonical order."""
-    moves: Callable[[Card, str, int], list[str]]
-    """(card, ``play <card>``, cubes) -> every move that plays the card from some caravan of
-    at most that many cubes, in the order of `outcomes` (the learning adapters' actions)."""
-    most_moves: Callable[[Card, int, int], int]
-    """(card, ranks, cubes) -> at least as many moves as `outcomes` lists for any caravan of
-    at most that many cubes on a ladder of that many ranks (the bound of the move tables)."""
-    refusal: Callable[[Card, str], str]
-    """(card, the caravan as text) -> why a move naming the card is not a legal play of it."""
-    text: Callable[[Card], tuple[str, ...]]
-    """The card's effect for people: words and cube strings, alternating, words first
-    (``("+", "yyr")``, ``("", "yy", ">", "g")``)."""
+    key: tuple[tuple[int, ...], ...]
+    words: str
+    delta: tuple[int, ...]
+    need: tuple[int, ...]
 
 
-def _gain_outcomes(vector: tuple[int, ...], card: Card, name: str) -> dict[str, Caravan]:
-    """A gain card: one move, the card's cubes added."""
-    return {name: caravan(tuple(a + b for a, b in zip(vector, card.get, strict=True)))}
+class EffectTooLarge(ValueError):
+    """An effect with more ways than `MOST_WAYS` (or one that never runs out)."""
 
 
-def _trade_outcomes(vector: tuple[int, ...], card: Card, name: str) -> dict[str, Caravan]:
-    """A trade card: one move per number of trades the caravan can pay."""
-    pay, get = card.pay, card.get
-    times = min((n // p for n, p in zip(vector, pay, strict=True) if p), default=0)
-    return {
-        f"{name} x{k}": caravan(
-            tuple(n - k * p + k * g for n, p, g in zip(vector, pay, get, strict=True))
-        )
-        for k in range(1, times + 1)
-    }
+MOST_WAYS = 20_000
+"""The most ways one card's effect may have from a caravan of at most the bound's cubes."""
+
+_Partial = tuple[tuple[tuple[int, ...], ...], tuple[str, ...], tuple[int, ...], tuple[int, ...]]
 
 
-def _trade_moves(card: Card, name: str, cubes: int) -> list[str]:
-    paid = sum(card.pay)
-    return [f"{name} x{k}" for k in range(1, cubes // paid + 1)] if paid else []
-
-
-def _upgrade_outcomes(vector: tuple[int, ...], card: Card, name: str) -> dict[str, Caravan]:
-    """An upgrade card: one move per multiset of 1..steps single-rank steps."""
-    found: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
-    _upgrade_steps(vector, card.steps, 0, 0, (), list(vector), found)
+def effect_ways(steps: tuple[Any, ...], codes: str, most: int) -> tuple[Way, ...]:
+    """Every way to do `steps` from some caravan of at most `most` cubes, on the ladder of
+    `codes`, in the canonical order (a play from a caravan lists the first way to each
+    caravan it can leave). `EffectTooLarge` past `MOST_WAYS`."""
+    zero = (0,) * len(codes)
+    found = _ways(steps, codes, most, [((), (), zero, zero)])
     found.sort()
-    return {f"{name} {''.join(CODES[r] for r in ranks)}": caravan(res) for _, ranks, res in found}
+    return tuple(Way(key, " ".join(words), delta, need) for key, words, delta, need in found)
 
 
-def _upgrade_moves(card: Card, name: str, cubes: int) -> list[str]:
-    sources = range(RANKS - 1)  # the top rank cannot rise
-    most = min(card.steps, cubes * len(sources))  # each cube rises through every rank at most
-    return [
-        f"{name} {''.join(CODES[rank] for rank in steps)}"
-        for size in range(1, most + 1)
-        for steps in combinations_with_replacement(sources, size)
-    ]
+def _ways(
+    steps: tuple[Any, ...], codes: str, most: int, partials: list[_Partial]
+) -> list[_Partial]:
+    for step in steps:
+        if not partials:
+            break
+        partials = _first_of_each(_step(step, codes, most, partials))
+        _check_ways(partials)
+    return partials
 
 
-def _upgrade_most(card: Card, ranks: int, cubes: int) -> int:
-    """Multisets of 1..steps sources over the ranks that can rise."""
-    return sum(comb(k + ranks - 2, ranks - 2) for k in range(1, card.steps + 1))
+def _first_of_each(partials: list[_Partial]) -> list[_Partial]:
+    """One partial way per change and need (the first in order): the rest lead nowhere new."""
+    best: dict[tuple[tuple[int, ...], tuple[int, ...]], _Partial] = {}
+    for partial in partials:
+        known = best.get((partial[2], partial[3]))
+        if known is None or partial < known:
+            best[partial[2], partial[3]] = partial
+    return list(best.values())
 
 
-KIND_RULES: dict[str, KindRules] = {
-    "gain": KindRules(
-        _gain_outcomes,
-        moves=lambda card, name, cubes: [name],
-        most_moves=lambda card, ranks, cubes: 1,
-        refusal=lambda card, caravan: "a gain card takes no argument",
-        text=lambda card: ("+", _cube_text(card.get)),
-    ),
-    "trade": KindRules(
-        _trade_outcomes,
-        moves=_trade_moves,
-        most_moves=lambda card, ranks, cubes: cubes // max(sum(card.pay), 1),
-        refusal=lambda card, caravan: f"the caravan ({caravan}) cannot trade that many times",
-        text=lambda card: ("", _cube_text(card.pay), ">", _cube_text(card.get)),
-    ),
-    "upgrade": KindRules(
-        _upgrade_outcomes,
-        moves=_upgrade_moves,
-        most_moves=_upgrade_most,
-        refusal=lambda card, caravan: f"not a possible upgrade of the caravan ({caravan})",
-        text=lambda card: (f"upgrade {card.steps}",),
-    ),
-}
-"""The rules of every card kind: a card of any other kind stops the import."""
-_UNPLAYABLE = sorted({card.kind for card in CARDS} - KIND_RULES.keys())
-if _UNPLAYABLE:
-    raise ImportError(f"no rules for the card kind(s) {_UNPLAYABLE}")
+def _step(step: tuple[Any, ...], codes: str, most: int, partials: list[_Partial]) -> list[_Partial]:
+    """The partial ways after one more step."""
+    op = step[0]
+    out: list[_Partial] = []
+    if op == "gain":
+        return [(k, w, _plus(d, step[1]), n) for k, w, d, n in partials]
+    if op == "pay":
+        for key, words, delta, need in partials:
+            _pay(out, key, words, delta, need, step[1], (), "", most)
+        return out
+    if op == "pay_any":
+        choices = list(_bounded(combinations_with_replacement(range(len(codes)), step[1])))
+        for key, words, delta, need in partials:
+            for ranks in choices:
+                paid = tuple(ranks.count(r) for r in range(len(codes)))
+                text = "".join(codes[r] for r in ranks)
+                _pay(out, key, words, delta, need, paid, ranks, text, most)
+            _check_ways(out)
+        return out
+    if op == "upgrade":
+        for partial in partials:
+            _raises(out, partial, step[1], codes, most)
+            _check_ways(out)
+        return out
+    if op == "repeat":
+        return _repeat(step[1], step[2], codes, most, partials)
+    if op == "choose":
+        for index, option in enumerate(step[1], 1):
+            chosen = [((*k, (index,)), (*w, f"o{index}"), d, n) for k, w, d, n in partials]
+            out += _ways(option, codes, most, chosen)
+        return out
+    raise ValueError(f"unknown step {op!r}")
 
 
-def _upgrade_steps(
-    vector: tuple[int, ...],
-    budget: int,
-    rank: int,
-    carried: int,
+def _check_ways(found: list[Any]) -> None:
+    if len(found) > MOST_WAYS:
+        raise EffectTooLarge(f"more than {MOST_WAYS} ways to play the card")
+
+
+def _bounded(choices: Any) -> Any:
+    """`choices`, or `EffectTooLarge` once there are more than `MOST_WAYS` of them."""
+    for count, choice in enumerate(choices):
+        if count == MOST_WAYS:
+            raise EffectTooLarge(f"more than {MOST_WAYS} ways to play the card")
+        yield choice
+
+
+def _plus(delta: tuple[int, ...], cubes: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(map(operator.add, delta, cubes))
+
+
+def _pay(
+    out: list[_Partial],
+    key: tuple[tuple[int, ...], ...],
+    words: tuple[str, ...],
+    delta: tuple[int, ...],
+    need: tuple[int, ...],
+    paid: tuple[int, ...],
     ranks: tuple[int, ...],
-    result: list[int],
-    found: list[tuple[int, tuple[int, ...], tuple[int, ...]]],
+    text: str,
+    most: int,
 ) -> None:
-    """Every step multiset (sources sorted by rank) of 1..budget steps the caravan allows."""
-    if rank == RANKS - 1:
-        if ranks:
-            found.append((len(ranks), ranks, tuple(result)))
-        return
-    available = vector[rank] + carried  # cubes of this rank, counting those risen into it
-    for n in range(min(budget, available) + 1):
-        result[rank] = available - n
-        result[rank + 1] = vector[rank + 1] + n
-        _upgrade_steps(vector, budget - n, rank + 1, n, ranks + (rank,) * n, result, found)
-    result[rank] = vector[rank]
+    """Pay `paid` after `delta`: the caravan must then hold it (the need rises to match)."""
+    need = tuple(max(n, p - d) for n, p, d in zip(need, paid, delta, strict=True))
+    if sum(need) <= most:
+        if text:
+            key, words = (*key, ranks), (*words, text)
+        out.append((key, words, tuple(map(operator.sub, delta, paid)), need))
+
+
+def _raises(
+    out: list[_Partial], partial: _Partial, most_raises: int, codes: str, most: int
+) -> None:
+    """Every multiset of 1..`most_raises` single-rank raises after `partial`: the sources
+    by rank, each source's cubes counting those risen into it from the rank below."""
+    key, words, delta, need = partial
+    ranks = len(codes)
+    for size in range(1, most_raises + 1):
+        for sources in _bounded(combinations_with_replacement(range(ranks - 1), size)):
+            moved = [sources.count(r) for r in range(ranks - 1)] + [0]
+            after, needs = list(delta), list(need)
+            for rank in range(ranks):
+                came = moved[rank - 1] if rank else 0
+                after[rank] += came - moved[rank]
+                needs[rank] = max(needs[rank], moved[rank] - came - delta[rank])
+            if sum(needs) <= most:
+                text = "".join(codes[r] for r in sources)
+                out.append(((*key, (size, *sources)), (*words, text), tuple(after), tuple(needs)))
+
+
+def _repeat(
+    body: tuple[Any, ...], times: int, codes: str, most: int, partials: list[_Partial]
+) -> list[_Partial]:
+    """The body done 1..`times` times (0: until no caravan of `most` cubes can go on)."""
+    out: list[_Partial] = []
+    for key, words, delta, need in partials:
+        current: list[_Partial] = [((), (), delta, need)]
+        done = 0
+        while current and (not times or done < times):
+            current = _ways(body, codes, most, current)
+            done += 1
+            for inner_key, inner_words, after, needs in current:
+                out.append(
+                    (
+                        (*key, (done,), *inner_key),
+                        (*words, f"x{done}", *inner_words),
+                        after,
+                        needs,
+                    )
+                )
+            _check_ways(out)
+    return out
+
+
+def effect_moves(steps: tuple[Any, ...], codes: str, name: str, cubes: int) -> list[str]:
+    """Every move that plays a card of `steps` from some caravan of at most `cubes` cubes, in
+    the order of its plays (the learning adapters' actions): a way is a move of the caravan
+    it needs unless a way before it leaves the same caravan from no more."""
+    kept: list[Way] = []
+    for way in effect_ways(steps, codes, cubes):
+        if not any(
+            seen.delta == way.delta and all(map(operator.le, seen.need, way.need)) for seen in kept
+        ):
+            kept.append(way)
+    return [f"{name} {way.words}" if way.words else name for way in kept]
+
+
+def effect_most_moves(steps: tuple[Any, ...], codes: str, cubes: int) -> int:
+    """At least as many moves as a play of `steps` lists from any caravan of at most `cubes`
+    cubes: one per distinct change to the caravan (the bound of the move tables)."""
+    return len({way.delta for way in effect_ways(steps, codes, cubes)})
+
+
+def effect_outcomes(
+    vector: tuple[int, ...], ways: tuple[Way, ...], name: str
+) -> dict[str, tuple[int, ...]]:
+    """The moves that play a card from the caravan `vector`, each with the vector it leaves:
+    the first way to each (`ways` in order, from a bound of at least the caravan's cubes)."""
+    found: dict[str, tuple[int, ...]] = {}
+    seen: set[tuple[int, ...]] = set()
+    for way in ways:
+        if all(map(operator.le, way.need, vector)):
+            after = tuple(map(operator.add, vector, way.delta))
+            if after not in seen:
+                seen.add(after)
+                found[f"{name} {way.words}" if way.words else name] = after
+    return found
+
+
+def effect_text(steps: tuple[Any, ...], codes: str) -> tuple[str, ...]:
+    """An effect for people: words and cube strings, alternating, words first
+    (``("+", "yyr")``, ``("", "yy", ">", "g")``, ``("upgrade 1, then +", "y")``)."""
+    tokens: list[tuple[bool, str]] = []
+
+    def cubes(vector: tuple[int, ...]) -> None:
+        tokens.append((True, "".join(code * n for code, n in zip(codes, vector, strict=True))))
+
+    def walk(steps: tuple[Any, ...]) -> None:
+        for index, step in enumerate(steps):
+            tokens.append((False, ", then " if index else ""))
+            op = step[0]
+            if op in ("gain", "pay"):
+                tokens.append((False, "+" if op == "gain" else "-"))
+                cubes(step[1])
+            elif op in ("pay_any", "upgrade"):
+                tokens.append((False, f"{op.replace('_', ' ')} {step[1]}"))
+            elif op == "repeat" and _is_trade(step[1]):
+                cubes(step[1][0][1])
+                tokens.append((False, ">"))
+                cubes(step[1][1][1])
+                tokens.append((False, f" (at most {step[2]}x)" if step[2] else ""))
+            elif op == "repeat":
+                tokens.append((False, "repeat ("))
+                walk(step[1])
+                tokens.append((False, f") at most {step[2]}x" if step[2] else ")"))
+            else:  # choose
+                for number, option in enumerate(step[1]):
+                    tokens.append((False, " or (" if number else "either ("))
+                    walk(option)
+                    tokens.append((False, ")"))
+
+    walk(steps)
+    parts = [""]
+    for is_cubes, text in tokens:
+        if is_cubes:
+            if len(parts) % 2 == 0:  # two cube strings in a row: an empty word between
+                parts.append("")
+            parts.append(text)
+        elif len(parts) % 2:
+            parts[-1] += text
+        else:
+            parts.append(text)
+    return tuple(parts)
+
+
+def _is_trade(steps: tuple[Any, ...]) -> bool:
+    """Whether `steps` are one payment then one gain (the body of a trade)."""
+    return len(steps) == 2 and steps[0][0] == "pay" and steps[1][0] == "gain"
+
+
+_WAYS: dict[int, tuple[int, tuple[Way, ...]]] = {}  # card -> (bound, its ways)
+
+
+def _card_ways(card: int, size: int) -> tuple[Way, ...]:
+    """The ways to play `card` from a caravan of `size` cubes (built once per bound)."""
+    known = _WAYS.get(card)
+    if known is None or known[0] < size:
+        bound = max(size, CARAVAN_LIMIT)
+        known = _WAYS[card] = (bound, effect_ways(CARDS[card].effect, CODES, bound))
+    return known[1]
 
 
 def _acquire_moves(vector: tuple[int, ...], row: int) -> tuple[str, ...]:
@@ -963,7 +1127,29 @@ class State:
         for legal in self.legal_moves():  # this also builds every table `play` reads
             if _normal(legal) in spellings:
                 return self.play(legal)
+        respelt = self._respelt_play(wanted)
+        if respelt is not None:
+            return self.play(respelt)
         raise IllegalMove(f"{_short(move)}: {self._reason(wanted)}")
+
+    def _respelt_play(self, move: str) -> str | None:
+        """The legal play that leaves the caravan the play `move` spells another way leaves
+        (a way listed after the first to the same caravan), or None."""
+        word, _, rest = move.partition(" ")
+        name, _, words = rest.partition(" ")
+        card = CARD_INDEX.get(name) if word == "play" else None
+        if card is None:
+            card = next((i for i, c in enumerate(CARDS) if c.id.lower() == name), None)
+        seat = self.current_player
+        if card is None or card not in self._kinds[seat] or self._discarding:
+            return None
+        node = self._caravans[seat]
+        for way in _card_ways(card, node.size):
+            if way.words == words and all(map(operator.le, way.need, node.vector)):
+                after = caravan(tuple(map(operator.add, node.vector, way.delta)))
+                table = (node._plays or node.plays())[card]
+                return next((m for m, result in table.items() if result is after), None)
+        return None
 
     def _reason(self, move: str) -> str:
         seat = self.current_player
@@ -1003,8 +1189,13 @@ class State:
             return "that card is already played; rest to take it back"
         if card not in self._hands[seat]:
             return "that card is not in the hand"
-        spec = CARDS[card]
-        return KIND_RULES[spec.kind].refusal(spec, self._caravans[seat].text)
+        node = self._caravans[seat]
+        plays = (node._plays or node.plays())[card]
+        if not plays:
+            return f"the caravan ({node.text}) cannot play {CARDS[card].id}"
+        return f"not a play of {CARDS[card].id} from the caravan ({node.text}): " + ", ".join(
+            list(plays)[:5] + (["..."] if len(plays) > 5 else [])
+        )
 
     def _acquire_reason(self, node: Caravan, rest: str) -> str:
         slot, _, cubes = rest.partition(" ")

@@ -3,11 +3,11 @@
 `move_bound` gives an upper bound of ``len(legal_moves())`` over every position a game can
 reach, term by term, without building a table:
 
-- plays: every distinct merchant card may be in the hand, with the most moves the rules of
-  its kind list for a caravan of at most ``caravan_limit`` cubes (``most_moves`` of its
-  ``KindRules`` in the engine: a gain card is one move, a trade card one per number of
-  trades a full caravan can pay, an upgrade card one per multiset of 1..steps single-rank
-  steps over the ranks that can rise);
+- plays: every distinct merchant card may be in the hand, with the most moves its effect
+  makes from a caravan of at most ``caravan_limit`` cubes (``effect_most_moves`` in the
+  engine: one per distinct change to the caravan among the ways to play it; a gain card is
+  one move, a trade card one per number of trades a full caravan can pay, an upgrade card
+  one per multiset of 1..steps single-rank steps over the ranks that can rise);
 - acquires: taking slot ``k + 1`` leaves one cube on each of the ``k`` cards before it, in row
   order, so there is one move per sequence of ``k`` cubes the caravan holds. Among caravans
   of at most ``caravan_limit`` cubes, the most such sequences has the caravan that spreads
@@ -24,8 +24,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import comb
 
-from century.engine import card_record, runtime
-from century.model.ruleset import MerchantCard, Ruleset
+from century.engine import runtime
+from century.model.ruleset import Ruleset
 
 
 @dataclass(frozen=True)
@@ -48,7 +48,8 @@ def move_bound(ruleset: Ruleset) -> MoveBound:
     ranks = len(ruleset.resources)
     limit = ruleset.caravan_limit
     cards = {card.id: card for card in (*ruleset.starting_cards, *ruleset.merchant_deck)}
-    plays = sum(_plays(card, ranks, limit) for card in cards.values())
+    codes = ruleset.codes.lower()
+    plays = sum(runtime.effect_most_moves(c.effect, codes, limit) for c in cards.values())
     acquires = sum(_sequences(k, ranks, limit) for k in range(ruleset.merchant_row))
     return MoveBound(
         plays=plays,
@@ -56,15 +57,6 @@ def move_bound(ruleset: Ruleset) -> MoveBound:
         claims=ruleset.point_row,
         discards=comb(limit + ranks - 1, ranks - 1),
     )
-
-
-def _plays(card: MerchantCard, ranks: int, limit: int) -> int:
-    """The most moves that play `card` from a caravan of at most `limit` cubes, as the rules
-    of its kind in the engine count them (`KindRules.most_moves`)."""
-    rules = runtime.KIND_RULES.get(card.kind)
-    if rules is None:
-        raise ValueError(f"the engine has no rules for the card kind {card.kind!r}")
-    return rules.most_moves(card_record(card), ranks, limit)
 
 
 def _sequences(length: int, ranks: int, limit: int) -> int:

@@ -20,7 +20,7 @@ from century.diagnostics import Diagnostic, Mark
 from century.frontend.loader import Node, format_path
 from century.frontend.sources import PathProblem, SourceFile, Sources, referenced_path
 from century.limits import MAX_CHAIN
-from century.model.cards import cube_fields, derived_id
+from century.model.cards import cube_paths, derived_id
 
 OPEN_MAPS = {("name",), ("end", "point_cards"), ("balance", "variety_bonus")}
 """Mappings whose keys a variant may add to (besides translated texts)."""
@@ -307,9 +307,11 @@ def _recode_tree(tree: Node, recode: dict[str, str]) -> None:
         convert(seat)
     for deck in tree.value["decks"].value.values():
         for card in deck.value["cards"].value:
-            for name in (*cube_fields(), "cost"):  # a point card's cost too
-                if name in card.value:
-                    convert(card.value[name])
+            for path, _ in cube_paths(card.plain()):  # steps and a point card's cost too
+                node = card
+                for part in path:
+                    node = node.value[part]
+                convert(node)
 
 
 def _suggest(wanted: str, ids: dict[str, int]) -> str:

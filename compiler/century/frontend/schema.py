@@ -28,7 +28,7 @@ from typing import Any
 from century.diagnostics import Diagnostic
 from century.frontend.loader import Node, format_path
 from century.limits import MAX_SCHEMA_ERRORS
-from century.model.cards import COUNT, CUBES, FIELDS
+from century.model.cards import COUNT, CUBES, FIELDS, STEPS
 from century.model.cards import KINDS as CARD_KINDS
 from century.resources import SCHEMAS
 
@@ -111,16 +111,16 @@ def _article(word: str) -> str:
 
 
 def merchant_card_schema() -> dict[str, Any]:
-    """The schema of a merchant card, from the registry: its kinds, and per kind the fields
-    it requires and allows."""
+    """The schema of a merchant card, from the registry: its ``effect`` as steps, or a short
+    form (its kinds, and per kind the fields it requires and allows)."""
     names = list(CARD_KINDS)
     return {
-        "description": f"A {_either(names)} card.",
+        "description": f"A merchant card: its `effect` as steps, or a {_either(names)} card.",
         "type": "object",
         "additionalProperties": False,
-        "required": ["kind"],
         "properties": {
             "id": {"$ref": "#/$defs/cardId"},
+            "effect": {"$ref": "#/$defs/steps"},
             "kind": {"enum": names},
             **{name: dict(_FIELD_SCHEMAS[kind]) for name, kind in FIELDS.items()},
             "copies": {"$ref": "#/$defs/count"},
@@ -128,19 +128,64 @@ def merchant_card_schema() -> dict[str, Any]:
         },
         "allOf": [
             {
-                "if": {"properties": {"kind": {"const": kind.name}}},
+                "if": {"required": ["effect"]},
                 "then": {
-                    "required": list(kind.fields),
                     "propertyNames": {
-                        "enum": ["id", "kind", "copies", "name", *kind.fields],
-                        "description": f"{_article(kind.name)} {kind.name} card takes "
-                        + " and ".join(f"`{name}`" for name in kind.fields)
-                        + ".",
-                    },
+                        "enum": ["id", "effect", "copies", "name"],
+                        "description": "A card with `effect` takes no `kind` or short-form fields.",
+                    }
                 },
-            }
-            for kind in CARD_KINDS.values()
+                "else": {"required": ["kind"]},
+            },
+            *(
+                {
+                    "if": {"required": ["kind"], "properties": {"kind": {"const": kind.name}}},
+                    "then": {
+                        "required": list(kind.fields),
+                        "propertyNames": {
+                            "enum": ["id", "kind", "copies", "name", *kind.fields],
+                            "description": f"{_article(kind.name)} {kind.name} card takes "
+                            + " and ".join(f"`{name}`" for name in kind.fields)
+                            + ".",
+                        },
+                    },
+                }
+                for kind in CARD_KINDS.values()
+            ),
         ],
+    }
+
+
+def steps_schema() -> dict[str, Any]:
+    """The schemas of a list of steps and of one step, from the step registry."""
+    values = {
+        CUBES: {"$ref": "#/$defs/cubes"},
+        COUNT: {"type": "integer", "minimum": 1},
+        "steps": {"$ref": "#/$defs/steps"},
+        "options": {"type": "array", "minItems": 2, "items": {"$ref": "#/$defs/steps"}},
+    }
+    return {
+        "steps": {
+            "description": "Steps done in order.",
+            "type": "array",
+            "minItems": 1,
+            "items": {"$ref": "#/$defs/step"},
+        },
+        "step": {
+            "description": "One step: "
+            + ", ".join(f"`{name}`" for name in STEPS)
+            + " (a `repeat` may add `max`).",
+            "type": "object",
+            "minProperties": 1,
+            "propertyNames": {"enum": [*STEPS, "max"]},
+            "properties": {
+                **{name: dict(values[takes]) for name, takes in STEPS.items()},
+                "max": {"type": "integer", "minimum": 1},
+            },
+            "if": {"required": ["max"]},
+            "then": {"required": ["repeat"], "maxProperties": 2},
+            "else": {"maxProperties": 1},
+        },
     }
 
 
@@ -160,6 +205,7 @@ def with_kinds(defs: dict[str, Any]) -> dict[str, Any]:
     found = copy.deepcopy(defs)
     definitions = found["$defs"]
     definitions["merchantCard"] = merchant_card_schema()
+    definitions.update(steps_schema())
     terms = definitions["terms"]["properties"]
     text = {"$ref": "#/$defs/text"}
     definitions["terms"]["properties"] = {
@@ -179,7 +225,7 @@ def schemas() -> dict[str, Any]:
 def _registry_state() -> str:
     """What of the registry the schemas read, as a key for the validators built from it."""
     kinds = [(kind.name, kind.fields) for kind in CARD_KINDS.values()]
-    return repr((kinds, sorted(FIELDS.items())))
+    return repr((kinds, sorted(FIELDS.items()), sorted(STEPS.items())))
 
 
 def definitions() -> dict[str, Any]:

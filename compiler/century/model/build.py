@@ -10,7 +10,7 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from century.model.cards import CUBES, FIELDS, derived_id
+from century.model.cards import derived_id, effect_data, steps_json, to_steps
 from century.model.diff import changes
 from century.model.ruleset import Ruleset, VariantOf, cube_vector
 
@@ -30,15 +30,11 @@ def build_ruleset(
     codes = "".join(r["code"] for r in data["resources"])
 
     def merchant(card: Mapping[str, Any]) -> dict[str, Any]:
-        effect = {
-            key: cube_vector(codes, card.get(key, "")) if kind == CUBES else card.get(key, 0)
-            for key, kind in FIELDS.items()
-        }
+        steps = to_steps(effect_data(card), lambda cubes: cube_vector(codes, cubes))
         return {
             "id": derived_id(card),
-            "kind": card["kind"],
             "copies": card.get("copies", 1),
-            **effect,
+            "effect": steps_json(steps),
             "name": card.get("name", {}),
         }
 

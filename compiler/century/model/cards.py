@@ -1,126 +1,92 @@
-"""The card kinds: one definition of what each kind of merchant card holds and how its id reads.
+"""Card effects: the step language of merchant cards, its short forms, and card ids.
 
-`KINDS` is the registry every stage reads: the schema (`century.frontend.schema` builds the
-merchant cards' part from it; a test keeps ``defs.schema.json`` in step), the checks
-(`CardKind.problems`), the model (a card's `effect` holds the fields in `FIELDS`), the engine
-generator (the engine's runtime must have rules for every kind, ``KIND_RULES``) and the
-printed texts (prose keys ``card_<kind>`` and ``card_<kind>_title``, the term
-``<kind>_card``). Adding a kind means adding it here (and a new field to `FIELDS`), its rules
-to the engine runtime, its drawing to ``faces.typ`` and its texts; a kind missing from any
-of them is an error, never a fall-through to another kind.
+A merchant card's effect is a list of steps done in order (``effect:`` in the data):
 
-Card ids are derived from a card's effect so that they read well in moves and data:
-gain ``+yyr`` · upgrade ``up3`` · trade ``yy-g`` (pay, then get) · point card ``yyrr`` (cost).
-Letters are the resource codes in lower case, as written in the data. A card may name its own
-id instead; derived ids follow a re-theme that changes the codes.
+- ``gain: CUBES`` take the cubes; ``pay: CUBES`` return them (the card cannot be played
+  without them); ``pay_any: N`` return any N cubes, the player choosing which;
+- ``upgrade: N`` 1 to N single-rank raises;
+- ``repeat: STEPS`` with optional ``max: K``: the steps 1 to K times (unbounded without K);
+- ``choose: [STEPS, STEPS, ...]``: exactly one of the options.
+
+`KINDS` are short forms of steps (``kind: trade, pay: RR, get: G`` is
+``effect: [repeat: [pay: RR, gain: G]]``): `effect_data` turns either form into the steps
+as written, `to_steps` into the model's (cube vectors), which the engine's runtime plays
+(``century.engine.runtime.effect_ways``: the one implementation of card effects). The schema
+(`century.frontend.schema`) builds the short forms' part from `KINDS`.
+
+Card ids are derived from a card's effect so that they read well in moves and data: gain
+``+yyr`` · upgrade ``up3`` · trade ``yy-g`` (pay, then get, as often as the caravan can;
+``yy-gx2`` at most twice) · pay ``yy-`` · pay any ``any2-`` · steps in a row, joined by
+``.`` where no sign parts them (``+yy.up1``, ``any2-+b``, ``y-+r``) · a repeat of other
+steps ``{...}x`` (``{...}x2``) · a choice ``{a/b}`` (``{+yyy/up2}``). Letters are the resource codes in lower case, as written in the data. A card may
+name its own id instead; derived ids follow a re-theme that changes the codes.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 Card = Mapping[str, Any]
 """A card as written in the data."""
 
+Step = tuple[Any, ...]
+"""A step of the model and the engine: ``("gain", cubes)``, ``("pay", cubes)``,
+``("pay_any", n)``, ``("upgrade", n)``, ``("repeat", steps, most)`` (most 0: no bound),
+``("choose", (steps, ...))``; cubes are vectors by rank."""
+
 CUBES, COUNT = "cubes", "count"
-"""The types of effect fields: a cube string (a vector in the model), a whole number."""
+"""The types of short-form fields: a cube string (a vector in the model), a whole number."""
 
 FIELDS: dict[str, str] = {"get": CUBES, "pay": CUBES, "steps": COUNT}
-"""Every field a merchant card's effect can have, with its type, in the schema's order."""
+"""Every field a short form can have, with its type, in the schema's order."""
+
+STEPS: dict[str, str] = {
+    "gain": CUBES,
+    "pay": CUBES,
+    "pay_any": COUNT,
+    "upgrade": COUNT,
+    "repeat": "steps",
+    "choose": "options",
+}
+"""Every step of the language, with what it takes."""
 
 
 @dataclass(frozen=True)
 class CardKind:
-    """One kind of merchant card."""
+    """A short form of merchant card: its fields and the steps it stands for."""
 
     name: str
     fields: tuple[str, ...]
-    """The keys of its effect (names in `FIELDS`), as the schema requires them."""
+    """The keys it takes (names in `FIELDS`), as the schema requires them."""
     summary: str
-    derive_id: Callable[[Card], str]
-    problems: Callable[[Card], Iterator[tuple[str, str]]]
-    """(field or "", message) for each way the effect is empty or does nothing."""
-    reaches: Callable[[Card, frozenset[str], str], frozenset[str]]
-    """The resource codes (upper case) a player can have after playing the card, given the
-    codes they can have already and the ladder's codes in rank order (a game can end only if
-    some player can pay enough point cards: `century.checks.ending`)."""
-
-
-def _cubes(card: Card, key: str) -> str:
-    return str(card.get(key, "")).lower()
-
-
-def _gain_problems(card: Card) -> Iterator[tuple[str, str]]:
-    if not card["get"]:
-        yield "get", "the card gives nothing"
-
-
-def _upgrade_problems(card: Card) -> Iterator[tuple[str, str]]:
-    if card["steps"] < 1:
-        yield "steps", "an upgrade card needs at least 1 step"
-
-
-def _trade_problems(card: Card) -> Iterator[tuple[str, str]]:
-    if not card["get"]:
-        yield "get", "the card gives nothing"
-    if not card["pay"]:
-        yield "pay", "a trade card must take something"
-    elif Counter(card["pay"].upper()) == Counter(card["get"].upper()):
-        yield "", "the trade pays and gets the same cubes"
-
-
-def _gets(card: Card) -> frozenset[str]:
-    return frozenset(str(card.get("get", "")).upper())
-
-
-def _trade_reaches(card: Card, have: frozenset[str], ladder: str) -> frozenset[str]:
-    return _gets(card) if frozenset(str(card["pay"]).upper()) <= have else frozenset()
-
-
-def _upgrade_reaches(card: Card, have: frozenset[str], ladder: str) -> frozenset[str]:
-    if card["steps"] < 1:
-        return frozenset()
-    return frozenset(ladder[i + 1] for i, code in enumerate(ladder[:-1]) if code in have)
+    steps: Any
+    """(card as written) -> its effect as steps written in the data."""
 
 
 KINDS: dict[str, CardKind] = {
     kind.name: kind
     for kind in (
-        CardKind(
-            "gain",
-            ("get",),
-            "take the cubes shown",
-            lambda card: "+" + _cubes(card, "get"),
-            _gain_problems,
-            lambda card, have, ladder: _gets(card),
-        ),
+        CardKind("gain", ("get",), "take the cubes shown", lambda c: [{"gain": c["get"]}]),
         CardKind(
             "upgrade",
             ("steps",),
             "raise cubes by up to `steps` single ranks",
-            lambda card: f"up{card.get('steps', '')}",
-            _upgrade_problems,
-            _upgrade_reaches,
+            lambda c: [{"upgrade": c["steps"]}],
         ),
         CardKind(
             "trade",
             ("pay", "get"),
             "pay `pay` for `get`, as many times as the caravan can pay",
-            lambda card: f"{_cubes(card, 'pay')}-{_cubes(card, 'get')}",
-            _trade_problems,
-            _trade_reaches,
+            lambda c: [{"repeat": [{"pay": c["pay"]}, {"gain": c["get"]}]}],
         ),
     )
 }
-"""Every kind of merchant card, by name."""
+"""Every short form of merchant card, by name."""
 
-
-def cube_fields() -> tuple[str, ...]:
-    """The effect fields written as cube strings (a re-theme renames their codes)."""
-    return tuple(name for name, kind in FIELDS.items() if kind == CUBES)
+COMPOSED = "composed"
+"""The shape of an effect that is none of the short forms (`shape`)."""
 
 
 class UnknownKind(ValueError):
@@ -128,18 +94,173 @@ class UnknownKind(ValueError):
 
 
 def card_kind(name: str) -> CardKind:
-    """The kind called `name`; `UnknownKind` for any other."""
+    """The short form called `name`; `UnknownKind` for any other."""
     try:
         return KINDS[name]
     except KeyError:
         raise UnknownKind(f"unknown card kind {name!r} (kinds: {', '.join(KINDS)})") from None
 
 
+def is_merchant(card: Card) -> bool:
+    """Whether a card as written is a merchant card (a short form or steps)."""
+    return "kind" in card or "effect" in card
+
+
+def effect_data(card: Card) -> list[Any]:
+    """A merchant card's steps as written in the data: its ``effect``, or its short form's."""
+    if "effect" in card:
+        return list(card["effect"])
+    return list(card_kind(str(card["kind"])).steps(card))
+
+
+def step_name(step: Mapping[str, Any]) -> str:
+    """The step a step as written is (its one key of `STEPS`)."""
+    return next(key for key in step if key in STEPS)
+
+
+def cube_paths(card: Card) -> Iterator[tuple[tuple[str | int, ...], str]]:
+    """Every cube string of a card as written, with its path inside the card: a short
+    form's fields, a point card's cost, every ``gain`` and ``pay`` among its steps."""
+    for name in (*(n for n, t in FIELDS.items() if t == CUBES), "cost"):
+        if isinstance(card.get(name), str):
+            yield (name,), card[name]
+    if isinstance(card.get("effect"), list):
+        yield from _step_cubes(card["effect"], ("effect",))
+
+
+def _step_cubes(steps: Sequence[Any], at: tuple[str | int, ...]) -> Iterator[Any]:
+    for i, step in enumerate(steps):
+        if not isinstance(step, Mapping):
+            continue
+        for key in ("gain", "pay"):
+            if isinstance(step.get(key), str):
+                yield (*at, i, key), step[key]
+        if isinstance(step.get("repeat"), list):
+            yield from _step_cubes(step["repeat"], (*at, i, "repeat"))
+        if isinstance(step.get("choose"), list):
+            for o, option in enumerate(step["choose"]):
+                if isinstance(option, list):
+                    yield from _step_cubes(option, (*at, i, "choose", o))
+
+
+def to_steps(steps: Sequence[Any], vector: Any) -> tuple[Step, ...]:
+    """Steps as written -> the model's steps; `vector` turns a cube string into a vector."""
+    found: list[Step] = []
+    for step in steps:
+        name = step_name(step)
+        value = step[name]
+        if STEPS[name] == CUBES:
+            found.append((name, vector(value)))
+        elif STEPS[name] == COUNT:
+            found.append((name, int(value)))
+        elif name == "repeat":
+            found.append((name, to_steps(value, vector), int(step.get("max", 0))))
+        else:
+            found.append((name, tuple(to_steps(option, vector) for option in value)))
+    return tuple(found)
+
+
+def steps_json(steps: Sequence[Step]) -> list[dict[str, Any]]:
+    """The model's steps as JSON (the data's form, cubes as vectors by rank)."""
+    found: list[dict[str, Any]] = []
+    for step in steps:
+        name = step[0]
+        if name == "repeat":
+            found.append({"repeat": steps_json(step[1]), **({"max": step[2]} if step[2] else {})})
+        elif name == "choose":
+            found.append({"choose": [steps_json(option) for option in step[1]]})
+        elif STEPS[name] == CUBES:
+            found.append({name: list(step[1])})
+        else:
+            found.append({name: step[1]})
+    return found
+
+
+def steps_from_json(data: Sequence[Mapping[str, Any]]) -> tuple[Step, ...]:
+    """`steps_json` read back."""
+    return to_steps(data, lambda cubes: tuple(int(n) for n in cubes))
+
+
+def shape(steps: Sequence[Step]) -> str:
+    """The short form the steps are (``gain``, ``upgrade``, ``trade``), or `COMPOSED`."""
+    if len(steps) == 1:
+        step = steps[0]
+        if step[0] == "gain":
+            return "gain"
+        if step[0] == "upgrade":
+            return "upgrade"
+        if step[0] == "repeat" and not step[2] and is_trade(step[1]):
+            return "trade"
+    return COMPOSED
+
+
+def short_fields(steps: Sequence[Step], ranks: int) -> dict[str, Any]:
+    """The short form's fields of steps (`FIELDS`: ``get`` and ``pay`` as vectors,
+    ``steps``), empty or 0 where the steps are no short form or it has no such field."""
+    zero = (0,) * ranks
+    found: dict[str, Any] = {"get": zero, "pay": zero, "steps": 0}
+    kind = shape(steps)
+    if kind == "gain":
+        found["get"] = steps[0][1]
+    elif kind == "upgrade":
+        found["steps"] = steps[0][1]
+    elif kind == "trade":
+        found["pay"], found["get"] = steps[0][1][0][1], steps[0][1][1][1]
+    return found
+
+
+def is_trade(steps: Sequence[Any]) -> bool:
+    """Whether steps (the model's or as written) are one payment, then one gain."""
+    names = [step[0] if isinstance(step, tuple) else step_name(step) for step in steps]
+    return names == ["pay", "gain"]
+
+
 def derived_id(card: Card) -> str:
     """The id of a card as written in the data (``id`` wins over the derived form); a card
-    without a kind is a point card, named by its cost."""
+    that is no merchant card is a point card, named by its cost."""
     if isinstance(card.get("id"), str):
         return card["id"]
-    if "kind" not in card:
-        return _cubes(card, "cost")
-    return card_kind(str(card["kind"])).derive_id(card)
+    if not is_merchant(card):
+        return str(card.get("cost", "")).lower()
+    return _steps_id(effect_data(card))
+
+
+def _steps_id(steps: Sequence[Any]) -> str:
+    text = ""
+    for step in steps:
+        part = _step_id(step)
+        joined = text[-1:] in ("", "-") or part[:1] == "+"
+        text += part if joined else "." + part
+    return text
+
+
+def _step_id(step: Mapping[str, Any]) -> str:
+    name = step_name(step)
+    value = step[name]
+    if name == "gain":
+        return "+" + str(value).lower()
+    if name == "pay":
+        return str(value).lower() + "-"
+    if name == "pay_any":
+        return f"any{value}-"
+    if name == "upgrade":
+        return f"up{value}"
+    if name == "choose":
+        return "{" + "/".join(_steps_id(option) for option in value) + "}"
+    most = f"x{step['max']}" if step.get("max") else ""
+    if is_trade(value):
+        pay, get = (str(s[step_name(s)]).lower() for s in value)
+        return f"{pay}-{get}{most}"
+    return "{" + _steps_id(value) + "}" + (most or "x")
+
+
+def depth(steps: Sequence[Any]) -> int:
+    """How deep steps as written nest: 1 for plain steps, one more per repeat or choose."""
+    most = 1
+    for step in steps:
+        if isinstance(step, Mapping) and isinstance(step.get("repeat"), list):
+            most = max(most, 1 + depth(step["repeat"]))
+        if isinstance(step, Mapping) and isinstance(step.get("choose"), list):
+            for option in step["choose"]:
+                most = max(most, 1 + depth(option if isinstance(option, list) else []))
+    return most

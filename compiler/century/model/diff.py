@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from century.model.cards import short_fields
 from century.model.ruleset import Change, MerchantCard, PointCard, Ruleset, Vector, frozen_map
 
 
@@ -56,7 +57,22 @@ def _key(card: MerchantCard | PointCard) -> tuple[Any, ...]:
 
     if isinstance(card, PointCard):
         return ("point", _trim(card.cost))
-    return (card.kind, *(_trim(v) if isinstance(v, tuple) else v for v in card.effect.values()))
+    return ("merchant", _trim_steps(card.effect))
+
+
+def _trim_steps(steps: tuple[Any, ...]) -> tuple[Any, ...]:
+    """Steps with every cube vector trimmed (`_trim`), nested steps too."""
+    found: list[Any] = []
+    for step in steps:
+        if step[0] == "repeat":
+            found.append(("repeat", _trim_steps(step[1]), step[2]))
+        elif step[0] == "choose":
+            found.append(("choose", tuple(_trim_steps(option) for option in step[1])))
+        elif isinstance(step[1], tuple):
+            found.append((step[0], _trim(step[1])))
+        else:
+            found.append(step)
+    return tuple(found)
 
 
 Card = MerchantCard | PointCard
@@ -164,16 +180,16 @@ def changes(base: Ruleset, variant: Ruleset) -> tuple[Change, ...]:
     for deck, field in DECKS:
         removed, added, changed = _match(getattr(b, field), getattr(v, field))
         if added:
-            add("cards_added", deck=deck, count=_copies(added), cards=[_card(c) for c in added])
+            add("cards_added", deck=deck, count=_copies(added), cards=[_card(c, v) for c in added])
         if removed:
             add(
                 "cards_removed",
                 deck=deck,
                 count=_copies(removed),
-                cards=[_card(c) for c in removed],
+                cards=[_card(c, b) for c in removed],
             )
         if changed:
-            rows = [{"card": _card(new), **fields} for _old, new, fields in changed]
+            rows = [{"card": _card(new, v), **fields} for _old, new, fields in changed]
             add("cards_changed", deck=deck, count=len(changed), cards=rows)
     renamed = _renamed(b, v)
     if renamed is not None:
@@ -230,8 +246,9 @@ def _copies(cards: list[Card]) -> int:
     return sum(card.copies for card in cards)
 
 
-def _card(card: Card) -> dict[str, Any]:
-    """A card as JSON: its kind, copies, name and effect (cubes as vectors by rank)."""
+def _card(card: Card, ruleset: Ruleset) -> dict[str, Any]:
+    """A card as JSON: its kind, copies, name and effect (cubes as vectors by rank; a
+    merchant card's steps, and its short form's fields)."""
     if isinstance(card, PointCard):
         return {
             "id": card.id,
@@ -241,7 +258,12 @@ def _card(card: Card) -> dict[str, Any]:
             "points": card.points,
             "name": {},
         }
-    return card.to_json()
+    fields = short_fields(card.effect, len(ruleset.codes))
+    return {
+        "kind": card.kind,
+        **card.to_json(),
+        **{k: list(v) if isinstance(v, tuple) else v for k, v in fields.items()},
+    }
 
 
 def _renamed(a: Ruleset, b: Ruleset) -> dict[str, Any] | None:

@@ -14,6 +14,8 @@ from types import MappingProxyType, NoneType, UnionType
 from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 Vector = tuple[int, ...]
+Step = tuple[Any, ...]
+"""A step of a merchant card's effect (`century.model.cards.Step`)."""
 Text = Mapping[str, str]
 """A translated text: language code -> string."""
 
@@ -54,57 +56,43 @@ class Coin:
 
 @dataclass(frozen=True)
 class MerchantCard:
-    """A card that is played from the hand; its kind says what it does with its effect."""
+    """A card that is played from the hand: what it does is its effect, steps done in order
+    (`century.model.cards`; a short form of the data is the same steps)."""
 
     id: str
-    kind: str  # a name in century.model.cards.KINDS
     copies: int
-    effect: Mapping[str, Vector | int]
-    """Every effect field of `century.model.cards.FIELDS` by name, in its order: cubes as
-    vectors, counts as whole numbers; no cubes or 0 where the card's kind has no such field."""
+    effect: tuple[Step, ...]
+    """The steps, cubes as vectors by rank (`century.model.cards.Step`)."""
     name: Text
 
-    def cubes(self, field: str) -> Vector:
-        """The cube field `field` of the effect, as a vector."""
-        value = self.effect[field]
-        if not isinstance(value, tuple):
-            raise TypeError(f"{field!r} is not a cube field")
-        return value
+    @property
+    def kind(self) -> str:
+        """The short form the effect is (``gain``, ``upgrade``, ``trade``), else
+        ``composed``: a name for titles and terms, never a rule of its own."""
+        from century.model.cards import shape
 
-    def count(self, field: str) -> int:
-        """The whole-number field `field` of the effect."""
-        value = self.effect[field]
-        if not isinstance(value, int):
-            raise TypeError(f"{field!r} is not a count field")
-        return value
+        return shape(self.effect)
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON form: the effect's fields beside the card's other fields."""
+        """The JSON form: the effect as steps (`century.model.cards.steps_json`)."""
+        from century.model.cards import steps_json
+
         return {
             "id": self.id,
-            "kind": self.kind,
             "copies": self.copies,
-            **{key: _plain(value) for key, value in self.effect.items()},
+            "effect": steps_json(self.effect),
             "name": _plain(self.name),
         }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> MerchantCard:
-        """A card from its JSON form (`to_json`): every field of `FIELDS` is read from it."""
-        from century.model.cards import CUBES, FIELDS
+        """A card from its JSON form (`to_json`)."""
+        from century.model.cards import steps_from_json
 
-        effect: dict[str, Vector | int] = {}
-        for key, kind in FIELDS.items():
-            value = data.get(key)
-            if kind == CUBES:
-                effect[key] = tuple(int(n) for n in value or ())
-            else:
-                effect[key] = int(value or 0)
         return cls(
             id=data["id"],
-            kind=data["kind"],
             copies=int(data["copies"]),
-            effect=MappingProxyType(effect),
+            effect=steps_from_json(data["effect"]),
             name=frozen_map(data["name"]),
         )
 

@@ -128,12 +128,9 @@ def _pile_label(view: View, ruleset: Ruleset, pile: int) -> str:
 
 
 def card_text(engine: Engine, card: Card, paint: Painter) -> str:
-    """A merchant card of `engine` as its id followed by its effect (the text of its kind's
-    rules, `KindRules.text`) with coloured cubes."""
-    rules = engine.KIND_RULES.get(card.kind)
-    if rules is None:
-        raise ValueError(f"no text for merchant cards of kind {card.kind!r}")
-    parts = rules.text(card)  # words and cube strings, alternating
+    """A merchant card of `engine` as its id followed by its effect (the engine's
+    `effect_text`) with coloured cubes."""
+    parts = engine.effect_text(card.effect, engine.CODES)  # words and cube strings, alternating
     effect = "".join(paint.cubes(part) if odd else part for odd, part in _alternating(parts))
     return f"{card.id}({effect})"
 

@@ -16,6 +16,7 @@ from pypdf import PdfReader
 from pypdf.generic import ContentStream
 from typer.testing import CliRunner
 
+from century.model.cards import short_fields
 from century.model.ruleset import Ruleset
 from century.pipeline import compile_paths
 from century.render.cards.faces import DECK_COLOURS, deck_colour
@@ -630,12 +631,13 @@ def test_index_corner_shows_each_cards_effect_in_miniature() -> None:
     ):
         corner = [f for f in minis if x < f[0] < x + 10 and y < f[1] < y + geo.card[1] / 2]
         if card.kind == "upgrade":  # grey upgrade marks, one per step
-            assert len(corner) == card.count("steps")
+            assert len(corner) == short_fields(card.effect, len(colours))["steps"]
             continue
         vector = [0] * len(r.resources)
         for f in corner:
             vector[colours[f[4]]] += 1
-        paid, got = card.cubes("pay"), card.cubes("get")
+        fields = short_fields(card.effect, len(colours))
+        paid, got = fields["pay"], fields["get"]
         expected = tuple(a + b for a, b in zip(paid, got, strict=True))
         assert tuple(vector) == expected, card.id
 

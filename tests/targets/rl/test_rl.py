@@ -18,6 +18,7 @@ from math import comb
 
 import pytest
 
+from century.model.cards import short_fields
 from century.model.ruleset import Ruleset
 from century.render.rl import load_actions
 from century.targets import targets
@@ -67,9 +68,9 @@ def expected_size(ruleset: Ruleset) -> int:
         if card.kind == "gain":
             plays += 1
         elif card.kind == "trade":
-            plays += carry // sum(card.cubes("pay"))
+            plays += carry // sum(short_fields(card.effect, ranks)["pay"])
         else:
-            steps = card.count("steps")
+            steps = short_fields(card.effect, ranks)["steps"]
             plays += comb(ranks - 1 + steps, steps) - 1  # multisets of 1..N steps
     return plays + ruleset.merchant_row + ruleset.point_row + 1 + ranks
 

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from century.model.cards import KINDS
+from century.model.cards import KINDS, short_fields
 from century.model.ruleset import MerchantCard, PointCard, Ruleset
 from century.model.text import shown, term
 from century.render.typst.colours import ink_on, lighten
@@ -57,7 +57,7 @@ def merchant_face(ruleset: Ruleset, card: MerchantCard, lang: str, deck: str) ->
     title = shown(card.name, lang) or term(ruleset, f"{card.kind}_card", lang)
     effect = {
         key: list(value) if isinstance(value, tuple) else value
-        for key, value in card.effect.items()
+        for key, value in short_fields(card.effect, len(ruleset.codes)).items()
     }
     return {"kind": card.kind, "id": card.id, "title": title, **effect, **deck_colour(deck)}
 

@@ -110,9 +110,9 @@ def action_number(action: Any) -> int:
 
 
 def _plays(card: engine.Card) -> list[str]:
-    """The play actions of one merchant card: the moves of its kind's rules (see the module
-    doc)."""
-    return engine.KIND_RULES[card.kind].moves(card, "play " + card.id.lower(), CARRY)
+    """The play actions of one merchant card: every move its effect makes from some caravan
+    of at most `CARRY` cubes (see the module doc)."""
+    return engine.effect_moves(card.effect, CODES, "play " + card.id.lower(), CARRY)
 
 
 def _table() -> tuple[tuple[str, ...], dict[str, tuple[int, int]]]:

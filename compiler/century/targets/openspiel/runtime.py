@@ -81,17 +81,12 @@ GAME_TYPE = pyspiel.GameType(
 @cache
 def _most_gained() -> int:
     """The most cubes one action can add to the game: over every play of every card from a
-    caravan of at most ``actions.CARRY`` cubes (``KindRules.moves``), what the play adds, read
-    from the engine's outcome tables on a caravan rich enough for all of them (a play adds
-    the same cubes whatever the caravan holds)."""
-    rich = (actions.CARRY * max(1, len(engine.CODES)),) * len(engine.CODES)
+    caravan of at most ``actions.CARRY`` cubes, what the play adds (the engine's ways to
+    play the card: a way adds the same cubes whatever the caravan holds)."""
     most = 0
     for card in engine.CARDS:
-        name = "play " + card.id.lower()
-        rules = engine.KIND_RULES[card.kind]
-        table = rules.outcomes(rich, card, name)
-        for move in rules.moves(card, name, actions.CARRY):
-            most = max(most, table[move].size - sum(rich))
+        for way in engine.effect_ways(card.effect, engine.CODES, actions.CARRY):
+            most = max(most, sum(way.delta))
     return most
 
 
