@@ -5,6 +5,8 @@ from __future__ import annotations
 import csv
 from collections import Counter
 
+from century.model.cards import short_fields
+
 from helpers import REFERENCE
 
 
@@ -26,7 +28,8 @@ def test_merchant_deck_matches_reference(bundled):
             expected[key] += 1
     got = Counter()
     for card in game.merchant_deck:
-        effect = (card.cubes("get"), card.cubes("pay"), card.count("steps"))
+        fields = short_fields(card.effect, 4)
+        effect = (fields["get"], fields["pay"], fields["steps"])
         got[(card.kind, *effect)] += card.copies
     assert sum(got.values()) == 43
     assert got == expected
@@ -64,7 +67,12 @@ def test_setup_and_rules_match_the_rulebook(bundled):
     assert game.resource_points == (0, 1, 1, 1)
     assert game.tie_break == "latest_turn"
     start = {
-        (c.kind, game.cubes(c.cubes("get")), c.count("steps"), c.copies)
+        (
+            c.kind,
+            game.cubes(short_fields(c.effect, 4)["get"]),
+            short_fields(c.effect, 4)["steps"],
+            c.copies,
+        )
         for c in game.starting_cards
     }
     assert start == {("gain", "YY", 0, 1), ("upgrade", "", 2, 1)}

@@ -18,8 +18,9 @@ Card ids are derived from a card's effect so that they read well in moves and da
 ``+yyr`` · upgrade ``up3`` · trade ``yy-g`` (pay, then get, as often as the caravan can;
 ``yy-gx2`` at most twice) · pay ``yy-`` · pay any ``any2-`` · steps in a row, joined by
 ``.`` where no sign parts them (``+yy.up1``, ``any2-+b``, ``y-+r``) · a repeat of other
-steps ``{...}x`` (``{...}x2``) · a choice ``{a/b}`` (``{+yyy/up2}``). Letters are the resource codes in lower case, as written in the data. A card may
-name its own id instead; derived ids follow a re-theme that changes the codes.
+steps ``{...}x`` (``{...}x2``) · a choice ``{a/b}`` (``{+yyy/up2}``). Letters are the
+resource codes in lower case, as written in the data. A card may name its own id instead;
+derived ids follow a re-theme that changes the codes.
 """
 
 from __future__ import annotations
