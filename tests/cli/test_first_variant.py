@@ -102,7 +102,7 @@ def test_a_variants_value_is_where_its_errors_stand(tmp_path, monkeypatch):
     result = invoke(tmp_path, monkeypatch, "validate", "--format", "json")
     assert result.exit_code == 1
     found = json.loads(result.stdout)
-    assert len(found) == 6
+    assert len(found) == 7
     assert {(d["file"], d["line"], d["col"]) for d in found} == {("rules/house.yaml", line, 16)}
     seat = next(d for d in found if d["code"] == "C311")
     assert seat["path"] == "caravan_limit"

@@ -241,13 +241,13 @@ def test_bots_do_not_read_the_order_of_the_decks(spec: str) -> None:
         assert bot.choose(a) == make_bot(spec, engine, ruleset, 3).choose(b)
 
 
-def test_card_texts_fail_on_an_unknown_kind() -> None:
+def test_card_texts_fail_on_an_unknown_step() -> None:
     engine = load_engine(base_ruleset())
     card = engine.CARDS[engine.CARD_INDEX[base_ruleset().merchant_deck[0].id]]
     painter = Painter(base_ruleset(), colour=False)
     assert card_text(engine, card, painter).startswith(card.id + "(")
-    with pytest.raises(ValueError, match="kind 'double'"):
-        card_text(engine, card._replace(kind="double"), painter)
+    with pytest.raises(ValueError, match="unknown step 'double'"):
+        card_text(engine, card._replace(effect=(("double", 1),)), painter)
 
 
 # -- strength --------------------------------------------------------------------------------

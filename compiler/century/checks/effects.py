@@ -74,6 +74,17 @@ def _endless_repeats(steps: Sequence[Any], at: Path_) -> Iterator[Path_]:
                 yield from _endless_repeats(option, (*at, i, "choose", o))
 
 
+def _has_endless(steps: Sequence[Any]) -> bool:
+    """Whether steps as written hold a repeat without `max`."""
+    for step in steps:
+        name = step_name(step)
+        if name == "repeat" and (not step.get("max") or _has_endless(step["repeat"])):
+            return True
+        if name == "choose" and any(_has_endless(option) for option in step["choose"]):
+            return True
+    return False
+
+
 def _pays(steps: Sequence[Any]) -> bool:
     """Whether every way through `steps` pays some cubes."""
     for step in steps:
@@ -93,6 +104,8 @@ def effect_sizes(ctx: Context) -> Iterator[Diagnostic]:
     """Effects within the engine's caps: nesting at most `MAX_EFFECT_DEPTH` deep, at most
     `MAX_CARD_MOVES` moves from one caravan, and an end to every repeat."""
     codes, limit = ladder(ctx), ctx.data["caravan_limit"]
+    if len(ctx.codes) < len(ctx.data["resources"]):
+        return  # shared codes: `unique_resources` reports the cause
     for path, card, steps in merchant_cards(ctx):
         written = effect_data(card)
         deep = depth(written)
@@ -109,11 +122,14 @@ def effect_sizes(ctx: Context) -> Iterator[Diagnostic]:
         try:
             found = ways(steps, codes, limit)
         except EffectTooLarge:
+            endless = _has_endless(written)
             yield ctx.diag(
                 _effect_at(card, path),
-                f"card {derived_id(card)!r} has more than {MOST_WAYS:,} ways to be "
-                f"played from a caravan of at most {limit} cubes",
-                "a `repeat` whose steps give back what they pay never ends: give it `max`",
+                f"card {derived_id(card)!r} can be played in more than {MOST_WAYS:,} ways from "
+                f"a caravan of at most {limit} cubes",
+                "a `repeat` whose steps give back what they pay never ends: give it `max`"
+                if endless
+                else "fewer upgrades or a smaller `pay_any` keep it playable",
             )
             continue
         moves = len({way.delta for way in found})
@@ -154,17 +170,27 @@ def card_ways(
 
 
 def playable(ctx: Context) -> Iterator[Diagnostic]:
-    """Every merchant card can be played from some caravan within the caravan limit."""
+    """Every merchant card can be played from some caravan within the caravan limit: one
+    error, at the first card that cannot, naming the others (they share the cause)."""
     limit = ctx.data["caravan_limit"]
-    for path, card, steps in merchant_cards(ctx):
-        if card_ways(ctx, card, steps) == ():
-            yield ctx.diag(
-                _effect_at(card, path),
-                f"card {derived_id(card)!r} cannot be played: no caravan of at most {limit} "
-                "cubes can pay what it asks",
-                "pay fewer cubes, or raise the caravan limit",
-                because=(("caravan_limit",),),
-            )
+    found = [
+        (path, card)
+        for path, card, steps in merchant_cards(ctx)
+        if card_ways(ctx, card, steps) == ()
+    ]
+    if found:
+        (path, card), others = found[0], [derived_id(card) for _, card in found[1:]]
+        more = ""
+        if others:
+            names = ", ".join(others[:3]) + (", ..." if len(others) > 3 else "")
+            more = f" (nor can {len(others)} more: {names})"
+        yield ctx.diag(
+            _effect_at(card, path),
+            f"card {derived_id(card)!r} cannot be played: no caravan of at most {limit} "
+            f"cubes can pay what it asks{more}",
+            "pay fewer cubes, or raise the caravan limit",
+            because=(("caravan_limit",),),
+        )
 
 
 def _short_form_problems(card: Mapping[str, Any]) -> list[tuple[str, str]]:

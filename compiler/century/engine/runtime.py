@@ -614,9 +614,11 @@ def _repeat(
     out: list[_Partial] = []
     for key, words, delta, need in partials:
         current: list[_Partial] = [((), (), delta, need)]
+        seen = {(delta, need)}  # a later time that leaves the same is never the first way
         done = 0
         while current and (not times or done < times):
-            current = _ways(body, codes, most, current)
+            current = [p for p in _ways(body, codes, most, current) if (p[2], p[3]) not in seen]
+            seen.update((p[2], p[3]) for p in current)
             done += 1
             for inner_key, inner_words, after, needs in current:
                 out.append(
@@ -692,11 +694,13 @@ def effect_text(steps: tuple[Any, ...], codes: str) -> tuple[str, ...]:
                 tokens.append((False, "repeat ("))
                 walk(step[1])
                 tokens.append((False, f") at most {step[2]}x" if step[2] else ")"))
-            else:  # choose
+            elif op == "choose":
                 for number, option in enumerate(step[1]):
                     tokens.append((False, " or (" if number else "either ("))
                     walk(option)
                     tokens.append((False, ")"))
+            else:
+                raise ValueError(f"unknown step {op!r}")
 
     walk(steps)
     parts = [""]

@@ -158,7 +158,7 @@ def merchant_card_schema() -> dict[str, Any]:
 
 def steps_schema() -> dict[str, Any]:
     """The schemas of a list of steps and of one step, from the step registry."""
-    values = {
+    values: dict[str, dict[str, Any]] = {
         CUBES: {"$ref": "#/$defs/cubes"},
         COUNT: {"type": "integer", "minimum": 1},
         "steps": {"$ref": "#/$defs/steps"},

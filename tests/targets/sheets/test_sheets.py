@@ -15,6 +15,7 @@ import pytest
 from pypdf import PdfReader
 
 from century import prose
+from century.model.ruleset import MerchantCard
 from century.prose import prose_keys
 from century.targets import BuildOptions, sheets, targets
 
@@ -532,7 +533,9 @@ def test_worked_examples_are_drawn_from_the_data(base, rendered):
 
 def test_card_kinds_on_the_sheet_come_from_the_data(base):
     def no_trades(data):
-        data["merchant_deck"] = [c for c in data["merchant_deck"] if c["kind"] != "trade"]
+        data["merchant_deck"] = [
+            c for c in data["merchant_deck"] if MerchantCard.from_json(c).kind != "trade"
+        ]
 
     without = edited(base, no_trades)
     data = sheets.sheet_data(without, "en", "a4")
