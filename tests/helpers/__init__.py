@@ -13,10 +13,13 @@ from helpers.hostile import HOSTILE, hostile
 from helpers.lint import lint, ruff
 from helpers.paths import BUNDLED, CASES, GOLDEN, REFERENCE, ROOT, TESTS, VALID, as_in_checkout
 from helpers.rulesets import (
+    COMPOSED,
+    COMPOSED_ID,
     USELESS,
     bundled_rulesets,
     changed,
     compiled,
+    composed,
     edited,
     five_ranks,
     spice_road,
@@ -27,6 +30,8 @@ from helpers.targets import written
 __all__ = [
     "BUNDLED",
     "CASES",
+    "COMPOSED",
+    "COMPOSED_ID",
     "GOLDEN",
     "HOSTILE",
     "REFERENCE",
@@ -39,6 +44,7 @@ __all__ = [
     "caravans",
     "changed",
     "compiled",
+    "composed",
     "edited",
     "five_ranks",
     "hostile",

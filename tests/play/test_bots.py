@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 from typing import Any
 
@@ -16,7 +17,7 @@ from century.play.config import derive_seed
 from century.play.stats import wilson
 from century.play.terminal import Painter, card_text
 
-from helpers import five_ranks, hostile, spice_road
+from helpers import COMPOSED, COMPOSED_ID, composed, five_ranks, hostile, spice_road
 
 
 def base_ruleset() -> Ruleset:
@@ -605,3 +606,34 @@ def test_of_moves_heading_for_a_card_as_fast_the_planner_keeps_the_richest_carav
                     assert ranked == sorted(ranked, reverse=True), ranked
             state.play(bots[view.current_player].choose(state))
     assert ties
+
+
+# -- composed cards ----------------------------------------------------------------------------
+
+
+def test_every_bot_plays_composed_cards() -> None:
+    """A market of composed cards (a dozen new cards as data alone): every bot plays legal
+    moves to the end, and plays the composed cards it takes."""
+    ruleset = composed()
+    ids = {card.id for card in ruleset.merchant_deck if card.kind == "composed"}
+    played: set[str] = set()
+    for seed, specs in enumerate(
+        (["greedy", "random"], ["planner", "search"], ["expert:1", "greedy", "planner"])
+    ):
+        state = play_out(ruleset, specs, seed=seed)
+        assert state.is_over()
+        played |= {move.split()[1] for move in state.moves() if move.startswith("play ")}
+    assert played & ids
+
+
+def test_simulate_plays_a_variant_of_composed_cards(run, tmp_path, monkeypatch) -> None:
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "composed.yaml").write_text(COMPOSED, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    args = ["simulate", COMPOSED_ID, "--games", "6", "--bots", "greedy,planner", "-q"]
+    result = run(*args, "--out", str(tmp_path / "report"))
+    assert result.exit_code == 0, result.output
+    report = json.loads(next((tmp_path / "report").glob("*.json")).read_text("utf-8"))
+    assert report["config"]["games"] == 6
+    ids = {card["id"] for card in report["merchant_cards"]}
+    assert {"+yy.up1", "{+yyy/up2}", "sacrifice"} <= ids

@@ -18,6 +18,7 @@ from math import comb
 
 import pytest
 
+from century.engine import runtime
 from century.model.cards import short_fields
 from century.model.ruleset import Ruleset
 from century.render.rl import load_actions
@@ -25,10 +26,12 @@ from century.targets import targets
 
 from helpers import (
     BUNDLED,
+    COMPOSED_ID,
     HOSTILE,
     ROOT,
     bundled_rulesets,
     changed,
+    composed,
     five_ranks,
     hostile,
     lint,
@@ -41,9 +44,10 @@ TRAINING = "(pip install sb3-contrib, which brings PyTorch)"
 
 
 def rulesets() -> dict[str, Ruleset]:
-    """Every bundled game and the five-rank variant."""
+    """Every bundled game, the five-rank variant and the variant of composed cards."""
     games = dict(bundled_rulesets())
     games["five-ranks"] = five_ranks(games["spice-road"])
+    games[COMPOSED_ID] = composed()
     return games
 
 
@@ -65,7 +69,10 @@ def expected_size(ruleset: Ruleset) -> int:
     cards = {c.id: c for c in (*ruleset.starting_cards, *ruleset.merchant_deck)}.values()
     plays = 0
     for card in cards:
-        if card.kind == "gain":
+        if card.kind == "composed":  # every move from some caravan of at most `carry` cubes
+            codes = ruleset.codes.lower()
+            plays += len(runtime.effect_moves(card.effect, codes, "play", carry))
+        elif card.kind == "gain":
             plays += 1
         elif card.kind == "trade":
             plays += carry // sum(short_fields(card.effect, ranks)["pay"])
