@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 import yaml
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
 from century import pipeline
@@ -209,13 +209,20 @@ def effects(draw: Any, depth: int = 0) -> tuple[Any, ...]:
     return tuple(found)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
 @given(effects(), st.lists(st.sampled_from(range(4)), max_size=6))
 def test_compiled_effects_agree_with_a_step_by_step_interpreter(steps, cubes):
     """From any caravan, the engine lists one move per caravan the steps can leave (what a
     cube-by-cube interpreter finds, no more and no fewer), each named by a way to it."""
     caravan = tuple(cubes.count(rank) for rank in range(4))
-    found = plays(steps, caravan)
+    try:
+        found = plays(steps, caravan)
+    except runtime.EffectTooLarge:
+        reject()  # past the engine's cap (the checks' C506), not a disagreement
     ways = list(interpret(steps, caravan))
     assert set(found.values()) == {left for _, left in ways}
     spelt = {("play c " + " ".join(words)).strip(): left for words, left in ways}

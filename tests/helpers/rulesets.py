@@ -13,6 +13,8 @@ from century.diagnostics import has_errors, to_text
 from century.model.ruleset import Ruleset
 from century.pipeline import Compiled, compile_paths
 
+from helpers.paths import REFERENCE
+
 
 class BundledDataError(Exception):
     """The bundled rules do not compile: the message is their diagnostics."""
@@ -131,28 +133,7 @@ def with_test_variants() -> dict[str, Ruleset]:
 
 
 COMPOSED_ID = "spice-road-composed"
-COMPOSED = """\
-id: spice-road-composed
-extends: spice-road
-name: {en: "Century: Spice Road – Composed Cards", de: "Century: Die Gewürzstraße – Neue Karten"}
-cards:
-  merchant:
-    add:
-      - {effect: [gain: YY, upgrade: 1], copies: 2}
-      - {effect: [choose: [[gain: YYY], [upgrade: 2]]], copies: 2}
-      - {effect: [pay_any: 2, gain: G], copies: 2}
-      - {effect: [{repeat: [pay: Y, gain: R], max: 2}], copies: 2}
-      - {effect: [pay: R, upgrade: 2], copies: 2}
-      - {effect: [gain: R, choose: [[upgrade: 1], [gain: Y]]], copies: 2}
-      - {effect: [choose: [[repeat: [pay: YY, gain: G]], [repeat: [pay: RR, gain: B]]]], copies: 2}
-      - {effect: [pay_any: 1, gain: YY], copies: 2}
-      - {effect: [{repeat: [pay_any: 1, gain: R], max: 2}], copies: 2}
-      - {effect: [upgrade: 1, gain: Y], copies: 2}
-      - {effect: [pay: G, choose: [[gain: RRR], [gain: YB]]], copies: 2}
-      - {id: sacrifice, effect: [gain: B, pay: YYY], copies: 2, name: {en: Sacrifice, de: Opfer}}
-    remove: [+yr, +yyy, +b, +rr, +yg, +yyr, +yyyy, r-yyy, yy-g, yy-rr, g-rr, g-yrr, g-yyyyr, yr-b,
-      yyy-b, yyy-rg, yyy-rrr, b-yyyg, b-yyrr, b-yrg, b-rrr, b-gg, rr-yyyg, rr-yyb]
-"""
+COMPOSED = (REFERENCE / "composed.yaml").read_text(encoding="utf-8")
 """A variant of Spice Road (a rules file, for a `rules/` folder) whose merchant deck is about
 half composed cards: a dozen new cards as data alone, two copies each, in place of 24 cards."""
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
@@ -23,6 +23,8 @@ class Context:
     own: frozenset[str] = frozenset()
     """The files of the game being checked itself, as diagnostics name them: a variant's own
     file and the decks and texts it names, not the files of the game it extends."""
+    memo: dict[str, Any] = field(default_factory=dict)
+    """What checks derive from the tree and share (read once per game)."""
 
     @cached_property
     def data(self) -> dict[str, Any]:

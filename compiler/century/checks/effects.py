@@ -8,13 +8,13 @@ an effect is what the engine will do with it.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from functools import cache
 from typing import Any
 
 from century import limits
 from century.checks.context import Context
 from century.diagnostics import Diagnostic
-from century.engine.runtime import MOST_WAYS, EffectTooLarge, Way, effect_ways
+from century.engine.effects import ways
+from century.engine.runtime import MOST_WAYS, EffectTooLarge, Way
 from century.frontend.loader import Path_
 from century.model.cards import (
     KINDS,
@@ -28,26 +28,30 @@ from century.model.cards import (
 from century.model.ruleset import Step
 
 
-@cache
-def ways(steps: tuple[Step, ...], codes: str, most: int) -> tuple[Way, ...]:
-    """The engine's ways to do `steps` from a caravan of at most `most` cubes (cached)."""
-    return effect_ways(steps, codes, most)
-
-
-def merchant_cards(ctx: Context) -> Iterator[tuple[Path_, dict[str, Any], tuple[Step, ...] | None]]:
+def merchant_cards(ctx: Context) -> list[tuple[Path_, dict[str, Any], tuple[Step, ...] | None]]:
     """(path, card, its steps) for every merchant card; steps None where a cube string has
-    an unknown code (`known_codes` says so) or a short form lacks a field."""
+    an unknown code (`known_codes` says so) or a short form lacks a field. Read once per
+    game tree."""
+    found = ctx.memo.get("merchant_cards")
+    if found is None:
+        found = ctx.memo["merchant_cards"] = list(_merchant_cards(ctx))
+    return found
+
+
+def _merchant_cards(
+    ctx: Context,
+) -> Iterator[tuple[Path_, dict[str, Any], tuple[Step, ...] | None]]:
     ranks = len(ctx.data["resources"])
+
+    def vector(cubes: str) -> tuple[int, ...]:
+        counts = [0] * ranks
+        for code in cubes.upper():
+            counts[ctx.codes[code]] += 1  # KeyError: an unknown code
+        return tuple(counts)
+
     for deck, i, card in ctx.cards():
         if not is_merchant(card):
             continue
-
-        def vector(cubes: str) -> tuple[int, ...]:
-            counts = [0] * ranks
-            for code in cubes.upper():
-                counts[ctx.codes[code]] += 1  # KeyError: an unknown code
-            return tuple(counts)
-
         try:
             steps: tuple[Step, ...] | None = to_steps(effect_data(card), vector)
         except (KeyError, TypeError, ValueError):
@@ -103,7 +107,7 @@ def _effect_at(card: Mapping[str, Any], path: Path_) -> Path_:
 def effect_sizes(ctx: Context) -> Iterator[Diagnostic]:
     """Effects within the engine's caps: nesting at most `MAX_EFFECT_DEPTH` deep, at most
     `MAX_CARD_MOVES` moves from one caravan, and an end to every repeat."""
-    codes, limit = ladder(ctx), ctx.data["caravan_limit"]
+    ranks, limit = len(ctx.data["resources"]), ctx.data["caravan_limit"]
     if len(ctx.codes) < len(ctx.data["resources"]):
         return  # shared codes: `unique_resources` reports the cause
     for path, card, steps in merchant_cards(ctx):
@@ -120,7 +124,7 @@ def effect_sizes(ctx: Context) -> Iterator[Diagnostic]:
         if steps is None or any(_endless_repeats(written, ())):
             continue  # unknown codes (C302) or a repeat that never ends (C317) come later
         try:
-            found = ways(steps, codes, limit)
+            found = ways(steps, ranks, limit)
         except EffectTooLarge:
             endless = _has_endless(written)
             yield ctx.diag(
@@ -164,7 +168,7 @@ def card_ways(
     if "effect" in card and any(_endless_repeats(card["effect"], ())):
         return None
     try:
-        return ways(steps, ladder(ctx), ctx.data["caravan_limit"])
+        return ways(steps, len(ctx.data["resources"]), ctx.data["caravan_limit"])
     except EffectTooLarge:
         return None  # C506
 

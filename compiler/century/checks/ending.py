@@ -10,13 +10,15 @@ from century.checks.effects import card_ways, ladder, merchant_cards
 from century.diagnostics import Diagnostic
 from century.model.cards import derived_id
 
+Plays = list[tuple[frozenset[str], frozenset[str]]]
+"""Per way to play a card: the codes it needs, and the codes its result holds."""
 
-def reachable(ctx: Context, start: str) -> frozenset[str]:
-    """The resource codes a player starting with the cubes `start` can ever have, by the
-    cards of the merchant deck and the starting hand (upper case): a way to play a card
-    whose needs are codes the player can have leaves the codes of its result."""
+
+def plays(ctx: Context) -> Plays:
+    """Every way to play every card of the merchant deck and the starting hand, as the codes
+    it needs and the codes it leaves (upper case)."""
     codes = ladder(ctx).upper()
-    results = [
+    return [
         (
             frozenset(codes[r] for r, n in enumerate(way.need) if n),
             frozenset(codes[r] for r, n in enumerate(way.need) if n + way.delta[r] > 0),
@@ -25,9 +27,15 @@ def reachable(ctx: Context, start: str) -> frozenset[str]:
         if path[1] != "point"
         for way in card_ways(ctx, card, steps) or ()
     ]
+
+
+def reachable(found: Plays, start: str) -> frozenset[str]:
+    """The resource codes a player starting with the cubes `start` can ever have, by the
+    plays `found` (`plays`): a way whose needs are codes the player can have leaves the
+    codes of its result."""
     have = frozenset(start.upper())
     while True:
-        more = have.union(*(leaves for needs, leaves in results if needs <= have))
+        more = have.union(*(leaves for needs, leaves in found if needs <= have))
         if more == have:
             return have
         have = more
@@ -53,12 +61,13 @@ def game_can_end(ctx: Context) -> Iterator[Diagnostic]:
     points = data["decks"]["point"]["cards"]
     seats = data["setup"]["seats"]
     endless: list[tuple[int, int, int]] = []  # (players, most payable, threshold)
+    found = plays(ctx)
     stuck = ""
     for players in range(data["players"]["min"], data["players"]["max"] + 1):
         threshold = data["end"]["point_cards"].get(str(players))
         if threshold is None or players > len(seats):
             continue  # reported by `end_thresholds` and `seats_cover_players`
-        reach = {start: reachable(ctx, start) for start in set(seats[:players])}
+        reach = {start: reachable(found, start) for start in set(seats[:players])}
         reasons = [
             [_never_paid(card, reach[start], limit) for card in points] for start in seats[:players]
         ]

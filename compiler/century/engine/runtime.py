@@ -614,9 +614,10 @@ def _repeat(
     out: list[_Partial] = []
     for key, words, delta, need in partials:
         current: list[_Partial] = [((), (), delta, need)]
-        seen = {(delta, need)}  # a later time that leaves the same is never the first way
+        seen: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()  # after earlier times
         done = 0
         while current and (not times or done < times):
+            # a later time that leaves what an earlier one left is never the first way there
             current = [p for p in _ways(body, codes, most, current) if (p[2], p[3]) not in seen]
             seen.update((p[2], p[3]) for p in current)
             done += 1

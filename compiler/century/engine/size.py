@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import comb
 
-from century.engine import runtime
+from century.engine.effects import most_moves
 from century.model.ruleset import Ruleset
 
 
@@ -48,8 +48,7 @@ def move_bound(ruleset: Ruleset) -> MoveBound:
     ranks = len(ruleset.resources)
     limit = ruleset.caravan_limit
     cards = {card.id: card for card in (*ruleset.starting_cards, *ruleset.merchant_deck)}
-    codes = ruleset.codes.lower()
-    plays = sum(runtime.effect_most_moves(c.effect, codes, limit) for c in cards.values())
+    plays = sum(most_moves(card.effect, ranks, limit) for card in cards.values())
     acquires = sum(_sequences(k, ranks, limit) for k in range(ruleset.merchant_row))
     return MoveBound(
         plays=plays,
