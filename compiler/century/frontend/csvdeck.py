@@ -35,6 +35,7 @@ from functools import cache
 from typing import Any
 
 from century.diagnostics import CONTROL, Diagnostic, DiagnosticError, Mark
+from century.frontend import effectcell
 from century.frontend import schema as schemas
 from century.frontend.loader import Node
 from century.limits import MAX_CELL_CHARS, MAX_DIGITS, MAX_FILE_BYTES, MAX_ITEMS, MAX_NODES
@@ -403,6 +404,13 @@ def _card(
         problem = _cell_problem(column, text)
         if problem:
             problems.append(Diagnostic.at(cell.mark, problem[0], problem[1], hint=problem[2]))
+            continue
+        if column == effectcell.COLUMN:
+            steps, count, found = effectcell.cell_effect(text, cell.text, cell.mark, cell.quoted)
+            problems += found
+            if steps is not None:
+                budget.take(1 + count, cell.mark)
+                values[column], keys[column] = steps, cell.mark
             continue
         budget.take(2, cell.mark)
         if lang := _LANG.fullmatch(column):

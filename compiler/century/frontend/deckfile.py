@@ -1,8 +1,9 @@
 """A resolved deck written back as data: a CSV or TSV table, or a YAML deck file.
 
 What is written reads back (`century.frontend.csvdeck`, the YAML loader) into the same cards:
-the fields as the data gives them after a variant's changes, ids only where a card names its
-own, names per language. A value a spreadsheet would read as a formula (a name that starts
+the fields as the data gives them after a variant's changes (a card written with ``effect:``
+steps in the one-cell notation of `century.model.notation`, a short form in its ``kind``
+columns), ids only where a card names its own, names per language. A value a spreadsheet would read as a formula (a name that starts
 with ``=``, say) is refused rather than written, as reading such a cell refuses it.
 """
 
@@ -14,6 +15,7 @@ from typing import Any
 import yaml
 
 from century.frontend import csvdeck
+from century.model import notation
 
 FORMATS = ("csv", "tsv", "yaml")
 
@@ -23,10 +25,12 @@ class ExportProblem(ValueError):
 
 
 def columns(deck: str, cards: Sequence[Mapping[str, Any]], languages: Sequence[str]) -> list[str]:
-    """The columns of a table of `cards`: the effect fields in the schema's order, then
+    """The columns of a table of `cards`: the effect fields in the schema's order (``effect``,
+    the steps of composed cards, after the short forms' fields), then
     ``copies`` and ``id`` where a card has them, then ``name.<lang>`` per language named."""
     fields = [f for f in csvdeck.columns_of(deck) if any(f in card for card in cards)]
-    effect = [f for f in fields if f not in ("id", "copies", "name")]
+    effect = [f for f in fields if f not in ("id", "copies", "name", "effect")]
+    effect += [f for f in fields if f == "effect"]  # composed cards' steps, after short forms
     langs = list(languages)
     for card in cards:
         langs += [lang for lang in card.get("name", {}) if lang not in langs]
@@ -80,6 +84,8 @@ def yaml_deck(
 
 
 def _value(card: Mapping[str, Any], column: str) -> Any:
+    if column == "effect" and column in card:
+        return notation.write(card[column])
     if column.startswith("name."):
         return card.get("name", {}).get(column.removeprefix("name."))
     return card.get(column)
