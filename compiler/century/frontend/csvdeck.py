@@ -6,7 +6,9 @@ A deck table has a header row naming card fields and one card per row below it:
     trade,G,YY,,,Bazaar,Basar
 
 The columns are the fields of the deck schema's cards (``kind``, ``get``, ``pay``, ``steps``,
-``cost``, ``points``, ``copies``, ``id``) and ``name.<lang>`` per language; headers are read
+``effect``, ``cost``, ``points``, ``copies``, ``id``) and ``name.<lang>`` per language; an
+``effect`` cell holds a card's steps in one line (`century.frontend.effectcell`: ``gain YY then
+upgrade 1``), read into the steps YAML's ``effect:`` gives, each at its word. Headers are read
 without case or surrounding spaces. An empty cell leaves its field out. Every cell keeps its
 ``file:line:col``, so the schema and the checks report a problem at the cell with the codes and
 hints they give for YAML. The deck a table holds is the one the game names it as (``decks:

@@ -3,8 +3,9 @@
 What is written reads back (`century.frontend.csvdeck`, the YAML loader) into the same cards:
 the fields as the data gives them after a variant's changes (a card written with ``effect:``
 steps in the one-cell notation of `century.model.notation`, a short form in its ``kind``
-columns), ids only where a card names its own, names per language. A value a spreadsheet would read as a formula (a name that starts
-with ``=``, say) is refused rather than written, as reading such a cell refuses it.
+columns), ids only where a card names its own, names per language. A value a spreadsheet
+would read as a formula (a name that starts with ``=``, say) is refused rather than written,
+as reading such a cell refuses it.
 """
 
 from __future__ import annotations

@@ -12,7 +12,9 @@ COLUMN = "effect"
 """The column of a deck table that holds a card's steps in the notation."""
 
 
-def cell_effect(text: str, raw: str, start: Mark, quoted: bool) -> tuple[Node | None, int, list[Diagnostic]]:
+def cell_effect(
+    text: str, raw: str, start: Mark, quoted: bool
+) -> tuple[Node | None, int, list[Diagnostic]]:
     """The steps an ``effect`` cell writes as a node (None with its diagnostic when the text
     is no effect) and how many values the node holds. `text` is the cell's value, `raw` the
     cell as split (quotes undone), `start` where the cell starts."""
@@ -20,7 +22,11 @@ def cell_effect(text: str, raw: str, start: Mark, quoted: bool) -> tuple[Node | 
     try:
         piece = parse(text)
     except NotationError as err:
-        return None, 0, [Diagnostic.at(where.mark(err.at), err.code, f"effect: {err.message}", hint=err.hint)]
+        return (
+            None,
+            0,
+            [Diagnostic.at(where.mark(err.at), err.code, f"effect: {err.message}", hint=err.hint)],
+        )
     counted = [0]
     return _node(piece, where, counted), counted[0], []
 
