@@ -241,3 +241,27 @@ def written(steps: Sequence[Any], codes: str) -> list[dict[str, Any]]:
 def text_of(steps: Sequence[Any], codes: str) -> str:
     """The model's steps in the notation, with the ladder's `codes`."""
     return write(written(steps, codes))
+
+
+def flow_steps(steps: Sequence[Any]) -> str:
+    """Steps as written in the data in YAML's short flow form, a step of one key as a compact
+    pair: ``[gain: YY, upgrade: 1]``, ``[{repeat: [pay: Y, gain: R], max: 2}]``,
+    ``[choose: [[gain: YYY], [upgrade: 2]]]`` (what one types after ``effect:``)."""
+    items = []
+    for step in steps:
+        if not isinstance(step, Mapping):
+            items.append(str(step))
+            continue
+        pairs = [f"{key}: {_flow_value(key, value)}" for key, value in step.items()]
+        items.append(pairs[0] if len(pairs) == 1 else "{" + ", ".join(pairs) + "}")
+    return "[" + ", ".join(items) + "]"
+
+
+def _flow_value(key: str, value: Any) -> str:
+    if key == "repeat" and isinstance(value, list):
+        return flow_steps(value)
+    if key == "choose" and isinstance(value, list):
+        return (
+            "[" + ", ".join(flow_steps(o) if isinstance(o, list) else str(o) for o in value) + "]"
+        )
+    return str(value)
