@@ -288,3 +288,13 @@ def test_composed_cards_from_a_table_play_in_a_built_engine(tmp_path):
     assert {"play {+yyy/up2} o2 yr", "play y-rx2 x1", "play y-rx2 x2"} <= set(moves)
     state.play("play {+yyy/up2} o2 yr")
     assert state.cubes(0) == "yrg"
+
+
+def test_an_effect_the_notation_cannot_give_back_is_not_exported():
+    from century.frontend.deckfile import ExportProblem, table
+
+    assert table("merchant", [{"effect": [{"pay_any": 2}, {"gain": "B"}]}], ["en"]) == (
+        b"effect\npay_any 2 then gain B\n"
+    )
+    with pytest.raises(ExportProblem, match="card 1 of the merchant deck: the effect 'gain THEN'"):
+        table("merchant", [{"effect": [{"gain": "THEN"}]}], ["en"])

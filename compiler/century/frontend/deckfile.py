@@ -54,7 +54,10 @@ def table(
     for number, card in enumerate(cards, 1):
         cells = []
         for column in header:
-            value = _value(card, column)
+            try:
+                value = _value(card, column)
+            except ExportProblem as err:
+                raise ExportProblem(f"card {number} of the {deck} deck: {err}") from None
             text = "" if value is None else str(value)
             if text and text[0] in csvdeck.FORMULA and not csvdeck.is_data(column, text):
                 raise ExportProblem(
@@ -86,7 +89,7 @@ def yaml_deck(
 
 def _value(card: Mapping[str, Any], column: str) -> Any:
     if column == "effect" and column in card:
-        return notation.write(card[column])
+        return _effect_cell(card[column])
     if column.startswith("name."):
         return card.get("name", {}).get(column.removeprefix("name."))
     return card.get(column)
@@ -97,4 +100,21 @@ def _quoted(text: str, delimiter: str) -> str:
     at either end (which reading would strip)."""
     if any(c in text for c in (delimiter, '"', "\n", "\r")) or text != text.strip():
         return '"' + text.replace('"', '""') + '"'
+    return text
+
+
+def _effect_cell(steps: Any) -> str:
+    """Steps in the one-cell notation; `ExportProblem` for steps the notation cannot give
+    back as they are (a cube string that spells one of its words, ``THEN`` on a ladder with
+    those codes, or an empty one)."""
+    text = notation.write(steps)
+    try:
+        same = notation.parse(text).plain() == list(steps)
+    except notation.NotationError:
+        same = False
+    if not same:
+        raise ExportProblem(
+            f"the effect {text[:40]!r} does not read back as written in a cell; "
+            "export the deck as yaml"
+        )
     return text
