@@ -298,3 +298,12 @@ def test_an_effect_the_notation_cannot_give_back_is_not_exported():
     )
     with pytest.raises(ExportProblem, match="card 1 of the merchant deck: the effect 'gain THEN'"):
         table("merchant", [{"effect": [{"gain": "THEN"}]}], ["en"])
+
+
+def test_a_row_without_kind_or_steps_is_told_either_will_do():
+    from century.frontend.csvdeck import check_table
+
+    table = load_table(b"effect,copies\ngain YY then upgrade 1,2\n,3\n", "deck.csv", "merchant")
+    [found] = check_table(table)
+    assert (found.code, found.line, found.col) == ("C102", 1, 1)
+    assert found.hint == "add a 'kind' column, or write the card's steps in its 'effect' cell"

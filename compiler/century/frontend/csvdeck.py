@@ -295,10 +295,18 @@ def check_table(table: Table) -> list[Diagnostic]:
                 "C102",
                 f"no column {column!r}, which the card{'s' * (len(lines) > 1)} of "
                 f"row{'s' * (len(lines) > 1)} {shown} need{'s' * (len(lines) == 1)}",
-                hint=" ".join(filter(None, [rows[0].hint, f"add a {column!r} column"])),
+                hint=" ".join(filter(None, [rows[0].hint, _add_column(column, table.columns)])),
             )
         )
     return problems
+
+
+def _add_column(column: str, columns: dict[str, Mark]) -> str:
+    """What to add for a missing column: a card with no ``kind`` may have its steps in an
+    ``effect`` cell instead, where the table has that column."""
+    if column == "kind" and effectcell.COLUMN in columns:
+        return "add a 'kind' column, or write the card's steps in its 'effect' cell"
+    return f"add a {column!r} column"
 
 
 def _filled(row: list[Cell]) -> bool:
