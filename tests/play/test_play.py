@@ -174,7 +174,7 @@ def test_composed_cards_in_the_terminal(tmp_path: Path) -> None:
     out = result.output
     assert "play <card> <choices>" in out and "play {+yyy/up2} o2 y " in out  # help
     assert "1: {+yyy/up2}(either (+YYY) or (upgrade 2))" in out
-    assert "[3] {+yyy/up2} ·4" in out
+    assert "[3] {+yyy/up2} o1-2 ·4" in out
     assert "N ways to play the card, or to pay, leave or upgrade cubes" in out
     assert "did you mean 'play {+yyy/up2}'?" in out
     assert "play {+yyy/up2}: 4 ways. Enter: play {+yyy/up2} o" in out

@@ -166,13 +166,21 @@ class Choice:
 
     @property
     def label(self) -> str:
-        """The entry as listed, without its verb: ``6 ·330``, ``yy-rr x1-3``, ``+yy``."""
+        """The entry as listed, without its verb: ``6 ·330``, ``yy-rr x1-3``, ``+yy``; a
+        composed card's ways with the range of their first choice, ``{+yyy/up2} o1-2 ·4``
+        (the options of its choice), ``{any1-+b}x2 x1-2 ·7`` (the times of its repeat)."""
         name = self.key.partition(" ")[2]
         if len(self.options) == 1:
             return f"{name} {self.options[0]}".strip()
         if all(_is_count(option) for option in self.options):
             counts = sorted(int(option[1:]) for option in self.options)
             return f"{name} x{counts[0]}-{counts[-1]}".strip()
+        firsts = {option.split()[0] if option else "" for option in self.options}
+        letters = {word[:1] for word in firsts}
+        if len(firsts) > 1 and len(letters) == 1 and all(map(_is_marker, firsts)):
+            numbers = sorted(int(word[1:]) for word in firsts)
+            span = f"{letters.pop()}{numbers[0]}-{numbers[-1]}"
+            return f"{name} {span} ·{len(self.options)}".strip()
         return f"{name} ·{len(self.options)}".strip()
 
 
