@@ -114,7 +114,7 @@ def in_typed_text(
 def _card_at(
     d: Diagnostic, file: Path, starts: Mapping[int, CardText]
 ) -> tuple[CardText | None, int]:
-    if not (d.file == str(file) or d.file.endswith("/" + file.name)):
+    if d.file != str(file) and (d.file.startswith("<") or Path(d.file).resolve() != file.resolve()):
         return None, 0
     for first, card in starts.items():
         if first <= d.line < first + len(card.lines):

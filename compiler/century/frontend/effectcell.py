@@ -18,7 +18,7 @@ def cell_effect(
     """The steps an ``effect`` cell writes as a node (None with its diagnostic when the text
     is no effect) and how many values the node holds. `text` is the cell's value, `raw` the
     cell as split (quotes undone), `start` where the cell starts."""
-    where = _Places(raw, text, start, quoted)
+    where = _Places(raw, start, quoted)
     try:
         piece = parse(text)
     except NotationError as err:
@@ -48,12 +48,12 @@ class _Places:
     (after the opening quote of a quoted cell, whose doubled quotes take two columns and line
     breaks start a line; after the spaces an unquoted cell's value drops)."""
 
-    def __init__(self, raw: str, text: str, start: Mark, quoted: bool) -> None:
+    def __init__(self, raw: str, start: Mark, quoted: bool) -> None:
         self.raw, self.start, self.quoted = raw, start, quoted
         self.lead = 0 if quoted else len(raw) - len(raw.lstrip())
 
     def mark(self, at: int) -> Mark:
-        line, col = self.start.line, self.start.col + self.quoted
+        line, col = self.start.line, self.start.col + (1 if self.quoted else 0)
         for char in self.raw[: self.lead + at]:
             if char == "\n":
                 line, col = line + 1, 1
