@@ -464,14 +464,21 @@ def _help(table: Table) -> str:
     ruleset, engine = table.ruleset, table.engine
     cards = (*ruleset.starting_cards, *ruleset.merchant_deck)
     cubes = ruleset.caravan_limit
-    plain, composed = "<card>", "<card> o2 yr"
+    plain, composed = "", ""
     for card in cards:
-        moves = engine.effect_moves(card.effect, engine.CODES, card.id, cubes)
-        if plain == "<card>" and moves == [card.id]:
+        wanted = not plain or (not composed and card.kind == COMPOSED)
+        moves = engine.effect_moves(card.effect, engine.CODES, card.id, cubes) if wanted else []
+        if not plain and moves == [card.id]:
             plain = card.id
-        if composed == "<card> o2 yr" and card.kind == COMPOSED and moves:
+        if not composed and card.kind == COMPOSED and moves:
             composed = max(moves, key=lambda move: (len(move.split()), -len(move)))
-    return HELP.format(gain=plain, composed=composed, codes=" ".join(ruleset.codes))
+        if plain and composed:
+            break
+    return HELP.format(
+        gain=plain or "<card>",
+        composed=composed or "<card> o2 yr",
+        codes=" ".join(ruleset.codes),
+    )
 
 
 def _save(table: Table, path: Path) -> None:
