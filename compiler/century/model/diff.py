@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from century.model.cards import COMPOSED, derived_id, short_fields, steps_json
+from century.model.cards import COMPOSED, derived_id, short_fields
 from century.model.notation import text_of, written
 from century.model.ruleset import Change, MerchantCard, PointCard, Ruleset, Vector, frozen_map
 
@@ -118,16 +118,14 @@ def _diff_deck(deck: str, a: Ruleset, b: Ruleset, out: dict[str, list[Any]]) -> 
 
 
 def _effect(card: Card, ruleset: Ruleset) -> dict[str, Any]:
+    """A merchant card's effect as `changes` gives it (kind, steps, short-form fields), with
+    its steps in the notation (``text``) and the id they derive (``derived_id``)."""
     if not isinstance(card, MerchantCard):
         return {}
-    text = text_of(card.effect, ruleset.codes)
-    derived = derived_id({"effect": written(card.effect, ruleset.codes)})
-    return {
-        "kind": card.kind,
-        "effect": steps_json(card.effect),
-        "text": text,
-        "derived_id": derived,
-    }
+    found = {k: v for k, v in _card(card, ruleset).items() if k not in ("id", "copies", "name")}
+    found["text"] = text_of(card.effect, ruleset.codes)
+    found["derived_id"] = derived_id({"effect": written(card.effect, ruleset.codes)})
+    return found
 
 
 def _renames(a: Ruleset, b: Ruleset) -> list[dict[str, Any]]:
