@@ -11,6 +11,8 @@ import json
 import re
 
 from century.frontend.loader import Node
+from century.model.cards import STEPS
+from century.model.notation import OPTIONS, STEPS_OF
 
 PLAIN = re.compile(r"^[A-Za-z][A-Za-z0-9 _.+-]*$")
 RESERVED = {"true", "false", "yes", "no", "on", "off", "null", "~", "y", "n"}
@@ -71,9 +73,9 @@ def _flow_steps(node: Node) -> str:
 
 
 def _flow_step_value(key: str, node: Node) -> str:
-    if key == "repeat" and isinstance(node.value, list):
+    if STEPS.get(key) == STEPS_OF and isinstance(node.value, list):
         return _flow_steps(node)
-    if key == "choose" and isinstance(node.value, list):
+    if STEPS.get(key) == OPTIONS and isinstance(node.value, list):
         options = (_flow_steps(o) if isinstance(o.value, list) else _flow(o) for o in node.value)
         return "[" + ", ".join(options) + "]"
     return _flow(node)

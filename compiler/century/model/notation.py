@@ -37,7 +37,12 @@ from century.limits import MAX_DEPTH, MAX_DIGITS
 from century.model.cards import COUNT, CUBES, STEPS, step_name
 
 THEN, BAR, MAX = "then", "|", "max"
-"""The words and marks between steps: ``then`` joins steps, ``|`` parts options."""
+"""The words and marks between steps: ``then`` joins steps, ``|`` parts options, ``max`` bounds
+a repeat."""
+STEPS_OF, OPTIONS = "steps", "options"
+"""What a step that holds steps takes (`STEPS`): steps (``repeat``, which may add ``max``), or
+options of steps (``choose``). The notation is read and written from `STEPS`, so a new step
+of any of its kinds is written at once."""
 
 GRAMMAR = (
     "steps are joined by 'then': gain CUBES, pay CUBES, pay_any N, upgrade N, "
@@ -157,9 +162,9 @@ class _Parser:
             value = self.value(name, takes)
             return Piece({name: value}, token.at, {name: token.at})
         opening = self.expect("(", f"'{name}' takes its steps in brackets: {name} (...)")
-        if name == "repeat":
+        if takes == STEPS_OF:
             body = self.steps(depth + 1)
-            self.expect(")", "close the brackets of 'repeat' with ')'")
+            self.expect(")", f"close the brackets of '{name}' with ')'")
             values, keys = {name: Piece(body.value, opening.at)}, {name: token.at}
             if (after := self.peek()) is not None and after.word() == MAX:
                 self.take()
@@ -169,7 +174,7 @@ class _Parser:
         while (bar := self.peek()) is not None and bar.text == BAR:
             self.take()
             options.append(self.steps(depth + 1))
-        self.expect(")", "part the options of 'choose' with '|' and close them with ')'")
+        self.expect(")", f"part the options of '{name}' with '|' and close them with ')'")
         return Piece({name: Piece(options, opening.at)}, token.at, {name: token.at})
 
     def value(self, name: str, takes: str) -> Piece:
@@ -213,11 +218,11 @@ def write(steps: Sequence[Mapping[str, Any]]) -> str:
 def _step(step: Mapping[str, Any]) -> str:
     name = step_name(step)
     value = step[name]
-    if name == "repeat":
+    if STEPS[name] == STEPS_OF:
         most = f" max {step[MAX]}" if step.get(MAX) else ""
-        return f"repeat ({write(value)}){most}"
-    if name == "choose":
-        return "choose (" + " | ".join(write(option) for option in value) + ")"
+        return f"{name} ({write(value)}){most}"
+    if STEPS[name] == OPTIONS:
+        return f"{name} (" + " | ".join(write(option) for option in value) + ")"
     return f"{name} {value}"
 
 
@@ -227,9 +232,9 @@ def written(steps: Sequence[Any], codes: str) -> list[dict[str, Any]]:
     found: list[dict[str, Any]] = []
     for step in steps:
         name = step[0]
-        if name == "repeat":
+        if STEPS[name] == STEPS_OF:
             found.append({name: written(step[1], codes), **({MAX: step[2]} if step[2] else {})})
-        elif name == "choose":
+        elif STEPS[name] == OPTIONS:
             found.append({name: [written(option, codes) for option in step[1]]})
         elif STEPS[name] == CUBES:
             found.append({name: "".join(code * n for code, n in zip(codes, step[1], strict=False))})
@@ -258,9 +263,9 @@ def flow_steps(steps: Sequence[Any]) -> str:
 
 
 def _flow_value(key: str, value: Any) -> str:
-    if key == "repeat" and isinstance(value, list):
+    if STEPS.get(key) == STEPS_OF and isinstance(value, list):
         return flow_steps(value)
-    if key == "choose" and isinstance(value, list):
+    if STEPS.get(key) == OPTIONS and isinstance(value, list):
         return (
             "[" + ", ".join(flow_steps(o) if isinstance(o, list) else str(o) for o in value) + "]"
         )
