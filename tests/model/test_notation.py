@@ -70,3 +70,45 @@ def test_nesting_is_capped():
     with pytest.raises(NotationError) as err:
         parse("repeat (" * 150 + "gain Y" + ")" * 150)
     assert err.value.code == "C012"
+
+
+def _effects():
+    """Random effects: every step, repeats (with and without max) and choices nested."""
+    from hypothesis import strategies as st
+
+    cubes = st.text("YRGB", min_size=1, max_size=5)
+    leaf = st.one_of(
+        st.builds(lambda c: {"gain": c}, cubes),
+        st.builds(lambda c: {"pay": c}, cubes),
+        st.builds(lambda n: {"pay_any": n}, st.integers(1, 9)),
+        st.builds(lambda n: {"upgrade": n}, st.integers(1, 9)),
+    )
+
+    def nested(steps):
+        lists = st.lists(steps, min_size=1, max_size=3)
+        return st.one_of(
+            st.builds(
+                lambda body, most: {"repeat": body, **({"max": most} if most else {})},
+                lists,
+                st.integers(0, 3),
+            ),
+            st.builds(lambda options: {"choose": options}, st.lists(lists, min_size=2, max_size=3)),
+        )
+
+    return st.lists(st.recursive(leaf, nested, max_leaves=8), min_size=1, max_size=3)
+
+
+def test_any_effect_reads_back_as_written():
+    """Random effects: written, then read, they are the same steps; written again, the same
+    text; in capitals, the same steps (words in any case, cubes as written)."""
+    from hypothesis import given, settings
+
+    @settings(max_examples=100, deadline=None)
+    @given(_effects())
+    def check(steps):
+        text = write(steps)
+        assert parse(text).plain() == steps
+        assert write(parse(text).plain()) == text
+        assert parse(text.upper()).plain() == steps
+
+    check()
