@@ -203,7 +203,17 @@ COMPOSED = (
 )
 
 
-@pytest.mark.parametrize("fmt", ["csv", "tsv"])
+_CELLS = [
+    "gain YY then upgrade 1",
+    "choose (gain YYY | upgrade 2)",
+    "repeat (pay Y then gain R) max 2",
+    "pay_any 2 then gain B",
+    "choose (repeat (pay RR then gain G) | pay_any 1 then gain RR)",
+    "repeat (gain Y then upgrade 1) max 3",
+]
+
+
+@pytest.mark.parametrize("fmt", ["csv", "tsv", "yaml"])
 def test_composed_cards_are_exported_in_the_effect_column_and_read_back(fmt, tmp_path, monkeypatch):
     """Composed cards go out in one `effect` cell each (short forms keep their kind columns)
     and come back as the same game."""
@@ -213,19 +223,13 @@ def test_composed_cards_are_exported_in_the_effect_column_and_read_back(fmt, tmp
     result = invoke(tmp_path, monkeypatch, "deck", "export", "house", "merchant", "-o", name)
     assert result.exit_code == 0, result.output
     text = (tmp_path / name).read_text("utf-8")
-    delimiter = "\t" if fmt == "tsv" else ","
-    lines = text.splitlines()
-    assert lines[0].split(delimiter)[:5] == ["kind", "get", "pay", "steps", "effect"]
-    cells = [line.split(delimiter)[4] for line in lines[1:]]
-    assert cells[-6:] == [
-        "gain YY then upgrade 1",
-        "choose (gain YYY | upgrade 2)",
-        "repeat (pay Y then gain R) max 2",
-        "pay_any 2 then gain B",
-        "choose (repeat (pay RR then gain G) | pay_any 1 then gain RR)",
-        "repeat (gain Y then upgrade 1) max 3",
-    ]
-    assert "trade,RRRGG,BB,,," in text or "trade\tRRRGG\tBB\t\t\t" in text
+    if fmt == "yaml":
+        assert "  - {effect: [{gain: YY}, {upgrade: 1}], name: {en: 'Mixed, Bag'" in text
+    else:
+        rows = [line.split("\t" if fmt == "tsv" else ",") for line in text.splitlines()]
+        assert rows[0][:5] == ["kind", "get", "pay", "steps", "effect"]
+        assert [row[4] for row in rows[-6:]] == _CELLS
+        assert ["trade", "RRRGG", "BB", "", ""] in [row[:5] for row in rows]
     (tmp_path / "rules" / "again.yaml").write_text(
         f"id: again\nextends: spice-road\ndecks: {{merchant: ../{name}}}\n", encoding="utf-8"
     )
