@@ -14,7 +14,8 @@ from century.diagnostics import DiagnosticError
 from century.frontend.csvdeck import load_table
 from century.pipeline import compile_paths
 
-from helpers import bundled_rulesets, position
+from helpers import COMPOSED as HALF_COMPOSED
+from helpers import COMPOSED_ID, bundled_rulesets, position
 
 DECKS = ("merchant", "point", "starting")
 SAME_GAME = {"id", "name", "extends", "variant_of", "sources", "source_hash"}
@@ -311,3 +312,22 @@ def test_a_row_without_kind_or_steps_is_told_either_will_do():
     [found] = check_table(table)
     assert (found.code, found.line, found.col) == ("C102", 1, 1)
     assert found.hint == "add a 'kind' column, or write the card's steps in its 'effect' cell"
+
+
+@pytest.mark.parametrize("fmt", ["csv", "tsv"])
+def test_the_half_composed_market_is_exported_and_read_back(fmt, tmp_path, monkeypatch):
+    """The tests' variant whose market is half composed cards: its merchant deck as a table
+    plays as the variant does."""
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "composed.yaml").write_text(HALF_COMPOSED, encoding="utf-8")
+    name = f"cards/merchant.{fmt}"
+    result = invoke(tmp_path, monkeypatch, "deck", "export", COMPOSED_ID, "merchant", "-o", name)
+    assert result.exit_code == 0, result.output
+    text = (tmp_path / name).read_text("utf-8")
+    assert "choose (repeat (pay YY then gain G) | repeat (pay RR then gain B))" in text
+    (tmp_path / "rules" / "again.yaml").write_text(
+        f"id: again\nextends: spice-road\ndecks: {{merchant: ../{name}}}\n", encoding="utf-8"
+    )
+    compiled = compile_paths([tmp_path / "rules"])
+    assert not compiled.diagnostics, [d.format() for d in compiled.diagnostics]
+    assert plays(compiled.rulesets["again"]) == plays(compiled.rulesets[COMPOSED_ID])
