@@ -14,7 +14,8 @@ from century.diagnostics import DiagnosticError
 from century.frontend.csvdeck import load_table
 from century.pipeline import compile_paths
 
-from helpers import bundled_rulesets
+from helpers import COMPOSED as HALF_COMPOSED
+from helpers import COMPOSED_ID, bundled_rulesets, position
 
 DECKS = ("merchant", "point", "starting")
 SAME_GAME = {"id", "name", "extends", "variant_of", "sources", "source_hash"}
@@ -190,3 +191,143 @@ def test_export_never_replaces_a_file_unasked_nor_an_input(tmp_path, monkeypatch
     )
     assert again.exit_code == 1 and "is an input of this run" in again.stderr
     assert invoke(tmp_path, monkeypatch, "deck", "export", "house", "nope").exit_code == 2
+
+
+COMPOSED = (
+    "id: house\nextends: spice-road\ncards:\n  merchant:\n    add:\n"
+    "      - {effect: [gain: YY, upgrade: 1], name: {en: 'Mixed, Bag', de: Beutel}}\n"
+    "      - {effect: [choose: [[gain: YYY], [upgrade: 2]]], copies: 2}\n"
+    "      - {effect: [{repeat: [pay: Y, gain: R], max: 2}]}\n"
+    "      - {effect: [pay_any: 2, gain: B], id: bag}\n"
+    "      - {effect: [choose: [[{repeat: [pay: RR, gain: G]}], [pay_any: 1, gain: RR]]]}\n"
+    "      - {effect: [{repeat: [gain: Y, upgrade: 1], max: 3}]}\n"
+)
+
+
+_CELLS = [
+    "gain YY then upgrade 1",
+    "choose (gain YYY | upgrade 2)",
+    "repeat (pay Y then gain R) max 2",
+    "pay_any 2 then gain B",
+    "choose (repeat (pay RR then gain G) | pay_any 1 then gain RR)",
+    "repeat (gain Y then upgrade 1) max 3",
+]
+
+
+@pytest.mark.parametrize("fmt", ["csv", "tsv", "yaml"])
+def test_composed_cards_are_exported_in_the_effect_column_and_read_back(fmt, tmp_path, monkeypatch):
+    """Composed cards go out in one `effect` cell each (short forms keep their kind columns)
+    and come back as the same game."""
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "house.yaml").write_text(COMPOSED, encoding="utf-8")
+    name = f"cards/merchant.{fmt}"
+    result = invoke(tmp_path, monkeypatch, "deck", "export", "house", "merchant", "-o", name)
+    assert result.exit_code == 0, result.output
+    text = (tmp_path / name).read_text("utf-8")
+    if fmt == "yaml":
+        assert "  - {effect: [{gain: YY}, {upgrade: 1}], name: {en: 'Mixed, Bag'" in text
+    else:
+        rows = [line.split("\t" if fmt == "tsv" else ",") for line in text.splitlines()]
+        assert rows[0][:5] == ["kind", "get", "pay", "steps", "effect"]
+        assert [row[4] for row in rows[-6:]] == _CELLS
+        assert ["trade", "RRRGG", "BB", "", ""] in [row[:5] for row in rows]
+    (tmp_path / "rules" / "again.yaml").write_text(
+        f"id: again\nextends: spice-road\ndecks: {{merchant: ../{name}}}\n", encoding="utf-8"
+    )
+    compiled = compile_paths([tmp_path / "rules"])
+    assert not compiled.diagnostics, [d.format() for d in compiled.diagnostics]
+    assert plays(compiled.rulesets["again"]) == plays(compiled.rulesets["house"])
+
+
+def test_an_effect_cell_is_located_to_its_word():
+    """The steps of an effect cell stand where they are written (after the spaces an unquoted
+    cell drops, after a quote, on the lines of a quoted cell), and so does a notation error."""
+    raw = (
+        b"effect;name.en\n"
+        b"  repeat (pay Y then gain R) max 2 ;y\n"
+        b'"choose (gain YYY |\nupgrade 2)";z\n'
+    )
+    cards = load_table(raw, "deck.csv", "merchant").node.value["cards"].value
+    repeat = cards[0].value["effect"].value[0]
+    assert repeat.plain() == {"repeat": [{"pay": "Y"}, {"gain": "R"}], "max": 2}
+    assert (repeat.mark.line, repeat.mark.col, repeat.value["max"].mark.col) == (2, 3, 34)
+    upgrade = cards[1].value["effect"].value[0].value["choose"].value[1].value[0]
+    assert (upgrade.mark.line, upgrade.mark.col, upgrade.value["upgrade"].mark.col) == (4, 1, 9)
+    bad = b'effect;name.en\n"gain YY then\nupgrade 1 then gian R";x\n'
+    with pytest.raises(DiagnosticError) as err:
+        load_table(bad, "deck.csv", "merchant")
+    [found] = err.value.diagnostics
+    assert (found.code, found.line, found.col, found.message, found.hint) == (
+        "C104",
+        3,
+        16,
+        "effect: expected a step, got 'gian'",
+        "did you mean 'gain'?",
+    )
+
+
+def test_composed_cards_from_a_table_play_in_a_built_engine(tmp_path):
+    """Composed cards of a CSV merchant deck in a hand: the engine lists their plays and
+    plays them (an upgrade's cubes, a choice, a repeat's times)."""
+    from century.engine import load_engine
+
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "table.yaml").write_text(
+        "id: table\nextends: spice-road\ndecks: {merchant: merchant.csv}\n", encoding="utf-8"
+    )
+    (tmp_path / "rules" / "merchant.csv").write_text(
+        "kind,get,pay,effect\ngain,YR,,\ntrade,G,YY,\ntrade,B,RR,\n"
+        ",,,gain YY then upgrade 1\n,,,choose (gain YYY | upgrade 2)\n"
+        ",,,repeat (pay Y then gain R) max 2\n",
+        encoding="utf-8",
+    )
+    compiled = compile_paths([tmp_path / "rules"])
+    assert not compiled.diagnostics, [d.format() for d in compiled.diagnostics]
+    ruleset = compiled.rulesets["table"]
+    assert [card.kind for card in ruleset.merchant_deck[3:]] == ["composed"] * 3
+    engine = load_engine(ruleset)
+    hand = ["+yy.up1", "{+yyy/up2}", "y-rx2"]
+    state = position(engine, seats=[{"caravan": "yyr", "hand": hand}, {}])
+    moves = state.legal_moves()
+    assert {"play +yy.up1 y", "play +yy.up1 r", "play {+yyy/up2} o1"} <= set(moves)
+    assert {"play {+yyy/up2} o2 yr", "play y-rx2 x1", "play y-rx2 x2"} <= set(moves)
+    state.play("play {+yyy/up2} o2 yr")
+    assert state.cubes(0) == "yrg"
+
+
+def test_an_effect_the_notation_cannot_give_back_is_not_exported():
+    from century.frontend.deckfile import ExportProblem, table
+
+    assert table("merchant", [{"effect": [{"pay_any": 2}, {"gain": "B"}]}], ["en"]) == (
+        b"effect\npay_any 2 then gain B\n"
+    )
+    with pytest.raises(ExportProblem, match="card 1 of the merchant deck: the effect 'gain THEN'"):
+        table("merchant", [{"effect": [{"gain": "THEN"}]}], ["en"])
+
+
+def test_a_row_without_kind_or_steps_is_told_either_will_do():
+    from century.frontend.csvdeck import check_table
+
+    table = load_table(b"effect,copies\ngain YY then upgrade 1,2\n,3\n", "deck.csv", "merchant")
+    [found] = check_table(table)
+    assert (found.code, found.line, found.col) == ("C102", 1, 1)
+    assert found.hint == "add a 'kind' column, or write the card's steps in its 'effect' cell"
+
+
+@pytest.mark.parametrize("fmt", ["csv", "tsv"])
+def test_the_half_composed_market_is_exported_and_read_back(fmt, tmp_path, monkeypatch):
+    """The tests' variant whose market is half composed cards: its merchant deck as a table
+    plays as the variant does."""
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "composed.yaml").write_text(HALF_COMPOSED, encoding="utf-8")
+    name = f"cards/merchant.{fmt}"
+    result = invoke(tmp_path, monkeypatch, "deck", "export", COMPOSED_ID, "merchant", "-o", name)
+    assert result.exit_code == 0, result.output
+    text = (tmp_path / name).read_text("utf-8")
+    assert "choose (repeat (pay YY then gain G) | repeat (pay RR then gain B))" in text
+    (tmp_path / "rules" / "again.yaml").write_text(
+        f"id: again\nextends: spice-road\ndecks: {{merchant: ../{name}}}\n", encoding="utf-8"
+    )
+    compiled = compile_paths([tmp_path / "rules"])
+    assert not compiled.diagnostics, [d.format() for d in compiled.diagnostics]
+    assert plays(compiled.rulesets["again"]) == plays(compiled.rulesets[COMPOSED_ID])

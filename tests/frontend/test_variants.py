@@ -146,3 +146,73 @@ def test_new_refuses_bad_names_and_bases(run, tmp_path):
     assert run("new", "Bad Name", "--from", "spice-road", "--dir", str(tmp_path)).exit_code == 2
     assert run("new", "ok", "--from", "nope", "--dir", str(tmp_path)).exit_code == 2
     assert not list(tmp_path.iterdir())
+
+
+COMPOSED = """\
+id: mixed
+extends: spice-road
+cards:
+  merchant:
+    remove: [yy-g]
+    add:
+      - {effect: [gain: YY, upgrade: 1], name: {en: Mix, de: Mischung}}
+      - effect:
+          - choose:
+              - [gain: YYY]
+              - [upgrade: 2]
+      - {effect: [{repeat: [pay: Y, gain: R], max: 2}, pay_any: 1]}
+"""
+MORE = """\
+id: more
+extends: mixed
+cards:
+  merchant:
+    remove: ["{+yyy/up2}"]
+    add: [{effect: [choose: [[gain: YYY], [upgrade: 2]]], copies: 3, id: either}]
+    replace: {"+yy.up1": {effect: [gain: YY, upgrade: 1], copies: 2}}
+"""
+
+
+def test_show_writes_a_cards_steps_on_one_line(run, tmp_path):
+    """Composed cards are shown with their steps in the short flow form, one card a line
+    (steps spread over lines too), and the YAML reads back as the resolved tree."""
+    (tmp_path / "mixed.yaml").write_text(COMPOSED, encoding="utf-8")
+    result = run("show", "mixed", "--rules", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    lines = [line.split("  # ")[0].strip() for line in result.stdout.splitlines()]
+    assert "- {effect: [gain: YY, upgrade: 1], name: {en: Mix, de: Mischung}}" in lines
+    assert "- {effect: [choose: [[gain: YYY], [upgrade: 2]]]}" in lines
+    assert '- {effect: [{repeat: [pay: "Y", gain: R], max: 2}, pay_any: 1]}' in lines
+    assert any(
+        line.endswith("mixed.yaml:10") and "choose" in line for line in result.stdout.splitlines()
+    )
+    plain = run("show", "mixed", "--rules", str(tmp_path), "--no-sources").stdout
+    cards = yaml.safe_load(plain)["decks"]["merchant"]["cards"]
+    assert cards[-2]["effect"] == [{"choose": [[{"gain": "YYY"}], [{"upgrade": 2}]]}]
+    assert cards[-1]["effect"] == [
+        {"repeat": [{"pay": "Y"}, {"gain": "R"}], "max": 2},
+        {"pay_any": 1},
+    ]
+
+
+def test_diff_matches_composed_cards_by_effect_and_shows_their_steps(run, tmp_path):
+    (tmp_path / "mixed.yaml").write_text(COMPOSED, encoding="utf-8")
+    (tmp_path / "more.yaml").write_text(MORE, encoding="utf-8")
+    text = run("diff", "spice-road", "mixed", "--rules", str(tmp_path)).stdout.splitlines()
+    assert "  + merchant_deck: +yy.up1 = gain YY then upgrade 1" in text
+    assert "  + merchant_deck: {+yyy/up2} = choose (gain YYY | upgrade 2)" in text
+    assert "  + merchant_deck: y-rx2.any1- = repeat (pay Y then gain R) max 2 then pay_any 1" in (
+        text
+    )
+    assert "  - merchant_deck: yy-g" in text  # a short form: its id says its effect
+    text = run("diff", "mixed", "more", "--rules", str(tmp_path)).stdout.splitlines()
+    assert text[2:] == [
+        "cards:",
+        "  ~ merchant_deck: +yy.up1 = gain YY then upgrade 1 (copies 1 -> 2)",
+        "  ~ merchant_deck: either = choose (gain YYY | upgrade 2)"
+        " (id {+yyy/up2} -> either, copies 1 -> 3)",
+    ]
+    result = run("diff", "mixed", "more", "--rules", str(tmp_path), "--format", "json")
+    [either] = [c for c in json.loads(result.stdout)["cards"]["changed"] if c["id"] == "either"]
+    assert either["kind"] == "composed"
+    assert either["effect"] == [{"choose": [[{"gain": [3, 0, 0, 0]}], [{"upgrade": 2}]]}]

@@ -134,3 +134,51 @@ def test_an_unwritable_record_path_is_refused_before_the_game(tmp_path: Path) ->
     assert "is a file, not a folder" in result.output
     assert "your move>" not in result.output  # refused before any work
     assert "Traceback" not in result.output
+
+
+COMPOSED_DECK = """\
+effect,copies
+choose (gain YYY | upgrade 2),10
+gain YY then upgrade 1,10
+repeat (pay Y then gain R) max 2,10
+pay_any 2 then gain B,10
+"""
+
+
+def test_composed_cards_in_the_terminal(tmp_path: Path) -> None:
+    """A merchant deck of composed cards (a table): the card's text, one entry per card with
+    its ways asked next, the whole move typed again at the entry's prompt, and a misspelt
+    card or choice answered with the move meant."""
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    (rules / "composed.yaml").write_text(
+        "id: composed\nextends: spice-road\ndecks: {merchant: merchant.csv}\n", "utf-8"
+    )
+    (rules / "merchant.csv").write_text(COMPOSED_DECK, "utf-8")
+    record = tmp_path / "game.json"
+    lines = [
+        "help",
+        "acquire 1",  # the leftmost card, {+yyy/up2} with seed 3
+        "play {+yyy/up3}",
+        "p {+yyy/up2}",
+        "yy",
+        "play {+yyy/up2} o2 ry",
+        "quit",
+    ]
+    result = runner.invoke(
+        cli.app,
+        ["play", "composed", "--rules", str(rules), "--seed", "3", "--record", str(record)],
+        input="\n".join(lines) + "\n",
+    )
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "play <card> <choices>" in out and "play {+yyy/up2} o2 y " in out  # help
+    assert "1: {+yyy/up2}(either (+YYY) or (upgrade 2))" in out
+    assert "[3] {+yyy/up2} o1-2 ·4" in out
+    assert "N ways to play the card, or to pay, leave or upgrade cubes" in out
+    assert "did you mean 'play {+yyy/up2}'?" in out
+    assert "play {+yyy/up2}: 4 ways. Enter: play {+yyy/up2} o" in out
+    assert "did you mean 'play {+yyy/up2} o2 yy'?" in out
+    assert "seat 1 (you): play {+yyy/up2} o2 ry" in out  # typed again, cubes in any order
+    data = json.loads(record.read_text(encoding="utf-8"))
+    assert data["moves"][2] == "play {+yyy/up2} o2 yr"

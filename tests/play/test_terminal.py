@@ -114,3 +114,34 @@ def test_play_in_a_terminal_asks_for_the_cubes_with_a_default(terminal) -> None:
     data = json.loads(record.read_text(encoding="utf-8"))
     assert data["seats"] == ["human", "greedy"]
     assert data["moves"][0::2] == ["play up2 yy", "acquire 3 ry", "acquire 2 r"]
+
+
+def test_a_composed_cards_moves_are_one_entry_with_the_range_of_their_first_choice() -> None:
+    from century.play.terminal import near_options
+
+    moves = [
+        "play {+yyy/up2} o1",
+        "play {+yyy/up2} o2 y",
+        "play {+yyy/up2} o2 yr",
+        "play {any1-+b}x2 x1 y",
+        "play {any1-+b}x2 x2 y r",
+        "play +yy.up1 y",
+        "play +yy.up1 r",
+        "rest",
+    ]
+    scores = {"play {+yyy/up2} o2 yr": 3.0}
+    choose, repeat, steps, rest = group_moves(moves, "yrgb", lambda m: scores.get(m, 0.0))
+    assert choose.options == ("o1", "o2 y", "o2 yr")
+    assert (choose.label, choose.default, choose.why) == (
+        "{+yyy/up2} o1-2 ·3",
+        "o2 yr",
+        "the greedy bot's choice",
+    )
+    assert repeat.label == "{any1-+b}x2 x1-2 ·2" and steps.label == "+yy.up1 ·2"
+    assert sorted(c.move(o) for c in (choose, repeat, steps, rest) for o in c.options) == sorted(
+        moves
+    )
+    assert near_options(choose, "ry") == ["o2 yr"]  # the cubes without o2, in any order
+    assert near_options(repeat, "y r") == ["x2 y r"]
+    assert near_options(choose, "o2 yq") == ["o2 y", "o2 yr"]  # close in spelling
+    assert near_options(choose, "o3") == []

@@ -10,6 +10,7 @@ from typing import Annotated, Any
 
 import typer
 
+from century.cli.cardopts import CardText, load_changed
 from century.cli.common import (
     BUILD,
     COMPLETE_CARDS,
@@ -25,7 +26,6 @@ from century.cli.common import (
     check_out,
     fail,
     load_game,
-    load_rulesets,
     local_rules,
     stopping_on_signals,
     write_outputs,
@@ -55,7 +55,8 @@ def experiment(
         list[str] | None,
         typer.Option(
             metavar="CARD",
-            help="Add this card, written as in a deck, e.g. '{kind: gain, get: YY}' (repeatable).",
+            help="Add this card, written as in a deck, e.g. '{kind: gain, get: YY}' or "
+            "'{effect: [gain: YY, upgrade: 1]}' (repeatable).",
             show_default=False,
         ),
     ] = None,
@@ -122,9 +123,8 @@ def experiment(
     except (ExperimentError, ValueError) as err:
         fail(str(err), 2)
     with tempfile.TemporaryDirectory(prefix="century-experiment-") as tmp:
-        (Path(tmp) / "changed.yaml").write_text(text, encoding="utf-8")
-        paths = [*(rules or local_rules()), Path(tmp)]
-        changed = load_rulesets(paths, with_bundled=True, only=variant_id).rulesets[variant_id]
+        typed = _typed(add or [], replace or [], changes)
+        changed = load_changed(Path(tmp), text, typed, rules or local_rules(), variant_id)
     count = workers_for(workers, games)
     try:
         with (
@@ -156,6 +156,14 @@ def _replacement(
     if not sep or not card_id.strip():
         raise ValueError(f"--replace {text!r}: write ID=CARD, e.g. 'up3={{kind: upgrade, ...}}'")
     return card_id.strip(), parse(card, "--replace")
+
+
+def _typed(add: list[str], replace: list[str], changes: Any) -> list[CardText]:
+    """The cards as typed, for messages in the user's own text (`century.cli.cardopts`)."""
+    found = [CardText("--add", text, 0, card) for text, card in zip(add, changes.add, strict=True)]
+    for text, (_, card) in zip(replace, changes.replace, strict=True):
+        found.append(CardText("--replace", text, text.index("=") + 1, card))
+    return found
 
 
 def _free_id(wanted: str, base: str) -> str:

@@ -27,6 +27,7 @@ from century.cli.common import (
     raise_stopped,
     signals_call,
 )
+from century.model.cards import COMPOSED
 from century.play.terminal import (
     HELP,
     Choice,
@@ -35,6 +36,7 @@ from century.play.terminal import (
     list_all,
     list_choices,
     list_options,
+    near_options,
     render,
 )
 
@@ -264,7 +266,7 @@ def _command(table: Table, text: str, advisor: Bot, choices: list[Choice]) -> st
         typer.echo("leaving the game")
         return "leave"
     if text in ("help", "h", "?"):
-        typer.echo(_help(table.ruleset))
+        typer.echo(_help(table))
     elif text in ("moves", "m"):
         typer.echo(list_choices(choices, _width()))
     elif text in ("moves all", "m all"):
@@ -289,8 +291,30 @@ def _command(table: Table, text: str, advisor: Bot, choices: list[Choice]) -> st
             more = f" and {len(found) - 8} more" if len(found) > 8 else ""
             typer.echo(f"{text!r} could be {shown}{more}: type more of it")
             return "stay"
-        return _play(table, text)  # the engine says why it is no move
+        outcome = _play(table, text)  # the engine says why it is no move
+        if outcome == "stay":
+            _suggest(choices, words)
+        return outcome
     return "stay"
+
+
+def _suggest(choices: list[Choice], words: list[str]) -> None:
+    """After a move that is none: the entry its card or slot is closest to in spelling
+    (``play {+yyy/up3}`` -> ``play {+yyy/up2}``), with the rest as typed."""
+    import difflib
+
+    if len(words) < 2:
+        return
+    keys = {choice.key: choice for choice in choices if len(choice.key.split()) == 2}
+    verb = next((key.split()[0] for key in keys if key.split()[0].startswith(words[0])), None)
+    if verb is None:
+        return
+    near = difflib.get_close_matches(
+        f"{verb} {words[1]}", [key for key in keys if key.startswith(verb + " ")], n=1, cutoff=0.6
+    )
+    if near:
+        rest = " ".join(words[2:])
+        typer.echo(f"did you mean {f'{near[0]} {rest}'.strip()!r}?")
 
 
 def _matching(choices: list[Choice], words: list[str]) -> list[tuple[Choice, str]]:
@@ -319,6 +343,7 @@ def _take(table: Table, choice: Choice, option: str | None) -> str:
             outcome = _play(table, choice.move(option))  # the engine says why it is no move
             if outcome != "stay" or len(choice.options) == 1:
                 return outcome
+            _near(choice, option)
         else:
             typer.echo(_few_options(choice, option, starting))
     typer.echo(
@@ -331,7 +356,7 @@ def _take(table: Table, choice: Choice, option: str | None) -> str:
         if line is None:
             typer.echo("\nend of input: leaving the game")
             return "leave"
-        text = " ".join(line.split()).lower()
+        text = _without_key(choice, " ".join(line.split()).lower())
         if text in ("quit", "exit", "q"):
             typer.echo("leaving the game")
             return "leave"
@@ -351,6 +376,28 @@ def _take(table: Table, choice: Choice, option: str | None) -> str:
         outcome = _play(table, choice.move(text))
         if outcome != "stay":
             return outcome
+        _near(choice, text)
+
+
+def _without_key(choice: Choice, text: str) -> str:
+    """What is typed at an entry's prompt without the entry's own words when the whole move
+    is typed again (``play {+yyy/up2} o2 yr`` -> ``o2 yr``; ``p {+yyy/up2} o1`` too)."""
+    words, key = text.split(), choice.key.split()
+    if (
+        len(words) > len(key)
+        and all(word.startswith(typed) for typed, word in zip(words, key, strict=False))
+        and words[len(key) - 1] == key[-1]
+    ):
+        return " ".join(words[len(key) :])
+    return text
+
+
+def _near(choice: Choice, text: str) -> None:
+    """Say which options `text` may have meant (the same cubes without ``o2``, ``x3``, or a
+    close spelling), if any."""
+    near = near_options(choice, text)
+    if near:
+        typer.echo(f"did you mean {' or '.join(repr(choice.move(o)) for o in near)}?")
 
 
 def _pick(choice: Choice, text: str) -> tuple[str | None, list[str]]:
@@ -411,9 +458,27 @@ def _is_number(text: str) -> bool:
     return text.isascii() and text.isdecimal() and len(text) <= 9
 
 
-def _help(ruleset: Ruleset) -> str:
-    gains = [c.id for c in (*ruleset.starting_cards, *ruleset.merchant_deck) if c.kind == "gain"]
-    return HELP.format(gain=gains[0] if gains else "<card>", codes=" ".join(ruleset.codes))
+def _help(table: Table) -> str:
+    """The notation, its examples taken from the game's own cards: one played without
+    choices, one composed card's move (the one with the most words)."""
+    ruleset, engine = table.ruleset, table.engine
+    cards = (*ruleset.starting_cards, *ruleset.merchant_deck)
+    cubes = ruleset.caravan_limit
+    plain, composed = "", ""
+    for card in cards:
+        wanted = not plain or (not composed and card.kind == COMPOSED)
+        moves = engine.effect_moves(card.effect, engine.CODES, card.id, cubes) if wanted else []
+        if not plain and moves == [card.id]:
+            plain = card.id
+        if not composed and card.kind == COMPOSED and moves:
+            composed = max(moves, key=lambda move: (len(move.split()), -len(move)))
+        if plain and composed:
+            break
+    return HELP.format(
+        gain=plain or "<card>",
+        composed=composed or "<card> o2 yr",
+        codes=" ".join(ruleset.codes),
+    )
 
 
 def _save(table: Table, path: Path) -> None:

@@ -53,6 +53,8 @@ name: {{{names}}}
 #     remove: [{card}]
 #     add:
 #       - {{kind: trade, pay: {pay}, get: {get}}}
+#       - {{effect: [gain: {low}, upgrade: 1]}}   # steps: gain, pay, pay_any, upgrade,
+#                                           # repeat (max), choose (see the README)
 # decks:                              # a deck of your own, from a spreadsheet:
 #   merchant: {table}
 #   # written first by: century deck export {id} merchant --out {table_out}
@@ -336,6 +338,7 @@ def _write_project(
         card=(trade or base.merchant_deck[0]).id,
         pay=base.cubes(short_fields(trade.effect, ranks)["pay"]) if trade else base.codes[0],
         get=base.cubes(short_fields(trade.effect, ranks)["get"]) if trade else base.codes[-1],
+        low=base.codes[0] * 2,
         table=table.as_posix(),
         table_out=_shown(root / "cards" / "merchant.csv", root),
     )

@@ -6,7 +6,9 @@ A deck table has a header row naming card fields and one card per row below it:
     trade,G,YY,,,Bazaar,Basar
 
 The columns are the fields of the deck schema's cards (``kind``, ``get``, ``pay``, ``steps``,
-``cost``, ``points``, ``copies``, ``id``) and ``name.<lang>`` per language; headers are read
+``effect``, ``cost``, ``points``, ``copies``, ``id``) and ``name.<lang>`` per language; an
+``effect`` cell holds a card's steps in one line (`century.frontend.effectcell`: ``gain YY then
+upgrade 1``), read into the steps YAML's ``effect:`` gives, each at its word. Headers are read
 without case or surrounding spaces. An empty cell leaves its field out. Every cell keeps its
 ``file:line:col``, so the schema and the checks report a problem at the cell with the codes and
 hints they give for YAML. The deck a table holds is the one the game names it as (``decks:
@@ -35,6 +37,7 @@ from functools import cache
 from typing import Any
 
 from century.diagnostics import CONTROL, Diagnostic, DiagnosticError, Mark
+from century.frontend import effectcell
 from century.frontend import schema as schemas
 from century.frontend.loader import Node
 from century.limits import MAX_CELL_CHARS, MAX_DIGITS, MAX_FILE_BYTES, MAX_ITEMS, MAX_NODES
@@ -292,10 +295,18 @@ def check_table(table: Table) -> list[Diagnostic]:
                 "C102",
                 f"no column {column!r}, which the card{'s' * (len(lines) > 1)} of "
                 f"row{'s' * (len(lines) > 1)} {shown} need{'s' * (len(lines) == 1)}",
-                hint=" ".join(filter(None, [rows[0].hint, f"add a {column!r} column"])),
+                hint=" ".join(filter(None, [rows[0].hint, _add_column(column, table.columns)])),
             )
         )
     return problems
+
+
+def _add_column(column: str, columns: dict[str, Mark]) -> str:
+    """What to add for a missing column: a card with no ``kind`` may have its steps in an
+    ``effect`` cell instead, where the table has that column."""
+    if column == "kind" and effectcell.COLUMN in columns:
+        return "add a 'kind' column, or write the card's steps in its 'effect' cell"
+    return f"add a {column!r} column"
 
 
 def _filled(row: list[Cell]) -> bool:
@@ -403,6 +414,13 @@ def _card(
         problem = _cell_problem(column, text)
         if problem:
             problems.append(Diagnostic.at(cell.mark, problem[0], problem[1], hint=problem[2]))
+            continue
+        if column == effectcell.COLUMN:
+            steps, count, found = effectcell.cell_effect(text, cell.text, cell.mark, cell.quoted)
+            problems += found
+            if steps is not None:
+                budget.take(1 + count, cell.mark)
+                values[column], keys[column] = steps, cell.mark
             continue
         budget.take(2, cell.mark)
         if lang := _LANG.fullmatch(column):

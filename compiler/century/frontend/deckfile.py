@@ -1,9 +1,11 @@
 """A resolved deck written back as data: a CSV or TSV table, or a YAML deck file.
 
 What is written reads back (`century.frontend.csvdeck`, the YAML loader) into the same cards:
-the fields as the data gives them after a variant's changes, ids only where a card names its
-own, names per language. A value a spreadsheet would read as a formula (a name that starts
-with ``=``, say) is refused rather than written, as reading such a cell refuses it.
+the fields as the data gives them after a variant's changes (a card written with ``effect:``
+steps in the one-cell notation of `century.model.notation`, a short form in its ``kind``
+columns), ids only where a card names its own, names per language. A value a spreadsheet
+would read as a formula (a name that starts with ``=``, say) is refused rather than written,
+as reading such a cell refuses it.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import Any
 import yaml
 
 from century.frontend import csvdeck
+from century.model import notation
 
 FORMATS = ("csv", "tsv", "yaml")
 
@@ -23,10 +26,12 @@ class ExportProblem(ValueError):
 
 
 def columns(deck: str, cards: Sequence[Mapping[str, Any]], languages: Sequence[str]) -> list[str]:
-    """The columns of a table of `cards`: the effect fields in the schema's order, then
+    """The columns of a table of `cards`: the effect fields in the schema's order (``effect``,
+    the steps of composed cards, after the short forms' fields), then
     ``copies`` and ``id`` where a card has them, then ``name.<lang>`` per language named."""
     fields = [f for f in csvdeck.columns_of(deck) if any(f in card for card in cards)]
-    effect = [f for f in fields if f not in ("id", "copies", "name")]
+    effect = [f for f in fields if f not in ("id", "copies", "name", "effect")]
+    effect += [f for f in fields if f == "effect"]  # composed cards' steps, after short forms
     langs = list(languages)
     for card in cards:
         langs += [lang for lang in card.get("name", {}) if lang not in langs]
@@ -49,7 +54,10 @@ def table(
     for number, card in enumerate(cards, 1):
         cells = []
         for column in header:
-            value = _value(card, column)
+            try:
+                value = _value(card, column)
+            except ExportProblem as err:
+                raise ExportProblem(f"card {number} of the {deck} deck: {err}") from None
             text = "" if value is None else str(value)
             if text and text[0] in csvdeck.FORMULA and not csvdeck.is_data(column, text):
                 raise ExportProblem(
@@ -80,6 +88,8 @@ def yaml_deck(
 
 
 def _value(card: Mapping[str, Any], column: str) -> Any:
+    if column == "effect" and column in card:
+        return _effect_cell(card[column])
     if column.startswith("name."):
         return card.get("name", {}).get(column.removeprefix("name."))
     return card.get(column)
@@ -90,4 +100,21 @@ def _quoted(text: str, delimiter: str) -> str:
     at either end (which reading would strip)."""
     if any(c in text for c in (delimiter, '"', "\n", "\r")) or text != text.strip():
         return '"' + text.replace('"', '""') + '"'
+    return text
+
+
+def _effect_cell(steps: Any) -> str:
+    """Steps in the one-cell notation; `ExportProblem` for steps the notation cannot give
+    back as they are (a cube string that spells one of its words, ``THEN`` on a ladder with
+    those codes, or an empty one)."""
+    text = notation.write(steps)
+    try:
+        same = notation.parse(text).plain() == list(steps)
+    except notation.NotationError:
+        same = False
+    if not same:
+        raise ExportProblem(
+            f"the effect {text[:40]!r} does not read back as written in a cell; "
+            "export the deck as yaml"
+        )
     return text

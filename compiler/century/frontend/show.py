@@ -1,4 +1,9 @@
-"""`century show`: a resolved game as YAML, each value marked with where it came from."""
+"""`century show`: a resolved game as YAML, each value marked with where it came from.
+
+A merchant card's ``effect`` is shown on one line as its steps are written in the issue's
+short flow form (``effect: [gain: YY, upgrade: 1]``, ``effect: [choose: [[gain: YYY],
+[upgrade: 2]]]``), marked with where its first step came from, however the data spread it
+(over several YAML lines, or in a deck table's ``effect`` cell)."""
 
 from __future__ import annotations
 
@@ -6,6 +11,8 @@ import json
 import re
 
 from century.frontend.loader import Node
+from century.model.cards import STEPS
+from century.model.notation import OPTIONS, STEPS_OF
 
 PLAIN = re.compile(r"^[A-Za-z][A-Za-z0-9 _.+-]*$")
 RESERVED = {"true", "false", "yes", "no", "on", "off", "null", "~", "y", "n"}
@@ -29,16 +36,49 @@ def _where(node: Node) -> str:
     return f"{node.mark.file}:{node.mark.line}"
 
 
+STEPS_KEY = "effect"
+"""The key of a merchant card's steps, shown on one line (`_flow_steps`)."""
+
+
+def _is_steps(key: str, node: Node) -> bool:
+    return key == STEPS_KEY and isinstance(node.value, list) and bool(node.value)
+
+
 def _is_flat(node: Node) -> bool:
-    """A mapping of scalars written on one line of one file: shown as one flow mapping."""
+    """A mapping of scalars (or of a card's steps) written on one line of one file: shown
+    as one flow mapping."""
     if not isinstance(node.value, dict) or not node.value:
         return False
     lines = set()
-    for child in node.value.values():
-        if isinstance(child.value, dict | list) and not _is_flat(child):
+    for key, child in node.value.items():
+        if _is_steps(key, child):
+            child = _origin(child)
+        elif isinstance(child.value, dict | list) and not _is_flat(child):
             return False
         lines.add((child.mark.file, child.mark.line))
     return len(lines) == 1
+
+
+def _flow_steps(node: Node) -> str:
+    """Steps as a flow sequence, a step of one key as a compact pair (``[gain: YY, upgrade:
+    1]``), the options of a choice as sequences of steps."""
+    items = []
+    for step in node.value:
+        if not isinstance(step.value, dict):
+            items.append(_flow(step))
+            continue
+        pairs = [f"{scalar(k)}: {_flow_step_value(k, v)}" for k, v in step.value.items()]
+        items.append(pairs[0] if len(pairs) == 1 else "{" + ", ".join(pairs) + "}")
+    return "[" + ", ".join(items) + "]"
+
+
+def _flow_step_value(key: str, node: Node) -> str:
+    if STEPS.get(key) == STEPS_OF and isinstance(node.value, list):
+        return _flow_steps(node)
+    if STEPS.get(key) == OPTIONS and isinstance(node.value, list):
+        options = (_flow_steps(o) if isinstance(o.value, list) else _flow(o) for o in node.value)
+        return "[" + ", ".join(options) + "]"
+    return _flow(node)
 
 
 def _is_flat_list(node: Node) -> bool:
@@ -67,7 +107,14 @@ def _origin(node: Node) -> Node:
 
 def _flow(node: Node) -> str:
     if isinstance(node.value, dict):
-        return "{" + ", ".join(f"{scalar(k)}: {_flow(v)}" for k, v in node.value.items()) + "}"
+        return (
+            "{"
+            + ", ".join(
+                f"{scalar(k)}: {_flow_steps(v) if _is_steps(k, v) else _flow(v)}"
+                for k, v in node.value.items()
+            )
+            + "}"
+        )
     if isinstance(node.value, list):
         return "[" + ", ".join(_flow(v) for v in node.value) + "]"
     return scalar(node.value)
@@ -91,7 +138,9 @@ def render(tree: Node, *, sources: bool = True) -> str:
             for key, child in value.items():
                 prefix = lead if first else " " * len(lead)
                 first = False
-                if isinstance(child.value, dict | list) and child.value and not _inline(child):
+                if _is_steps(key, child):
+                    line(f"{indent}{prefix}{scalar(key)}: {_flow_steps(child)}", _origin(child))
+                elif isinstance(child.value, dict | list) and child.value and not _inline(child):
                     out.append(f"{indent}{prefix}{scalar(key)}:")
                     emit(child, indent + " " * len(lead) + "  ", "")
                 else:

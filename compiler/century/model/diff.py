@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from century.model.cards import short_fields
+from century.model.cards import COMPOSED, derived_id, short_fields
+from century.model.notation import text_of, written
 from century.model.ruleset import Change, MerchantCard, PointCard, Ruleset, Vector, frozen_map
 
 
@@ -48,7 +49,7 @@ def diff(a: Ruleset, b: Ruleset) -> dict[str, Any]:
     ]
     cards: dict[str, list[Any]] = {"added": [], "removed": [], "changed": []}
     for deck in ("starting_cards", "merchant_deck", "point_deck"):
-        _diff_deck(deck, getattr(a, deck), getattr(b, deck), cards)
+        _diff_deck(deck, a, b, cards)
     return {"a": a.id, "b": b.id, "rules": rules, "cards": cards, "renames": _renames(a, b)}
 
 
@@ -103,15 +104,28 @@ def _match(
     return removed, added, changed
 
 
-def _diff_deck(
-    deck: str, a: tuple[Any, ...], b: tuple[Any, ...], out: dict[str, list[Any]]
-) -> None:
-    removed, added, changed = _match(a, b)
-    out["removed"] += [{"deck": deck, "id": card.id} for card in removed]
-    out["added"] += [{"deck": deck, "id": card.id} for card in added]
+def _diff_deck(deck: str, a: Ruleset, b: Ruleset, out: dict[str, list[Any]]) -> None:
+    """The cards of one deck (a ruleset's field) that `b` removes, adds and changes; a
+    merchant card with its effect: kind, steps (`steps_json`) and the steps in the one-cell
+    notation with its game's codes (``text``)."""
+    removed, added, changed = _match(getattr(a, deck), getattr(b, deck))
+    out["removed"] += [{"deck": deck, "id": card.id, **_effect(card, a)} for card in removed]
+    out["added"] += [{"deck": deck, "id": card.id, **_effect(card, b)} for card in added]
     out["changed"] += [
-        {"deck": deck, "id": card.id, "was": old.id, **fields} for old, card, fields in changed
+        {"deck": deck, "id": card.id, "was": old.id, **fields, **_effect(card, b)}
+        for old, card, fields in changed
     ]
+
+
+def _effect(card: Card, ruleset: Ruleset) -> dict[str, Any]:
+    """A merchant card's effect as `changes` gives it (kind, steps, short-form fields), with
+    its steps in the notation (``text``) and the id they derive (``derived_id``)."""
+    if not isinstance(card, MerchantCard):
+        return {}
+    found = {k: v for k, v in _card(card, ruleset).items() if k not in ("id", "copies", "name")}
+    found["text"] = text_of(card.effect, ruleset.codes)
+    found["derived_id"] = derived_id({"effect": written(card.effect, ruleset.codes)})
+    return found
 
 
 def _renames(a: Ruleset, b: Ruleset) -> list[dict[str, Any]]:
@@ -293,13 +307,19 @@ def format_text(result: dict[str, Any]) -> str:
     cards = result["cards"]
     if any(cards.values()):
         lines.append("cards:")
-        lines += [f"  + {c['deck']}: {c['id']}" for c in cards["added"]]
-        lines += [f"  - {c['deck']}: {c['id']}" for c in cards["removed"]]
+        lines += [f"  + {c['deck']}: {_card_text(c)}" for c in cards["added"]]
+        lines += [f"  - {c['deck']}: {_card_text(c)}" for c in cards["removed"]]
         for c in cards["changed"]:
+            renamed = [f"id {c['was']} -> {c['id']}"] if c["was"] != c["id"] else []
             details = ", ".join(
-                f"{k} {v[0]} -> {v[1]}" for k, v in c.items() if isinstance(v, list)
+                renamed
+                + [
+                    f"{k} {v[0]} -> {v[1]}"
+                    for k, v in c.items()
+                    if isinstance(v, list) and k in ("copies", "points")
+                ]
             )
-            lines.append(f"  ~ {c['deck']}: {c['id']} ({details})")
+            lines.append(f"  ~ {c['deck']}: {_card_text(c)} ({details})")
     if result["renames"]:
         lines.append("names (re-theme):")
         for r in result["renames"]:
@@ -307,6 +327,15 @@ def format_text(result: dict[str, Any]) -> str:
     if len(lines) == 2:
         lines.append("no differences")
     return "\n".join(lines)
+
+
+def _card_text(card: dict[str, Any]) -> str:
+    """A card of the diff for people: its id, and a merchant card's steps in the notation
+    where the id does not say them (a composed card, an id of the card's own)."""
+    text = card.get("text")
+    if text and (card.get("kind") == COMPOSED or card.get("derived_id") != card["id"]):
+        return f"{card['id']} = {text}"
+    return str(card["id"])
 
 
 def _short(value: Any) -> str:

@@ -17,6 +17,8 @@ from typing import Any
 
 import yaml
 
+from century.model.cards import is_merchant
+from century.model.notation import flow_steps
 from century.model.ruleset import MerchantCard, PointCard, Ruleset
 from century.model.text import shown
 from century.play.aggregate import Aggregate
@@ -43,10 +45,14 @@ class CardChanges:
     replace: tuple[tuple[str, Mapping[str, Any]], ...] = field(default=())
 
     def describe(self) -> str:
-        """The changes in words, e.g. ``removed yy-rr; added {kind: gain, get: YY}``."""
+        """The changes in words, e.g. ``removed yy-rr; added {kind: gain, get: YY}`` (steps
+        as ``{effect: [gain: YY, upgrade: 1]}``)."""
 
         def card(c: Mapping[str, Any]) -> str:
-            return "{" + ", ".join(f"{k}: {v}" for k, v in c.items()) + "}"
+            return "{" + ", ".join(f"{k}: {flow(k, v)}" for k, v in c.items()) + "}"
+
+        def flow(key: str, value: Any) -> str:
+            return flow_steps(value) if key == "effect" and isinstance(value, list) else str(value)
 
         parts = [f"removed {card_id}" for card_id in self.remove]
         parts += [f"added {card(c)}" for c in self.add]
@@ -91,8 +97,9 @@ def _deck_of_id(base: Ruleset, card_id: str, option: str) -> str:
 
 
 def _deck_of_card(card: Mapping[str, Any]) -> str:
-    """The deck an added card goes to: merchant cards have a kind, point cards a cost."""
-    return "merchant" if "kind" in card else "point"
+    """The deck an added card goes to: merchant cards have a kind or steps, point cards a
+    cost."""
+    return "merchant" if is_merchant(card) else "point"
 
 
 def variant_text(base: Ruleset, changes: CardChanges, variant_id: str) -> str:

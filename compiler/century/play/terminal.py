@@ -15,13 +15,18 @@ if TYPE_CHECKING:
 
 HELP = """\
 Type the number of a listed move, a move in the notation below, or the start of one
-(a 6, p up2); an entry marked ·N (cubes to pay, leave or upgrade) asks which next, Enter
-taking its default, or takes them on the same line (6 yy, acquire 6 yy).
+(a 6, p up2); an entry marked ·N (N ways to play the card, or cubes to pay, leave or
+upgrade) asks which next, Enter taking its default, or takes them on the same line
+(6 yy, acquire 6 yy).
   rest                    take your played cards back into your hand
   play <card>             play a card that gains cubes, e.g. play {gain}
   play <card> x<k>        play a trade card k times in a row (alone: Enter, the most)
   play <card> <cubes>     play an upgrade card: one letter per single-rank step,
                           naming the cube that rises (the same cube may rise again)
+  play <card> <choices>   play a card of several steps: its choices in step order, e.g.
+                          play {composed} — o<i>: the i-th option of a choice, x<k>: a
+                          repeat done k times (then each time's choices), the cubes of an
+                          upgrade or of a "pay any" (alone: Enter, the greedy bot's choice)
   acquire <slot> <cubes>  take the merchant card in that slot (1 = leftmost), placing
                           one cube on each card to its left (alone: Enter, the cheapest)
   claim <slot>            pay for the point card in that slot and take it
@@ -141,14 +146,16 @@ def _alternating(parts: tuple[str, ...]) -> list[tuple[bool, str]]:
 
 @dataclass(frozen=True)
 class Choice:
-    """One entry of the move list: the legal moves that differ only in their last part (the
-    cubes paid, left or upgraded, or how many times a trade is made), with the one taken
-    when the player names the entry alone."""
+    """One entry of the move list: the legal moves of one card, slot or verb, which differ
+    only in what follows it (the cubes paid, left or upgraded, how many times a trade is
+    made, a composed card's choices in step order: ``o2 yr``, ``x2 y y``), with the one
+    taken when the player names the entry alone."""
 
     key: str
     """What the moves share: ``acquire 6``, ``play up3``, ``claim 2``, ``rest``, ``discard``."""
     options: tuple[str, ...]
-    """The last part of each move (``ybggr``, ``x2``; "" for none), in the engine's order."""
+    """The rest of each move, one word or several (``ybggr``, ``x2``, ``o2 yr``; "" for
+    none), in the engine's order."""
     default: str
     why: str
     """Why the default is taken: "the cheapest cubes", "the most trades", ..."""
@@ -159,18 +166,48 @@ class Choice:
 
     @property
     def label(self) -> str:
-        """The entry as listed, without its verb: ``6 ·330``, ``yy-rr x1-3``, ``+yy``."""
+        """The entry as listed, without its verb: ``6 ·330``, ``yy-rr x1-3``, ``+yy``; a
+        composed card's ways with the range of their first choice, ``{+yyy/up2} o1-2 ·4``
+        (the options of its choice), ``{any1-+b}x2 x1-2 ·7`` (the times of its repeat)."""
         name = self.key.partition(" ")[2]
         if len(self.options) == 1:
             return f"{name} {self.options[0]}".strip()
         if all(_is_count(option) for option in self.options):
             counts = sorted(int(option[1:]) for option in self.options)
             return f"{name} x{counts[0]}-{counts[-1]}".strip()
+        firsts = {option.split()[0] if option else "" for option in self.options}
+        letters = {word[:1] for word in firsts}
+        if len(firsts) > 1 and len(letters) == 1 and all(map(_is_marker, firsts)):
+            numbers = sorted(int(word[1:]) for word in firsts)
+            span = f"{letters.pop()}{numbers[0]}-{numbers[-1]}"
+            return f"{name} {span} ·{len(self.options)}".strip()
         return f"{name} ·{len(self.options)}".strip()
 
 
 def _is_count(option: str) -> bool:
     return option[:1] == "x" and option[1:].isdigit()
+
+
+def _is_marker(word: str) -> bool:
+    """A word of a composed card's move that says which option (``o2``) or how many times
+    (``x3``) rather than which cubes."""
+    return word[:1] in ("o", "x") and word[1:].isdigit()
+
+
+def near_options(choice: Choice, text: str, most: int = 5) -> list[str]:
+    """The options `text` may mean when it names none: those with the same cubes once the
+    option and repeat words (``o2``, ``x3``) are left out (``yr`` for ``o2 yr``), the cubes
+    in any order; else those closest in spelling."""
+    import difflib
+
+    def bare(option: str) -> list[str]:
+        return ["".join(sorted(word)) for word in option.split() if not _is_marker(word)]
+
+    typed = bare(text)
+    same = [option for option in choice.options if typed and bare(option) == typed]
+    if same:
+        return same[:most]
+    return difflib.get_close_matches(text, [o for o in choice.options if o], n=most, cutoff=0.6)
 
 
 def split_move(move: str) -> tuple[str, str]:
@@ -213,7 +250,7 @@ def group_moves(
 
 def list_choices(choices: list[Choice], width: int = 96) -> str:
     """The entries, numbered, one wrapped line per verb; ``·N``: N ways to pay, leave or
-    upgrade cubes (asked next, with a default)."""
+    upgrade cubes, or to play a composed card (asked next, with a default)."""
     lines = ["Legal moves:"]
     verbs: dict[str, list[str]] = {}
     for number, choice in enumerate(choices, 1):
@@ -227,7 +264,17 @@ def list_choices(choices: list[Choice], width: int = 96) -> str:
             line += "  " + item
         lines.append(line.rstrip())
     if any(len(choice.options) > 1 for choice in choices):
-        lines.append("  (·N: N ways to pay, leave or upgrade cubes, asked next with a default)")
+        composed = any(
+            " " in option or (option[:1] == "o" and _is_marker(option))
+            for choice in choices
+            for option in choice.options
+        )
+        ways = (
+            "to play the card, or to pay, leave or upgrade cubes"
+            if composed
+            else ("to pay, leave or upgrade cubes")
+        )
+        lines.append(f"  (·N: N ways {ways}, asked next with a default)")
     return "\n".join(lines)
 
 
