@@ -36,11 +36,13 @@ class ExperimentError(ValueError):
 @dataclass(frozen=True)
 class CardChanges:
     """What an experiment changes: card ids removed, cards added, ids replaced by cards
-    (cards as mappings in the decks' syntax, e.g. ``{kind: gain, get: YY}``)."""
+    (cards as mappings in the decks' syntax, e.g. ``{kind: gain, get: YY}``), and rule
+    values set (`Setting`, from ``--set PATH=VALUE``)."""
 
     remove: tuple[str, ...] = ()
     add: tuple[Mapping[str, Any], ...] = ()
     replace: tuple[tuple[str, Mapping[str, Any]], ...] = field(default=())
+    settings: tuple[Setting, ...] = ()
 
     def describe(self) -> str:
         """The changes in words, e.g. ``removed yy-rr; added {kind: gain, get: YY}``."""
@@ -51,6 +53,7 @@ class CardChanges:
         parts = [f"removed {card_id}" for card_id in self.remove]
         parts += [f"added {card(c)}" for c in self.add]
         parts += [f"replaced {card_id} by {card(c)}" for card_id, c in self.replace]
+        parts += [f"set {s.written}" for s in self.settings]
         return "; ".join(parts) or "no change"
 
     def to_json(self) -> dict[str, Any]:
@@ -58,7 +61,74 @@ class CardChanges:
             "remove": list(self.remove),
             "add": [dict(card) for card in self.add],
             "replace": {card_id: dict(card) for card_id, card in self.replace},
+            "set": [s.written for s in self.settings],
         }
+
+
+SETTABLE = ("setup", "coins", "caravan_limit", "end", "scoring", "balance")
+"""The sections of a game whose values `--set` changes (cards have their own options)."""
+
+LISTS = {
+    ("setup", "seats"): "seat",
+    ("scoring", "resource_points"): "rank",
+    ("balance", "value_weights"): "rank",
+}
+"""The rule values that are lists, with what their items are (``setup.seats.2`` is seat 2's
+starting cubes)."""
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One ``--set PATH=VALUE``: the keys of the rule value, its new value (YAML), and what
+    the user wrote."""
+
+    path: tuple[str, ...]
+    value: Any
+    written: str
+    item: int | None = None
+    """For one item of a list rule (`LISTS`): its index (the other items stay)."""
+
+
+def _list_value(base: Ruleset, path: tuple[str, ...]) -> list[Any]:
+    """The base game's value of a list rule (`LISTS`), as the rules write it."""
+    if path == ("setup", "seats"):
+        return [base.cubes(v) for v in base.seats]
+    if path == ("scoring", "resource_points"):
+        return list(base.resource_points)
+    return list(base.value_weights)
+
+
+def parse_setting(base: Ruleset, text: str) -> Setting:
+    """A ``--set PATH=VALUE`` checked against `base`: PATH is a dotted rule path
+    (``caravan_limit``, ``end.point_cards.2``, ``setup.seats.2`` for seat 2 of the list),
+    VALUE a YAML value (``8``, ``YYY``, ``[YYY, YYY]``, ``false``)."""
+    path_text, sep, value_text = text.partition("=")
+    keys = tuple(k.strip() for k in path_text.split("."))
+    if not sep or not all(keys) or not value_text.strip():
+        raise ExperimentError(f"--set {text!r}: write PATH=VALUE, e.g. 'caravan_limit=8'")
+    if keys[0] not in SETTABLE:
+        close = difflib.get_close_matches(keys[0], SETTABLE, n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else f" (one of {', '.join(SETTABLE)})"
+        raise ExperimentError(f"--set {text!r}: {keys[0]!r} is not a rule section{hint}")
+    try:
+        value = yaml.safe_load(value_text)
+    except yaml.YAMLError as err:
+        raise ExperimentError(f"--set {text!r}: {err}".splitlines()[0]) from err
+    if keys[:-1] in LISTS and keys[:2] == keys[:-1] and len(keys) == 3:
+        items = _list_value(base, keys[:-1])
+        what = LISTS[keys[:-1]]
+        if not keys[-1].isdigit() or not 1 <= int(keys[-1]) <= len(items):
+            raise ExperimentError(
+                f"--set {text!r}: {keys[-1]!r} is not a {what} of {'.'.join(keys[:-1])} "
+                f"(1 to {len(items)})"
+            )
+        return Setting(keys[:-1], value, text, int(keys[-1]) - 1)
+    if keys in LISTS and not isinstance(value, list):
+        raise ExperimentError(
+            f"--set {text!r}: {'.'.join(keys)} is a list; set one {LISTS[keys]} with "
+            f"{'.'.join(keys)}.N=VALUE or all with [..]"
+        )
+    return Setting(keys, value, text)
 
 
 def parse_card(text: str, option: str) -> dict[str, Any]:
@@ -107,12 +177,25 @@ def variant_text(base: Ruleset, changes: CardChanges, variant_id: str) -> str:
         deck = _deck_of_id(base, card_id, "--replace")
         decks.setdefault(deck, {}).setdefault("replace", {})[card_id] = dict(card)
     name = shown(base.name, REPORT_LANGUAGE, base.id)
-    variant = {
+    variant: dict[str, Any] = {
         "id": variant_id,
         "extends": base.id,
         "name": {REPORT_LANGUAGE: f"{name}, changed"},
-        "cards": decks,
     }
+    if decks:
+        variant["cards"] = decks
+    for setting in changes.settings:
+        node = variant
+        for key in setting.path[:-1]:
+            node = node.setdefault(key, {})
+            if not isinstance(node, dict):
+                raise ExperimentError(f"--set {setting.written!r}: {key!r} is set twice")
+        key = setting.path[-1]
+        if setting.item is None:
+            node[key] = setting.value
+        else:
+            items = node.setdefault(key, _list_value(base, setting.path))
+            items[setting.item] = setting.value
     return json.dumps(variant, indent=2, ensure_ascii=False) + "\n"
 
 
@@ -208,7 +291,10 @@ def experiment_lines(report: Mapping[str, Any]) -> list[str]:
     config = report["config"]
     changes = report["changes"]
     described = CardChanges(
-        tuple(changes["remove"]), tuple(changes["add"]), tuple(changes["replace"].items())
+        tuple(changes["remove"]),
+        tuple(changes["add"]),
+        tuple(changes["replace"].items()),
+        tuple(Setting((), None, text) for text in changes.get("set", ())),
     ).describe()
     return [
         f"{report['game']} ({described}): {config['games']} paired games, changed minus base "

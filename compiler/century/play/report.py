@@ -404,3 +404,63 @@ def render_html(
 def ruleset_label(ruleset: Ruleset) -> str:
     """A readable name for a ruleset in reports."""
     return shown(ruleset.name, REPORT_LANGUAGE, ruleset.id)
+
+
+def own_chart(table: Mapping[str, Any]) -> Markup:
+    """A reference table of owner effects as a chart: one row per card (strongest first at
+    the first level), a dot with its 95% interval per level."""
+    from century.play.charts import effect_chart
+
+    rows = _strongest_first(table)
+    series = [
+        Series(
+            level,
+            [c["levels"][i]["owner"]["difference"] for c in rows],
+            [c["levels"][i]["owner"]["ci95"] for c in rows],
+        )
+        for i, level in enumerate(table["plan"]["levels"])
+    ]
+    return effect_chart(
+        [c["card"] for c in rows],
+        series,
+        "Owner effect of each merchant card",
+        "change of the owning seat's win rate, points (95% interval)",
+        "card",
+    )
+
+
+def _strongest_first(table: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    return sorted(table["cards"], key=lambda c: (-c["levels"][0]["owner"]["difference"], c["card"]))
+
+
+def render_own_html(
+    game: str, answer: Mapping[str, Any] | None, table: Mapping[str, Any] | None
+) -> str:
+    """An owner-effect answer and the game's reference table (either may be missing) as a
+    standalone HTML page; the title names what was measured."""
+    from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+    from century.play.experiment_own import value_line
+
+    env = Environment(
+        loader=FileSystemLoader(Path(__file__).resolve().parent),
+        autoescape=True,
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    if answer is not None:
+        title = f"{game}: what owning {answer['written']} from the start is worth"
+    else:
+        title = f"{game}: what owning each merchant card from the start is worth"
+    check = answer.get("value_model") if answer else None
+    return env.get_template("own.html.j2").render(
+        title=title,
+        game=game,
+        answer=answer,
+        value_line=value_line(check) if check else "",
+        table=table,
+        rows=_strongest_first(table) if table else [],
+        chart=own_chart(table) if table else "",
+    )
