@@ -199,7 +199,13 @@ def experiment(
         text = variant_text(base, changes, variant_id)
     except (ExperimentError, ValueError) as err:
         fail(str(err), 2)
-    changed = _changed_game(text, variant_id, rules, changes.describe())
+    written = _as_written(
+        [("--remove", t) for t in remove or ()]
+        + [("--add", t) for t in add or ()]
+        + [("--replace", t) for t in replace or ()]
+        + [("--set", t) for t in set_ or ()]
+    )
+    changed = _changed_game(text, variant_id, rules, written)
     count = workers_for(workers, games)
     try:
         with (
@@ -215,7 +221,11 @@ def experiment(
         "the intervals are those of paired differences, game by game. "
     )
     html = render_html(
-        [report["base"], report["changed"]], report["effects"], note, report["cards"]
+        [report["base"], report["changed"]],
+        report["effects"],
+        note,
+        report["cards"],
+        title=f"Experiment: {_game_name(base)}, {changes.describe()}",
     )
     write_outputs(folder, {FILES[0]: to_json_bytes(report), FILES[1]: html.encode()})
     for line in experiment_lines(report):
@@ -369,7 +379,7 @@ def _owned_card(base: Any, text: str, rules: list[Path] | None) -> tuple[Any, st
     changes = CardChanges(add=(card,))
     variant_id = _free_id(f"{base.id}-owned", base.id)
     host = _changed_game(
-        variant_text(base, changes, variant_id), variant_id, rules, f"--own {text}"
+        variant_text(base, changes, variant_id), variant_id, rules, _as_written([("--own", text)])
     )
     return host, card_id, card_id
 
@@ -392,6 +402,13 @@ def _own_html(base: Any, table: dict[str, Any] | None, outputs: dict[str, bytes]
 
     answer = json.loads(outputs["own.json"]) if "own.json" in outputs else None
     return render_own_html(_game_name(base), answer, table)
+
+
+def _as_written(options: list[tuple[str, str]]) -> str:
+    """Command-line options as the user wrote them, e.g. ``--add '{kind: gain, get: QQ}'``."""
+    import shlex
+
+    return " ".join(f"{option} {shlex.quote(value)}" for option, value in options)
 
 
 def _replacement(

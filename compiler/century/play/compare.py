@@ -109,15 +109,17 @@ def needed_line(report: Mapping[str, Any]) -> str:
 
 
 def difference_lines(rows: Sequence[Mapping[str, Any]]) -> list[str]:
-    """The differences as text lines, the significant ones marked with ``*``."""
+    """The differences as text lines, the significant ones marked with ``*``: win rates in
+    percentage points with one decimal (their intervals are points wide), the rest with two."""
     lines = []
     for r in rows:
         percent = "win rate" in r["figure"]
-        scale, unit = (100, " points") if percent else (1, "")
+        scale, unit, places = (100, " points", 1) if percent else (1, "", 2)
         lo, hi = (scale * v for v in r["ci95"])
         mark = " *" if r["significant"] else ""
         lines.append(
-            f"{r['figure']}: {scale * r['difference']:+.2f}{unit} [{lo:+.2f}, {hi:+.2f}]{mark}"
+            f"{r['figure']}: {scale * r['difference']:+.{places}f}{unit} "
+            f"[{lo:+.{places}f}, {hi:+.{places}f}]{mark}"
         )
     return lines
 

@@ -373,11 +373,13 @@ def render_html(
     differences: Sequence[Mapping[str, Any]] | None = None,
     paired_note: str = "",
     card_effects: Sequence[Mapping[str, Any]] = (),
+    title: str = "",
 ) -> str:
     """One report, or several side by side (``--compare``), as a standalone HTML page; two
     are compared figure by figure with 95% intervals (`differences`, else those of two
     independent samples; `paired_note` says how paired ones were played); `card_effects`
-    are cards' takers against the players who left them (`compare.buyers_against_passers`)."""
+    are cards' takers against the players who left them (`compare.buyers_against_passers`);
+    `title` names the page (an experiment names its change)."""
     from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
     env = Environment(
@@ -398,6 +400,7 @@ def render_html(
         differences=differences or [],
         paired_note=paired_note,
         card_effects=card_effects,
+        title=title,
     )
 
 
