@@ -195,7 +195,7 @@ def test_bad_changes_are_refused_with_a_located_message(tmp_path: Path) -> None:
         tmp_path, "spice-road", "--add", "{kind: gain, get: QQ}", "--games", "2"
     )
     assert code == 1  # the checks of the rules, with their codes, in the user's own words
-    assert "added {kind: gain, get: QQ}: not a valid change: C" in output
+    assert "--add '{kind: gain, get: QQ}': not a valid change: C302" in output
     assert "century-experiment-" not in output and "changed.yaml" not in output
     assert not (tmp_path / "out").exists()
 

@@ -20,7 +20,13 @@ import yaml
 from century.model.ruleset import MerchantCard, PointCard, Ruleset
 from century.model.text import shown
 from century.play.aggregate import Aggregate
-from century.play.compare import MARGINS, buyers_against_passers, paired, paired_interval
+from century.play.compare import (
+    MARGINS,
+    buyers_against_passers,
+    holm_marked,
+    paired,
+    paired_interval,
+)
 from century.play.config import SimConfig
 from century.play.progress import ProgressFn
 from century.play.report import REPORT_LANGUAGE, build_report
@@ -254,7 +260,8 @@ def card_effects(
     changed_report: Mapping[str, Any],
 ) -> list[dict[str, Any]]:
     """For each merchant card the change took out or put in: its takers' win rate against
-    that of the players who had it on offer and left it, in the game that has it."""
+    that of the players who had it on offer and left it, in the game that has it (each
+    game one unit; significant after Holm's correction for the cards tested)."""
     before = {card.id for card in (*base.starting_cards, *base.merchant_deck)}
     after = {card.id for card in (*changed.starting_cards, *changed.merchant_deck)}
     found = []
@@ -265,7 +272,7 @@ def card_effects(
         for card in report["merchant_cards"]:
             if card["id"] in ids and (effect := buyers_against_passers(card, side)):
                 found.append(effect)
-    return found
+    return holm_marked(found)
 
 
 def paired_games_needed(
@@ -302,7 +309,8 @@ def experiment_lines(report: Mapping[str, Any]) -> list[str]:
         *(f"  {line}" for line in difference_lines(report["effects"])),
         *(
             f"  {line} against those who had it on offer and left it ({c['takers']} takers, "
-            f"{c['passers']} left it)"
+            f"{c['passers']} left it; a correlation, each game one unit, * after Holm over "
+            f"{c['tests']})"
             for c, line in zip(report["cards"], difference_lines(report["cards"]), strict=True)
         ),
         f"  a ±1% answer on a seat's change needs {needed['1%']:,} paired games, "

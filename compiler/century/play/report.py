@@ -20,7 +20,7 @@ from century.model.text import shown
 from century.play.aggregate import Aggregate, CardTally
 from century.play.charts import Series, bar_chart, histogram
 from century.play.compare import needed_line, sample_sizes, unpaired
-from century.play.stats import Z95, newcombe, wilson
+from century.play.stats import MOMENTS, Z95, clustered_difference, holm, wilson
 
 REPORT_LANGUAGE = "en"
 """The language of the report (its headings are English); names fall back per `shown`."""
@@ -90,7 +90,9 @@ def _card_rows(table: Mapping[str, CardTally], games: int, names: Mapping[str, s
 def _merchant_rows(total: Aggregate, names: Mapping[str, str]) -> list[dict[str, Any]]:
     """The market's cards (never the starting cards, which are dealt, not bought): turns on
     offer and pick rate, by market slot too, and the takers' win rate against the matched
-    players who had the card on offer and left it (Newcombe's 95% interval)."""
+    players who had the card on offer and left it: a 95% interval taking each game as one
+    unit (`stats.clustered_difference`), significant after Holm's correction for every card
+    tested at once."""
     market = {c.id for c in total.ruleset.merchant_deck}
     table = {k: t for k, t in total.merchants.items() if k in market}
     rows = _card_rows(table, total.games, names)
@@ -103,12 +105,14 @@ def _merchant_rows(total: Aggregate, names: Mapping[str, str]) -> list[dict[str,
         ]
         row["takers_vs_passers"] = None
         if t.takers and t.passers:
-            d, lo, hi = newcombe(t.takers_won, t.takers, t.passers_won, t.passers)
-            row["takers_vs_passers"] = {
-                "difference": _r(d),
-                "ci95": [_r(lo), _r(hi)],
-                "significant": lo > 0 or hi < 0,
-            }
+            sums = dict(zip(MOMENTS, t.moments, strict=True))
+            d, lo, hi, p = clustered_difference(sums, total.games)
+            row["takers_vs_passers"] = {"difference": _r(d), "ci95": [_r(lo), _r(hi)], "p": p}
+    tested = [row["takers_vs_passers"] for row in rows if row["takers_vs_passers"]]
+    for found, significant in zip(tested, holm([f["p"] for f in tested]), strict=True):
+        found["p"] = _r(found["p"])
+        found["significant"] = significant
+        found["tests"] = len(tested)
     return rows
 
 
