@@ -190,6 +190,18 @@ def test_the_reference_table_is_cached_by_content(tmp_path: Path) -> None:
         "greedy",
     )
     assert code == 0 and "the strongest today: " in placed, placed
+    report = tmp_path / "report"
+    simulated = runner.invoke(
+        cli.app,
+        [
+            *("simulate", "small-hand", "--rules", str(rules), "-n", "4", "--bots", "greedy"),
+            *("-q", "--workers", "1", "--out", str(report)),
+        ],
+    )
+    assert simulated.exit_code == 0, simulated.output
+    html = (report / "report.html").read_text("utf-8")  # the balance report draws the table
+    assert "Merchant cards: what owning each is worth" in html
+    assert "century experiment small-hand --own-all</code>" in html
     (rules / "small.yaml").write_text(variant.format(limit=9), encoding="utf-8")
     code, changed, out = _run(tmp_path, *args)
     assert code == 0 and "[cached]" not in changed

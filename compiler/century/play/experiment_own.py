@@ -210,12 +210,37 @@ def reference_table(
         "own_version": OWN_VERSION,
         "key": table_key(ruleset, plan),
         "game": ruleset.id,
+        "source_hash": ruleset.source_hash,
         "plan": plan.to_json(),
         "cards": rows,
     }
     if cards is None and (path := table_path(ruleset, plan)) is not None:
         _store(path, table)
     return table, False
+
+
+def table_for(game: str, source_hash: str) -> dict[str, Any] | None:
+    """The cached reference table of the game `game` whose sources hash to `source_hash`
+    (the one of most games, then most levels; None when none was measured), for a balance
+    report of that game."""
+    from century.codecache import cache_root
+
+    root = cache_root()
+    folder = root / "owner-effects" if root is not None else None
+    if folder is None or not folder.is_dir():
+        return None
+    best: tuple[int, int] | None = None
+    found = None
+    for path in sorted(folder.glob("*.json")):
+        try:
+            table = json.loads(path.read_text(encoding="utf-8"))
+            matches = (table["game"], table["source_hash"]) == (game, source_hash)
+            rank = (int(table["plan"]["games"]), len(table["plan"]["levels"]))
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+        if matches and table.get("own_version") == OWN_VERSION and (best is None or rank > best):
+            best, found = rank, table
+    return found
 
 
 def place(effect: float, level: str, table: Mapping[str, Any], skip: str = "") -> dict[str, Any]:

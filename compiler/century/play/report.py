@@ -378,12 +378,14 @@ def render_html(
     paired_note: str = "",
     card_effects: Sequence[Mapping[str, Any]] = (),
     title: str = "",
+    own_table: Mapping[str, Any] | None = None,
 ) -> str:
     """One report, or several side by side (``--compare``), as a standalone HTML page; two
     are compared figure by figure with 95% intervals (`differences`, else those of two
     independent samples; `paired_note` says how paired ones were played); `card_effects`
     are cards' takers against the players who left them (`compare.buyers_against_passers`);
-    `title` names the page (an experiment names its change)."""
+    `title` names the page (an experiment names its change); `own_table` is the game's
+    reference table of owner effects (`century.play.experiment_own`), drawn as a chart."""
     from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
     env = Environment(
@@ -405,6 +407,8 @@ def render_html(
         paired_note=paired_note,
         card_effects=card_effects,
         title=title,
+        own_table=own_table,
+        own_chart=own_chart(own_table) if own_table else "",
     )
 
 
