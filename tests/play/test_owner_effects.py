@@ -206,3 +206,19 @@ def test_the_reference_table_is_cached_by_content(tmp_path: Path) -> None:
     code, changed, out = _run(tmp_path, *args)
     assert code == 0 and "[cached]" not in changed
     assert json.loads((out / "reference.json").read_text("utf-8"))["key"] != table["key"]
+
+
+def test_a_change_that_alters_no_game_says_so_instead_of_sizing_an_answer(
+    tmp_path: Path,
+) -> None:
+    code, output, _ = _run(
+        tmp_path,
+        "spice-road",
+        "--replace",
+        "yy-rr={kind: trade, pay: YY, get: RR, id: yy-rr-copy}",
+        "--games",
+        "6",
+    )
+    assert code == 0, output
+    assert "no game's winner changed in these 6 paired games" in output
+    assert "needs 1 paired games" not in output

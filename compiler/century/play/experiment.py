@@ -279,13 +279,16 @@ def paired_games_needed(
     winners: tuple[Sequence[int], Sequence[int]], players: int
 ) -> dict[str, int]:
     """The paired games a ±1% and ±2% answer on a seat's change of win rate needs, at the
-    spread of the observed differences (the most spread seat sets it)."""
+    spread of the observed differences (the most spread seat sets it); 0 when no game's
+    winner changed (every difference is zero, and so is its interval)."""
     wa, wb = winners
     spread = 0.0
     for seat in range(players):
         diffs = [(y == seat) - (x == seat) for x, y in zip(wa, wb, strict=True)]
         _, half = paired_interval(diffs)
         spread = max(spread, half * half * len(diffs))  # Z95² times the variance
+    if spread == 0:  # no game's winner changed: no spread to size an answer by
+        return {f"{round(100 * m)}%": 0 for m in MARGINS}
     return {f"{round(100 * m)}%": max(1, round(spread / (m * m))) for m in MARGINS}
 
 
@@ -313,6 +316,11 @@ def experiment_lines(report: Mapping[str, Any]) -> list[str]:
             f"{c['tests']})"
             for c, line in zip(report["cards"], difference_lines(report["cards"]), strict=True)
         ),
-        f"  a ±1% answer on a seat's change needs {needed['1%']:,} paired games, "
-        f"±2% {needed['2%']:,}",
+        (
+            f"  a ±1% answer on a seat's change needs {needed['1%']:,} paired games, "
+            f"±2% {needed['2%']:,}"
+            if needed["1%"]
+            else f"  no game's winner changed in these {config['games']} paired games: the "
+            "zero-width intervals say the change altered no result here, not that it cannot"
+        ),
     ]
