@@ -56,10 +56,12 @@ def clustered_difference(
 ) -> tuple[float, float, float, float]:
     """The takers' win rate minus the leavers' (tw/t - pw/p over all games) with a 95%
     interval that takes each game as one unit: the players of one game are opponents (a
-    taker's win is a leaver's loss), so they are not independent samples. The variance is
-    the linearised (delta-method) cluster variance, the large-sample value of a bootstrap
-    over games, with the small-sample factor G/(G-1). Returns (difference, low, high,
-    two-sided p-value of no difference)."""
+    taker's win is a leaver's loss), so they are not independent samples. The spread of
+    the difference is the linearised (delta-method) cluster variance over games, the
+    large-sample value of a bootstrap over games, with the small-sample factor G/(G-1);
+    the interval is Newcombe's (`newcombe`, good with few players) widened or narrowed by
+    the ratio of that spread to the spread of two independent samples (the design effect).
+    Returns (difference, low, high, two-sided p-value of no difference)."""
     t, tw, p, pw = sums["t"], sums["tw"], sums["p"], sums["pw"]
     if not t or not p or games < 2:
         return 0.0, -1.0, 1.0, 1.0
@@ -68,12 +70,13 @@ def clustered_difference(
     bb = sums["pw_pw"] - 2 * r0 * sums["p_pw"] + r0 * r0 * sums["pp"]
     ab = sums["tw_pw"] - r0 * sums["tw_p"] - r1 * sums["t_pw"] + r1 * r0 * sums["t_p"]
     var = (aa / (t * t) + bb / (p * p) - 2 * ab / (t * p)) * games / (games - 1)
-    d = r1 - r0
     se = math.sqrt(max(var, 0.0))
-    if se == 0:
-        return d, max(-1.0, d), min(1.0, d), 1.0 if d == 0 else 0.0
-    pvalue = math.erfc(abs(d) / se / math.sqrt(2))
-    return d, max(-1.0, d - z * se), min(1.0, d + z * se), pvalue
+    independent = math.sqrt(r1 * (1 - r1) / t + r0 * (1 - r0) / p)
+    d, low, high = newcombe(round(tw), round(t), round(pw), round(p), z)
+    scale = se / independent if independent else 1.0
+    low, high = max(-1.0, d - (d - low) * scale), min(1.0, d + (high - d) * scale)
+    pvalue = math.erfc(abs(d) / se / math.sqrt(2)) if se else float(d == 0)
+    return d, low, high, pvalue
 
 
 def holm(pvalues: Sequence[float], alpha: float = 0.05) -> list[bool]:
