@@ -5,6 +5,7 @@ better cubes), the deal an owner plays, and the cache of the reference table."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -177,6 +178,12 @@ def test_the_reference_table_is_cached_by_content(tmp_path: Path) -> None:
     assert code == 0 and "[cached]" in again
     assert json.loads((out / "reference.json").read_text("utf-8")) == table
     assert again.splitlines()[1:] == first.splitlines()[1:]
+    (cached,) = (Path(os.environ["CENTURY_CACHE_DIR"]) / "owner-effects").glob("small-hand-*")
+    cut = json.loads(cached.read_text("utf-8"))
+    cached.write_text(json.dumps({**cut, "cards": cut["cards"][:2]}), encoding="utf-8")
+    code, remeasured, out = _run(tmp_path, *args)  # a table cut short is measured again
+    assert code == 0 and "[cached]" not in remeasured
+    assert json.loads((out / "reference.json").read_text("utf-8")) == table
     code, placed, _ = _run(
         tmp_path,
         "small-hand",

@@ -173,7 +173,29 @@ def cached_table(ruleset: Ruleset, plan: Plan) -> dict[str, Any] | None:
         return None
     if not isinstance(table, dict) or table.get("key") != table_key(ruleset, plan):
         return None
-    return table
+    if not _well_formed(table, plan):
+        return None
+    return table if [c["card"] for c in table["cards"]] == merchant_ids(ruleset) else None
+
+
+def _well_formed(table: Mapping[str, Any], plan: Plan) -> bool:
+    """Whether a table read back has the shape `place` and the pages read (a cache file
+    written by hand, or cut short, is measured again instead)."""
+    try:
+        for card in table["cards"]:
+            if not isinstance(card["card"], str):
+                return False
+            if [level["bots"] for level in card["levels"]] != list(plan.levels):
+                return False
+            for level in card["levels"]:
+                for key in ("owner", "length"):
+                    low, high = level[key]["ci95"]
+                    values = (level[key]["difference"], level[key]["a"], level[key]["b"], low, high)
+                    if not all(isinstance(v, int | float) for v in values):
+                        return False
+    except (KeyError, TypeError, ValueError):
+        return False
+    return isinstance(table.get("plan"), dict)
 
 
 def _store(path: Path, table: Mapping[str, Any]) -> None:
