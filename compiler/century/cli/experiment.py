@@ -270,6 +270,7 @@ def _own(
 ) -> None:
     """`--own CARD` and `--own-all`: owner effects at each level, the reference table."""
     from century.play import experiment_own as owned
+    from century.play.bots import check_spec
     from century.play.config import SimulationError
     from century.play.progress import Progress, Stage
     from century.play.report import to_json_bytes
@@ -277,9 +278,16 @@ def _own(
 
     if levels is not None and bots is not None:
         fail("--levels and --bots both name the bots of an owner effect: give one", 2)
+    if bots is not None and "," in bots:
+        fail(f"--bots {bots!r}: an owner effect seats one bot everywhere; --levels A,B for two", 2)
     chosen = tuple(b.strip() for b in (levels or bots or ",".join(owned.DEFAULT_LEVELS)).split(","))
     if not all(chosen) or len(set(chosen)) != len(chosen):
         fail(f"--levels {levels or bots!r}: name each bot once, e.g. greedy,planner", 2)
+    try:
+        for spec in chosen:  # before any game is played
+            check_spec(spec)
+    except SimulationError as err:
+        fail(str(err), 2)
     host, card, unseen = base, "", ""
     if own is not None:
         host, card, unseen = _owned_card(base, own, rules)
