@@ -286,7 +286,7 @@ def _own(
     try:
         for spec in chosen:  # before any game is played
             check_spec(spec)
-    except SimulationError as err:
+    except ValueError as err:
         fail(str(err), 2)
     host, card, unseen = base, "", ""
     if own is not None:
