@@ -135,7 +135,7 @@ def test_bad_settings_and_owned_cards_are_refused_in_the_users_words(tmp_path: P
         (["--levels", "greedy", "--remove", "yy-g"], 2, "--levels is for --own"),
         (["--own", "yy-rr", "--levels", "greedy,greedy"], 2, "name each bot once"),
         (["--own", "yy-rr", "--bots", "planner,greedy"], 2, "--levels A,B for two"),
-        (["--own", "yy-rr", "--levels", "greedy,wizard"], 2, "wizard"),
+        (["--own", "yy-rr", "--levels", "greedy,wizard"], 2, "error: unknown bot 'wizard'"),
     ]
     for args, exit_code, message in cases:
         code, output, out = _run(tmp_path, "spice-road", *args, "--games", "2")
