@@ -300,7 +300,8 @@ def _own(
         table = owned.cached_table(base, owned.Plan(games, players, chosen, seed))
         cached = table is not None
     cards = 0 if cached or not own_all else len(owned.merchant_ids(base))
-    stages = [Stage(games * (cards + 1) + (2 * games if own else 0)) for _ in chosen]
+    table_games = games * (cards + 1) if cards else 0  # the base side, then one per card
+    stages = [Stage(table_games + (2 * games if own else 0)) for _ in chosen]
     try:
         with (
             stopping_on_signals("no report written"),
