@@ -288,8 +288,8 @@ def place(effect: float, level: str, table: Mapping[str, Any], skip: str = "") -
 
 
 def placement_line(effect: float, placed: Mapping[str, Any], game: str) -> str:
-    """A placement in words, e.g. ``+48 points, stronger than every card of Spice Road; the
-    strongest today: +36 (+yyyy)``."""
+    """A placement in words, e.g. ``+48 points, stronger than every card of The Game; the
+    strongest today: +36 (its card id)``."""
     best = placed["strongest"]
     today = f"the strongest today: {points(best['difference'])} ({best['card']})"
     if placed["rank"] == 1:
