@@ -411,7 +411,7 @@ def effect_sentence(
 def _on_ladder(steps: Any, ranks: int) -> Any:
     """Steps of the base game (`century.model.diff`'s cards) with vectors as long as a
     ladder of `ranks`, or None when a vector uses a rank the ladder does not have."""
-    found = []
+    found: list[Any] = []
     for step in steps:
         if step[0] in ("gain", "pay"):
             counts = list(step[1])
@@ -697,9 +697,7 @@ def _changed_card(ruleset: Ruleset, card: Any, lang: str, words: Any) -> dict[st
     return {**shown_card, "cost": cost, "points": card.get("points")}
 
 
-def _card_group(
-    ruleset: Ruleset, what: str, change: Any, lang: str, words: Any
-) -> dict[str, Any]:
+def _card_group(ruleset: Ruleset, what: str, change: Any, lang: str, words: Any) -> dict[str, Any]:
     """``{what, count, cards, more}``: added, removed or changed; how many cards; the first
     `CARD_EXAMPLES` that can be drawn (``copies_was`` and ``points_was``: what a changed
     card had, else None); and how many of the cards are not shown."""

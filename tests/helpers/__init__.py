@@ -8,6 +8,7 @@ see ``pythonpath`` in pyproject.toml). No tests here.
 
 from __future__ import annotations
 
+from helpers.composed import COMPOSED_EDITS, COMPOSED_SENTENCES, composed_variant
 from helpers.engine import caravans, position
 from helpers.hostile import HOSTILE, hostile
 from helpers.lint import lint, ruff
@@ -27,6 +28,8 @@ from helpers.targets import written
 __all__ = [
     "BUNDLED",
     "CASES",
+    "COMPOSED_EDITS",
+    "COMPOSED_SENTENCES",
     "GOLDEN",
     "HOSTILE",
     "REFERENCE",
@@ -39,6 +42,7 @@ __all__ = [
     "caravans",
     "changed",
     "compiled",
+    "composed_variant",
     "edited",
     "five_ranks",
     "hostile",

@@ -12,10 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from century.model.ruleset import Ruleset
-from century.model.text import TextError, term
 from century.model.cards import COMPOSED
-from century.model.text import shown
+from century.model.ruleset import Ruleset
+from century.model.text import TextError, shown, term
 from century.prose import (
     CHANGE_KEYS,
     effect_words,
