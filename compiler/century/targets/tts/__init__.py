@@ -210,9 +210,13 @@ def effect_name(steps: Any, codes: str) -> str:
     icons are drawn from: ``+YY``, ``↑↑``, ``YY → G``, ``+YY ↑``, ``?? ↓ +B``, ``(Y ↓ R)≤2×``,
     ``YYY / ↑↑``."""
     tokens = effect_tokens(steps, codes)
-    text = "+" if tokens[:1] and tokens[0].startswith("cubes:") else ""
-    for token in tokens:
+    text = ""
+    for i, token in enumerate(tokens):
         part = token.partition(":")[2] if token.startswith("cubes:") else _SIGNS.get(token, token)
+        if token.startswith("cubes:"):  # a gain (no arrow after it) is marked +, as in ids
+            before, after = tokens[i - 1] if i else "", tokens[i + 1 : i + 2]
+            gain = after not in (["arrow"], ["pay"]) and before not in ("arrow", "pay", "+")
+            part = "+" + part if gain else part
         glued = text.endswith(("(", "+")) or token == ")" or token.startswith(("≤", "×"))
         glued = glued or (token in ("up", "any") and text.endswith(part))
         text += part if glued or not text else " " + part
