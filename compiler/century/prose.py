@@ -26,8 +26,12 @@ unknown placeholder is an error) against `prose_context(ruleset, lang)`:
 ``seats``
     ``[{seat, cubes, count}]``: the starting caravan per seat as a code string.
 ``starting_cards``, ``starting_per_player``
-    the starting hand (dicts ``name, kind, copies, steps, get, pay``; ``name`` is empty when
-    the card has none, and ``get``/``pay`` are code strings) and its size.
+    the starting hand (dicts ``id, name, kind, copies, noun, nouns, icons, text``; ``name``
+    is empty when the card has none; ``kind`` is a short form of
+    `century.model.cards.KINDS` or ``composed``; ``noun``/``nouns`` the term that names the
+    card, ``t[kind ~ '_card']`` or ``t.merchant_card`` when the game has no such term;
+    ``icons`` the effect's icon tokens for the marker ``[[effect:{{ c.icons }}]]``;
+    ``text`` the effect as a sentence, `effect_sentence`) and its size.
 ``merchant_count``, ``point_count``, ``kinds``
     cards in the merchant deck and the point deck; ``kinds`` counts merchant cards by kind.
 ``ex``
@@ -54,7 +58,8 @@ unknown placeholder is an error) against `prose_context(ruleset, lang)`:
     removed); ``end_threshold`` ``[{players, was, now}]`` (player counts grouped by the
     change); ``resource_points`` ``[{rank, code, was, now}]``; ``cards`` ``[{deck, groups}]``,
     each group ``{what, count, cards, more}`` (``what`` is added, removed or changed; up to
-    `CARD_EXAMPLES` cards as in ``starting_cards`` with ``copies_was`` and ``points_was``);
+    `CARD_EXAMPLES` cards as in ``starting_cards``, a point card with ``cost`` and
+    ``points`` instead, each with ``copies_was`` and ``points_was``);
     ``renamed`` ``[{was, now, icon}]`` (the resources and coins a re-theme renames; empty
     when only colours, codes or words change).
 ``numbers``, ``times``
@@ -68,8 +73,14 @@ digits).
 
 Inline icons are markers in the prose: ``[[cube:CODE]]`` (one resource code),
 ``[[cubes:CODES]]``, ``[[coin:ID]]`` (a coin pile id), ``[[up]]`` (upgrade mark),
-``[[arrow]]`` (trade arrow), and in the page footer ``[[page]]`` and ``[[pages]]``; an
-unknown marker is a `ProseError`. A rendered string carries each marker between U+E000
+``[[arrow]]`` (trade arrow: a payment that may repeat), ``[[pay]]`` (the arrow of a payment
+made once), ``[[any]]`` (a cube of the player's choice), ``[[effect:TOKENS]]`` (a card's
+whole effect, from a card's ``icons``: `effect_tokens`), and in the page footer ``[[page]]``
+and ``[[pages]]``; an unknown marker is a `ProseError`.
+
+A merchant card's effect in words (``text``) is composed by `effect_sentence` from the
+phrases `EFFECT_KEYS` of the language, each a template rendered with the context above and
+its own placeholders (listed there); they are not rendered with the other keys. A rendered string carries each marker between U+E000
 and U+E001 (the template splits on them); ``[[`` inside a substituted value stays literal
 text. Rendered prose reaches Typst as plain JSON strings, never as markup.
 
@@ -375,13 +386,15 @@ def effect_sentence(
         if key not in prose:
             raise ProseError(lang, key, "no text for this phrase of card effects", "C401")
         try:
-            return render(_template(prose[key]), {**context, **values}, budget).strip()
+            text = render(_template(prose[key]), {**context, **values}, budget).strip()
         except (SandboxLimit, PrintedObject) as err:
             raise ProseError(lang, key, str(err), err.code) from err
         except ProseError:
             raise
         except Exception as err:  # prose is data: any failure is reported with its key
             raise ProseError(lang, key, f"{type(err).__name__}: {err}") from err
+        # "[[" from a value stays text: it is escaped again where the phrase is a value
+        return text.replace(_LIT_OPEN, "[[").replace(_LIT_CLOSE, "]]")
 
     def cubes(vector: Any) -> str:
         parts = [
