@@ -83,7 +83,8 @@ phrases `EFFECT_KEYS` of the language, each a template rendered with the context
 its own placeholders (listed there); they are not rendered with the other keys.
 
 A rendered string carries each marker between U+E000 and U+E001 (the template splits on
-them); ``[[`` inside a substituted value stays literal text. Rendered prose reaches Typst as plain JSON strings, never as markup.
+them); ``[[`` inside a substituted value stays literal text. Rendered prose reaches Typst
+as plain JSON strings, never as markup.
 
 Every rendered string is then set for print (`typeset`): the space between a number and the
 word or sign after it ("5 cards", "2 ×", "100 %", "5. Karte") and between a word and the
