@@ -242,6 +242,16 @@ PROSE_KEYS = frozenset(
 """The keys every rule-sheet text file has besides the texts of the card kinds."""
 
 
+SYMBOL_KEYS = ("sym_gain", "sym_pay", "sym_pay_any", "sym_upgrade", "sym_repeat", "sym_choose")
+"""The legend of the symbols on the cards (rule sheet and kit, for a game with composed
+cards), in the order it is listed."""
+
+
+def has_composed(ruleset: Ruleset) -> bool:
+    """Whether a merchant card of the game is composed (none of the short forms)."""
+    return any(c.kind == COMPOSED for c in (*ruleset.starting_cards, *ruleset.merchant_deck))
+
+
 EFFECT_KEYS = (
     "eff_cubes",
     "eff_gain",

@@ -18,7 +18,7 @@ from century.render.cards.layout import layout
 from century.targets.cards import CardOptions, render
 from century.targets.tts import card_name, effect_name
 
-from helpers import COMPOSED_SENTENCES, composed_variant, edited
+from helpers import COMPOSED_SENTENCES, composed_variant, edited, spice_road
 
 PT = 25.4 / 72  # mm per PDF point
 UPGRADE_GREY = "#C8C8C8"
@@ -148,3 +148,14 @@ def test_tabletop_simulator_names_composed_cards_by_their_symbols(composed):
     assert effect_name(by_kind["trade"].effect, composed.codes).count("→") == 1
     face = {"kind": "upgrade", "title": "Upgrade card", "effect": [{"upgrade": 3}]}
     assert card_name(face, composed.codes) == "Upgrade card ↑↑↑"
+
+
+def test_the_kit_explains_the_symbols_when_cards_are_composed(composed):
+    """The kit's second page holds the legend of the card symbols for a game with composed
+    cards, in its language; a game of short forms alone keeps its page as it was."""
+    legend = {"en": "Symbols on the cards", "de": "Symbole auf den Karten"}
+    for lang, heading in legend.items():
+        guide = PdfReader(io.BytesIO(render(composed, CardOptions(lang=lang)))).pages[1]
+        assert heading in guide.extract_text(), lang
+    base = PdfReader(io.BytesIO(render(spice_road(), CardOptions(lang="en")))).pages[1]
+    assert legend["en"] not in base.extract_text()

@@ -62,7 +62,7 @@ def test_one_entry_per_distinct_composed_effect(composed):
     data = sheets.sheet_data(composed, "en", "a4")
     assert [c["face"]["id"] for c in data["composed"]] == list(COMPOSED_SENTENCES)
     assert [c["title"] for c in data["composed"]] == ["", "Crossroads", "", "", ""]
-    assert data["symbols"] == list(sheets.SYMBOL_KEYS)
+    assert data["symbols"] == list(prose.SYMBOL_KEYS)
     # the short forms keep their one entry each, as on the base game's sheet
     assert [face["kind"] for face in data["cards"]] == ["gain", "upgrade", "trade", "point"]
 

@@ -17,6 +17,7 @@ from century.model.ruleset import Ruleset
 from century.model.text import TextError, shown, term
 from century.prose import (
     CHANGE_KEYS,
+    SYMBOL_KEYS,
     effect_words,
     example_cards,
     prose_context,
@@ -62,10 +63,6 @@ def _card_faces(ruleset: Ruleset, lang: str) -> list[dict[str, Any]]:
             deck = "starting" if cards[kind] in ruleset.starting_cards else "merchant"
             faces.append(merchant_face(ruleset, cards[kind], lang, deck))
     return faces
-
-
-SYMBOL_KEYS = ("sym_gain", "sym_pay", "sym_pay_any", "sym_upgrade", "sym_repeat", "sym_choose")
-"""The legend of the symbols on the cards, in the order the sheet lists it."""
 
 
 def _composed_cards(ruleset: Ruleset, lang: str) -> list[dict[str, Any]]:
