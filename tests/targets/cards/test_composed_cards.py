@@ -5,12 +5,16 @@ bytes twice; Tabletop Simulator names them from the same symbols."""
 from __future__ import annotations
 
 import io
+import json
 from collections import Counter
 from typing import Any
 
 import pytest
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
+from typer.testing import CliRunner
+
+from century import cli
 
 from century.model.cards import COMPOSED
 from century.model.ruleset import Ruleset
@@ -159,3 +163,26 @@ def test_the_kit_explains_the_symbols_when_cards_are_composed(composed):
         assert heading in guide.extract_text(), lang
     base = PdfReader(io.BytesIO(render(spice_road(), CardOptions(lang="en")))).pages[1]
     assert legend["en"] not in base.extract_text()
+
+
+def test_images_and_tabletop_simulator_show_composed_cards(composed, tmp_path, monkeypatch):
+    """`century images` writes an image per composed card, and `century tts` names each
+    composed card by its title and symbols, built with the commands a user types."""
+    monkeypatch.chdir(tmp_path)
+    composed_variant(tmp_path)
+    runner = CliRunner()
+    for command in (["images", "composed", "--lang", "en"], ["tts", "composed", "--lang", "de"]):
+        made = runner.invoke(cli.app, [*command, "--dpi", "50"])
+        assert made.exit_code == 0, made.output
+    build = tmp_path / "build" / "composed"
+    images = {p.stem for p in (build / "images" / "en" / "merchant").glob("*.png")}
+    assert len(images) == len({c.id for c in composed.merchant_deck})
+    saved = json.loads((build / "tts" / "composed-de.json").read_text("utf-8"))
+    nicknames = {
+        card["Description"]: card["Nickname"]
+        for deck in saved["ObjectStates"]
+        if deck["Name"] == "Deck"
+        for card in deck["ContainedObjects"]
+    }
+    assert nicknames["{+yyy/up2}"] == "Kreuzweg +YYY / ↑↑"
+    assert nicknames["any2-+b"] == "Händlerkarte ?? ↓ B"
