@@ -15,7 +15,6 @@ from pypdf.generic import ContentStream
 from typer.testing import CliRunner
 
 from century import cli
-
 from century.model.cards import COMPOSED
 from century.model.ruleset import Ruleset
 from century.render.cards.layout import layout
