@@ -79,7 +79,8 @@ whole effect, from a card's ``icons``: `effect_tokens`), and in the page footer 
 and ``[[pages]]``; an unknown marker is a `ProseError`.
 
 A merchant card's effect in words (``text``) is composed by `effect_sentence` from the
-phrases `EFFECT_KEYS` of the language, each a template rendered with the context above and
+phrases `EFFECT_KEYS` of the language, each a template rendered with part of the context above
+(`PHRASE_CONTEXT`: ``lang, game, t, ranks, resources, lowest, highest, numbers, times``) and
 its own placeholders (listed there); they are not rendered with the other keys.
 
 A rendered string carries each marker between U+E000 and U+E001 (the template splits on
@@ -378,27 +379,53 @@ def _tokens(steps: Any, codes: str, whole: bool, repeated: bool) -> list[str]:
     return found
 
 
+PHRASE_CONTEXT = (
+    "lang",
+    "game",
+    "t",
+    "ranks",
+    "resources",
+    "lowest",
+    "highest",
+    "numbers",
+    "times",
+)
+"""What the phrases of card effects (`EFFECT_KEYS`) read of the prose context, besides
+their own placeholders."""
+
+
 def effect_sentence(
-    steps: Any, ruleset: Ruleset, lang: str, context: dict[str, Any], budget: Any
+    steps: Any,
+    ruleset: Ruleset,
+    lang: str,
+    context: dict[str, Any],
+    budget: Any,
+    said: dict[tuple[str, str], str] | None = None,
 ) -> str:
     """The effect as one sentence in `lang`, composed from the language's phrases
-    (`EFFECT_KEYS`, each rendered with the prose context and its own placeholders): a gain
+    (`EFFECT_KEYS`, each rendered with `PHRASE_CONTEXT` and its own placeholders): a gain
     or payment ``eff_gain``/``eff_pay`` with ``cubes`` (``eff_cubes`` of ``cubes``: ``[{n,
     name, code}]`` by rank), ``eff_pay_any``/``eff_upgrade`` with ``n``, ``eff_repeat`` with
     ``steps`` (the phrase of its steps) and ``most`` (0: no bound), ``eff_choose`` with
     ``options`` (their phrases), ``eff_steps`` with ``steps`` (the phrases of steps in a
     row) and ``eff_sentence`` with ``text``. A language lacking a phrase is a `ProseError`
-    (C401 names it first in ``century validate``)."""
+    (C401 names it first in ``century validate``). `said` keeps the phrases rendered, by
+    key and placeholders, for the next sentence."""
     prose = ruleset.prose.get(lang, {})
     names = [required(r.name, lang, f"resource {r.id!r}") for r in ruleset.resources]
+    shared = {key: context[key] for key in PHRASE_CONTEXT if key in context}
+    said = {} if said is None else said
 
     def say(key: str, **values: Any) -> str:
         from century.sandbox import PrintedObject, SandboxLimit, render
 
         if key not in prose:
             raise ProseError(lang, key, "no text for this phrase of card effects", "C401")
+        known = (key, repr(sorted(values.items())))
+        if known in said:
+            return said[known]
         try:
-            text = render(_template(prose[key]), {**context, **values}, budget).strip()
+            text = render(_template(prose[key]), {**shared, **values}, budget).strip()
         except (SandboxLimit, PrintedObject) as err:
             raise ProseError(lang, key, str(err), err.code) from err
         except ProseError:
@@ -406,7 +433,8 @@ def effect_sentence(
         except Exception as err:  # prose is data: any failure is reported with its key
             raise ProseError(lang, key, f"{type(err).__name__}: {err}") from err
         # "[[" from a value stays text: it is escaped again where the phrase is a value
-        return text.replace(_LIT_OPEN, "[[").replace(_LIT_CLOSE, "]]")
+        said[known] = text.replace(_LIT_OPEN, "[[").replace(_LIT_CLOSE, "]]")
+        return said[known]
 
     def cubes(vector: Any) -> str:
         parts = [
@@ -672,6 +700,7 @@ def effect_words(ruleset: Ruleset, lang: str, context: dict[str, Any] | None = N
 
     budget = Budget()
     made: dict[Any, str] = {}
+    said: dict[tuple[str, str], str] = {}
     base = context
 
     def words(steps: Any) -> str:
@@ -679,7 +708,7 @@ def effect_words(ruleset: Ruleset, lang: str, context: dict[str, Any] | None = N
         if steps not in made:
             if base is None:
                 base = prose_context(ruleset, lang)
-            made[steps] = effect_sentence(steps, ruleset, lang, base, budget)
+            made[steps] = effect_sentence(steps, ruleset, lang, base, budget, said)
         return made[steps]
 
     return words
@@ -955,19 +984,24 @@ def check_prose_renders(ruleset: Ruleset, lang: str) -> None:
     """Raise what `render_prose` raises for `lang`, if anything, without setting the text
     for print (which cannot fail), and compose the sentence of every merchant card
     (`effect_sentence`): the prose check of `century validate`."""
-    _rendered(ruleset, lang)
-    words = effect_words(ruleset, lang)
+    if lang not in ruleset.prose:
+        raise TextError(f"no prose in language {lang!r}")
+    context = prose_context(ruleset, lang)
+    _rendered(ruleset, lang, context)
+    words = effect_words(ruleset, lang, context)
     for card in (*ruleset.starting_cards, *ruleset.merchant_deck):
         words(card.effect)
 
 
-def _rendered(ruleset: Ruleset, lang: str) -> dict[str, str]:
-    """Every prose string of `lang` rendered, its icon markers checked (`render_prose`)."""
+def _rendered(ruleset: Ruleset, lang: str, context: dict[str, Any] | None = None) -> dict[str, str]:
+    """Every prose string of `lang` rendered against `context` (`prose_context`, made here
+    when not given), its icon markers checked (`render_prose`)."""
     from century.sandbox import Budget, PrintedObject, SandboxLimit, render
 
     if lang not in ruleset.prose:
         raise TextError(f"no prose in language {lang!r}")
-    context = prose_context(ruleset, lang)
+    if context is None:
+        context = prose_context(ruleset, lang)
     items = sorted(ruleset.prose[lang].items())
     texts = dict(items)  # plain text (no Jinja syntax) needs no rendering
     budget = Budget()
