@@ -1,8 +1,9 @@
 """Rule sheets: one PDF per language and paper, drawn from the model by ``rules.typ``.
 
 The sentences are the game's prose rendered by `century.prose`; this module adds the drawing
-data (ladder, seats, coins, end table, one card face per kind drawn like the printed cards,
-the worked examples to show, and for a variant the sentences of what it changes from the game
+data (ladder, seats, coins, end table, one card face per short form drawn like the printed
+cards, every distinct composed effect drawn and spelled out with a legend of the symbols, the
+worked examples to show, and for a variant the sentences of what it changes from the game
 it extends) and hands both to Typst as JSON. Letter colours on cubes and
 coins are chosen here for contrast (`century.render.typst.colours`).
 """
@@ -65,13 +66,14 @@ def _card_faces(ruleset: Ruleset, lang: str) -> list[dict[str, Any]]:
     return faces
 
 
-def _composed_cards(ruleset: Ruleset, lang: str) -> list[dict[str, Any]]:
+def _composed_cards(ruleset: Ruleset, lang: str, context: dict[str, Any]) -> list[dict[str, Any]]:
     """Every distinct effect of the game's composed cards (`COMPOSED`: no short form), in
     deck order (starting cards first): its face as printed, its title (the first such card's
     name, else empty: the sheet heads it by ``card_composed_title``) and its sentence
     (`century.prose.effect_sentence`). The short forms are explained once each by their
-    ``card_<kind>`` text; a composed effect has no such text, so each one is spelled out."""
-    words = effect_words(ruleset, lang)
+    ``card_<kind>`` text; a composed effect has no such text, so each one is spelled out.
+    `context` is the language's prose context."""
+    words = effect_words(ruleset, lang, context)
     found: dict[Any, dict[str, Any]] = {}
     for deck, cards in (("starting", ruleset.starting_cards), ("merchant", ruleset.merchant_deck)):
         for card in cards:
@@ -108,7 +110,7 @@ def sheet_data(ruleset: Ruleset, lang: str, paper: str) -> dict[str, Any]:
     if missing:
         raise SheetError(f"prose {lang}: no text for {', '.join(missing)}")
     try:
-        composed = _composed_cards(ruleset, lang)
+        composed = _composed_cards(ruleset, lang, context)
     except TextError as err:
         raise SheetError(str(err)) from None
     counts = list(ruleset.player_counts)
