@@ -55,6 +55,7 @@ CODES: dict[str, str] = {
     "C206": "a variant removes or replaces a card the deck does not have",
     "C207": "a deck or prose file named by a variant cannot be used",
     "C208": "a path that is absolute or leads out of its project (a symlink too)",
+    "C209": "a variant whose base game has errors (reported at their cause)",
     "C301": "a resource id or code is used twice",
     "C302": "an unknown resource code in a cube string",
     "C303": "cubes not written lowest rank first",
