@@ -104,6 +104,17 @@ def printable(text: str, keep: str = "") -> str:
     return CONTROL.sub(escape, text)
 
 
+COMMAND_STARTS = ("::", "##")
+"""How a line starts that a CI system reads as a command: GitHub Actions' workflow commands
+(``::add-mask::``, ``::stop-commands::``) and Azure Pipelines' logging commands (``##vso[``)."""
+
+
+def line_start(name: str) -> str:
+    """`name` (a file name that starts a line of text output) made safe to start a line: one
+    that starts as a CI command does is written ``./::name``, the same file."""
+    return f"./{name}" if name.startswith(COMMAND_STARTS) else name
+
+
 @dataclass(frozen=True, order=True)
 class Mark:
     """A place in a source file; line and col count from 1."""
@@ -165,10 +176,11 @@ class Diagnostic:
         return text
 
     def printable(self) -> Diagnostic:
-        """This diagnostic with control characters in its texts escaped (see `printable`)."""
+        """This diagnostic with control characters in its texts escaped (see `printable`),
+        and its file name safe to start a line (`line_start`)."""
         return replace(
             self,
-            file=printable(self.file),
+            file=line_start(printable(self.file)),
             path=printable(self.path),
             message=printable(self.message),
             hint=printable(self.hint),

@@ -81,6 +81,7 @@ def test_the_corpus_covers_every_class():
         "library-api",
         "no-false-pass",
         "recoverable",
+        "never-injected",
     }
     assert len(CASES) >= 60
 
