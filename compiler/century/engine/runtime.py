@@ -92,6 +92,7 @@ whose last turn came latest wins; ``earliest_turn``: the reverse; ``shared``: al
 
 from __future__ import annotations
 
+import copy as _copy
 import operator
 import random
 from bisect import bisect_left
@@ -1078,7 +1079,7 @@ class State:
             "moves": self.moves(),
         }
         if self._start is not None:
-            record["start"] = self._start
+            record["start"] = _copy.deepcopy(self._start)  # shares nothing with the state
         return record
 
     def to_dict(self, moves: bool = True) -> dict[str, Any]:
@@ -1088,7 +1089,7 @@ class State:
         if moves:
             data["moves"] = self.moves()
         if self._start is not None:
-            data["start"] = self._start
+            data["start"] = _copy.deepcopy(self._start)  # shares nothing with the state
         return data
 
     def _position(self) -> dict[str, Any]:
@@ -1319,7 +1320,7 @@ class _Position:
                 State.from_dict(start)
             except ValueError as err:
                 raise ValueError(f"start.{err}") from None
-        state._start = start
+        state._start = _copy.deepcopy(start)  # nor with the caller's data
 
     def _seat(self, state: State, seat: int, info: dict[str, Any]) -> None:
         field = f"seats[{seat}]"
