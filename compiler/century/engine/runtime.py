@@ -15,7 +15,8 @@ API
   text, bytes, ``True``) raises TypeError naming the argument, so every game can be recorded
   and replayed.
 - ``replay(record) -> State``: plays a record (see ``State.record``) and returns the state.
-- ``State.current_player``: the seat to move, 0-based (seat 0 starts).
+- ``State.current_player``: the seat to move, 0-based (seat 0 starts); once the game is over
+  (``is_over()``), the seat that would have moved next, which has no legal move.
 - ``State.legal_moves() -> list[str]``: every legal move exactly once (one per distinct
   outcome), in canonical order: plays (hand in card-table order), acquires (slot order, then
   cubes), claims (slot order), ``rest``; or only discards while a discard is pending.
