@@ -113,8 +113,8 @@ def experiment(
     try:
         changes = CardChanges(
             remove=tuple(remove or ()),
-            add=tuple(parse_card(text, "--add") for text in add or ()),
-            replace=tuple(_replacement(text, parse_card) for text in replace or ()),
+            add=tuple(_bounded(parse_card)(text, "--add") for text in add or ()),
+            replace=tuple(_replacement(text, _bounded(parse_card)) for text in replace or ()),
         )
         config = SimConfig(games, players, seat_bots(bots, players), seed)
         variant_id = _free_id(f"{base.id}-changed", base.id)
@@ -146,6 +146,26 @@ def experiment(
     for line in experiment_lines(report):
         typer.echo(line)
     typer.echo(f"report written to {folder / FILES[1]}")
+
+
+def _bounded(
+    parse: Callable[[str, str], dict[str, Any]],
+) -> Callable[[str, str], dict[str, Any]]:
+    """`parse` behind the limits every YAML file is read with (`century.frontend.loader`: no
+    aliases or tags, bounded nesting, values and size), so a card typed on the command line
+    cannot make the parser do more work than a rules file can."""
+    from century.diagnostics import DiagnosticError
+    from century.frontend.loader import load_text
+
+    def bounded(text: str, option: str) -> dict[str, Any]:
+        try:
+            load_text(text.encode("utf-8", "surrogateescape"), option)
+        except DiagnosticError as err:
+            problem = err.diagnostics[0]
+            raise ValueError(f"{option} {text[:40]!r} is not a card: {problem.message}") from None
+        return parse(text, option)
+
+    return bounded
 
 
 def _replacement(
