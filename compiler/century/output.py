@@ -321,12 +321,26 @@ def locked(folder: Path, wait: float = LOCK_WAIT) -> Iterator[None]:
 
 def lock_file(folder: Path) -> Path:
     """The file whose lock is `folder`'s write lock: in the user's temporary folder (`LOCKS`),
-    named by the folder's real path, so that every name of one folder shares one lock."""
+    named by the folder's real path, so that every name of one folder shares one lock.
+
+    The folder of the locks is used only when it is the user's own (a real folder, not a
+    link, not another user's, not writable by group or others, as `century.codecache` asks
+    of its cache): else another user could hold or swap the locks. Failing that, the locks
+    go to ``locks`` in the user's cache folder; `OutputError` when neither is private."""
+    from century.codecache import cache_root, private_folder
+
     real = os.path.normcase(os.path.realpath(folder))
     user = f"-{os.getuid()}" if hasattr(os, "getuid") else ""  # Windows: a temp folder per user
-    locks = Path(tempfile.gettempdir()) / f"{LOCKS}{user}"
-    locks.mkdir(mode=0o700, exist_ok=True)
-    return locks / (hashlib.sha256(real.encode("utf-8")).hexdigest()[:32] + ".lock")
+    shared = Path(tempfile.gettempdir()) / f"{LOCKS}{user}"
+    cache = cache_root()
+    for locks in (shared, *([cache / "locks"] if cache is not None else [])):
+        if private_folder(locks):
+            return locks / (hashlib.sha256(real.encode("utf-8")).hexdigest()[:32] + ".lock")
+    raise OutputError(
+        f"cannot lock {folder} for writing: {shared} is not a private folder of yours (a "
+        "link, another user's, or writable by others); remove it",
+        usage=True,
+    )
 
 
 def clean_leftovers(folder: Path, folders: bool) -> None:
