@@ -363,3 +363,24 @@ def test_a_watch_started_in_the_background_ignores_ctrl_c(tmp_path, watching):
     code, rest = watch.stop(signal.SIGTERM)
     assert code == 0, watch.text()
     assert rest == ["stopped watching"], rest
+
+
+@needs_watchfiles
+def test_watch_survives_its_rules_folder_deleted_and_made_again(tmp_path, watching):
+    """The folder watched goes (a branch switched, say) and comes back: the watch says the
+    game is gone, keeps the last output, and builds again once the folder is back."""
+    new_variant(tmp_path)
+    variant = (tmp_path / "rules" / "house.yaml").read_text(encoding="utf-8")
+    watch = watching(tmp_path, "rules", "--target", "ruleset")
+    watch.until(r"^watching ")
+    shutil.rmtree(tmp_path / "rules")
+    gone = watch.until(r"^not built: house ")
+    assert gone[-1] == "not built: house is no longer defined; build/house is left as it was"
+    assert (tmp_path / "build" / "house" / "ruleset.json").is_file()
+    watch.until(r"^watching ")  # anew, from the folder above
+    (tmp_path / "rules").mkdir()
+    save(tmp_path / "rules" / "house.yaml", variant)
+    back = watch.until(r"^built build/house in ")
+    assert "changed rules/house.yaml: rebuilding house" in back, back
+    code, _ = watch.stop()
+    assert code == 0, watch.text()
