@@ -124,7 +124,7 @@ def _compile(
 
 def _claimed_id(sources: Sources, path: Path) -> set[str]:
     """The game id a rules file that failed to load stands for: its `id` if it has one, else
-    its name (``spice-road.yaml``: ``spice-road``); none for a deck, a rule-sheet text or
+    its name (``house.yaml``: ``house``); none for a deck, a rule-sheet text or
     another tool's file (skipped with a warning). A bundled game of that id never takes its
     place: its variants are reported as having a base with errors."""
     try:
