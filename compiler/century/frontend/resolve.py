@@ -194,6 +194,7 @@ class Resolver:
         tree = base.tree.clone()
         files = [*base.files, source]
         errors_before = len(self.problems)
+        ok = True
         first = [k for k in APPLY_FIRST if k in patch.value]
         rest = [k for k in patch.value if k not in APPLY_FIRST and k != "extends"]
         for key in first + rest:
@@ -203,10 +204,10 @@ class Resolver:
             elif key == "cards":
                 self._change_cards(tree, value)
             elif key in ("decks", "prose"):
-                self._replace_refs(tree, key, value, source, files, uses)
+                ok = self._replace_refs(tree, key, value, source, files, uses) and ok
             else:
                 self._merge(tree, key, value, (key,))
-        if len(self.problems) > errors_before:
+        if len(self.problems) > errors_before or not ok:
             return None
         return Resolved(patch.value["id"].value, tree, files, [*base.chain, base_id])
 
@@ -270,11 +271,16 @@ class Resolver:
         source: SourceFile,
         files: list[SourceFile],
         uses: set[Path],
-    ) -> None:
+    ) -> bool:
+        """Put the files the variant names under `group` in place of the base's; whether
+        every one could be used (a file that cannot is reported where it is named, and the
+        variant is never made with the base's file in its place)."""
+        ok = True
         for key, ref in value.value.items():
             expect = "deck" if group == "decks" else "prose"
             loaded = self._load_ref(source, ref, expect, uses, key)
             if loaded is None:
+                ok = False
                 if not any(
                     d.file == ref.mark.file and d.line == ref.mark.line and d.col == ref.mark.col
                     for d in (*self.problems, *self.sources.diagnostics)
@@ -285,6 +291,7 @@ class Resolver:
                 continue
             tree.value[group].value[key] = loaded.node.clone()
             files.append(loaded)
+        return ok
 
     def _change_cards(self, tree: Node, changes: Node) -> None:
         for deck_name, ops in changes.value.items():
