@@ -190,8 +190,8 @@ def experiment(
     try:
         changes = CardChanges(
             remove=tuple(remove or ()),
-            add=tuple(parse_card(text, "--add") for text in add or ()),
-            replace=tuple(_replacement(text, parse_card) for text in replace or ()),
+            add=tuple(_bounded(parse_card)(text, "--add") for text in add or ()),
+            replace=tuple(_replacement(text, _bounded(parse_card)) for text in replace or ()),
             settings=tuple(parse_setting(base, text) for text in set_ or ()),
         )
         config = SimConfig(games, players, seat_bots(bots or "greedy", players), seed)
@@ -384,7 +384,7 @@ def _owned_card(base: Any, text: str, rules: list[Path] | None) -> tuple[Any, st
             2,
         )
     try:
-        card = parse_card(text, "--own")
+        card = _bounded(parse_card)(text, "--own")
         card_id = derived_id(card) if isinstance(card.get("id", ""), str) else "owned"
     except (ExperimentError, ValueError, KeyError, TypeError) as err:
         fail(str(err) if isinstance(err, ExperimentError) else f"--own {text!r}: {err}", 2)
@@ -424,6 +424,26 @@ def _as_written(options: list[tuple[str, str]]) -> str:
     import shlex
 
     return " ".join(f"{option} {shlex.quote(value)}" for option, value in options)
+
+
+def _bounded(
+    parse: Callable[[str, str], dict[str, Any]],
+) -> Callable[[str, str], dict[str, Any]]:
+    """`parse` behind the limits every YAML file is read with (`century.frontend.loader`: no
+    aliases or tags, bounded nesting, values and size), so a card typed on the command line
+    cannot make the parser do more work than a rules file can."""
+    from century.diagnostics import DiagnosticError
+    from century.frontend.loader import load_text
+
+    def bounded(text: str, option: str) -> dict[str, Any]:
+        try:
+            load_text(text.encode("utf-8", "surrogateescape"), option)
+        except DiagnosticError as err:
+            problem = err.diagnostics[0]
+            raise ValueError(f"{option} {text[:40]!r} is not a card: {problem.message}") from None
+        return parse(text, option)
+
+    return bounded
 
 
 def _replacement(
