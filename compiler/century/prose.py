@@ -698,7 +698,6 @@ def effect_words(ruleset: Ruleset, lang: str, context: dict[str, Any] | None = N
     without the cards, made here when not given)."""
     from century.sandbox import Budget
 
-    budget = Budget()
     made: dict[Any, str] = {}
     said: dict[tuple[str, str], str] = {}
     base = context
@@ -708,7 +707,9 @@ def effect_words(ruleset: Ruleset, lang: str, context: dict[str, Any] | None = N
         if steps not in made:
             if base is None:
                 base = prose_context(ruleset, lang)
-            made[steps] = effect_sentence(steps, ruleset, lang, base, budget, said)
+            # a deadline of its own: the sentences are composed as the cards ask for them,
+            # so one shared from the first would count the work between them
+            made[steps] = effect_sentence(steps, ruleset, lang, base, Budget(), said)
         return made[steps]
 
     return words
