@@ -22,6 +22,7 @@ from century.inputs import start_run
 
 MODULES = (
     "core",
+    "explain",
     "variants",
     "deck",
     "engine",

@@ -91,8 +91,11 @@ def _width(console: Console) -> int:
 
 
 def text(d: Diagnostic, width: int = MAX_SHOWN) -> Text:
-    """One diagnostic as styled text: its line, the frame, the hint, the related places."""
+    """One diagnostic as styled text: its line, the frame, the hint, the related places, and
+    the address of its code's page when the docs are published (`published_url`)."""
     from rich.text import Text
+
+    from century.explanations import published_url
 
     safe = d.printable()
     out = Text()
@@ -121,6 +124,11 @@ def text(d: Diagnostic, width: int = MAX_SHOWN) -> Text:
         for line in _frame(mark.file, mark.line, mark.col, "bold", width, digits) if quoted else ():
             out.append("\n")
             out.append_text(line)
+    address = published_url(d.code)  # only once CENTURY_DOCS_URL says where the docs are
+    if address:
+        out.append(f"\n{gutter}= ", style=GUTTER)
+        out.append("see: ", style="bold")
+        out.append(address)
     return out
 
 
@@ -269,6 +277,7 @@ def _prop(text: str) -> str:
 def sarif(diagnostics: Iterable[Diagnostic]) -> dict[str, Any]:
     """One SARIF 2.1.0 log of one run of century: every code found as a rule (with what it
     means), every diagnostic as a result at its place, related places included."""
+    from century.explanations import base_url
     from century.resources import package_dir
 
     found = ordered(diagnostics)
@@ -279,9 +288,8 @@ def sarif(diagnostics: Iterable[Diagnostic]) -> dict[str, Any]:
             "driver": {
                 "name": "century",
                 "version": __version__,
-                "rules": [
-                    {"id": code, "shortDescription": {"text": CODES[code]}} for code in codes
-                ],
+                "informationUri": base_url() + "/",
+                "rules": [_rule(code) for code in codes],
             }
         },
         "columnKind": "unicodeCodePoints",
@@ -291,6 +299,20 @@ def sarif(diagnostics: Iterable[Diagnostic]) -> dict[str, Any]:
         data = package_dir("data").resolve().as_uri() + "/"
         run["originalUriBaseIds"] = {BUNDLED_BASE: {"uri": data}}
     return {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}
+
+
+def _rule(code: str) -> dict[str, Any]:
+    """A code as a SARIF rule: its title, its page (`century explain CODE`) as the full
+    description and the help, and the page's address on the docs site."""
+    from century.explanations import pages, to_markdown, to_text, url
+
+    rule: dict[str, Any] = {"id": code, "shortDescription": {"text": CODES[code]}}
+    page = pages().get(code)
+    if page is not None:
+        rule["fullDescription"] = {"text": page.means}
+        rule["help"] = {"text": to_text(page), "markdown": to_markdown(page)}
+    rule["helpUri"] = url(code)
+    return rule
 
 
 def _result(d: Diagnostic, rule: int) -> dict[str, Any]:
