@@ -24,7 +24,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from century import __version__
-from century.diagnostics import CODES, Diagnostic, Mark, printable, sort_key, to_json
+from century.diagnostics import (
+    CODES,
+    WHOLE,
+    Diagnostic,
+    Mark,
+    place,
+    printable,
+    sort_key,
+    to_json,
+)
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -99,7 +108,7 @@ def text(d: Diagnostic, width: int = MAX_SHOWN) -> Text:
 
     safe = d.printable()
     out = Text()
-    out.append(f"{safe.file}:{safe.line}:{safe.col}:", style="bold")
+    out.append(f"{place(safe.file, safe.line, safe.col)}:", style="bold")
     out.append(" ")
     out.append(f"{safe.severity} {safe.code}", style=STYLES[safe.severity])
     out.append(f": {safe.message}")
@@ -117,10 +126,10 @@ def text(d: Diagnostic, width: int = MAX_SHOWN) -> Text:
         out.append("hint: ", style=f"bold {HINT}")
         out.append(safe.hint)
     for mark in d.related:
-        place = Mark(printable(mark.file), mark.line, mark.col)
+        spot = Mark(printable(mark.file), mark.line, mark.col)
         out.append(f"\n{gutter}= ", style=GUTTER)
         out.append("related: ", style="bold")
-        out.append(str(place))
+        out.append(str(spot))
         for line in _frame(mark.file, mark.line, mark.col, "bold", width, digits) if quoted else ():
             out.append("\n")
             out.append_text(line)
@@ -252,14 +261,15 @@ def github(d: Diagnostic) -> str:
     safe = d.printable()
     props = [] if safe.file.startswith("<") else [f"file={_prop(safe.file)}"]
     title = f"{safe.code} {CODES[safe.code]}"
-    props += [f"line={safe.line}", f"col={safe.col}", f"title={_prop(title)}"]
+    props += [f"line={safe.line}", f"col={safe.col}"] if safe.line != WHOLE else []
+    props += [f"title={_prop(title)}"]
     message = safe.message + (f" [at {safe.path}]" if safe.path else "")
     if safe.hint:
         message += f"\nhint: {safe.hint}"
     for mark in safe.related:
         message += f"\nrelated: {mark}"
     if safe.file.startswith("<"):
-        message = f"{safe.file}:{safe.line}:{safe.col}: {message}"
+        message = f"{place(safe.file, safe.line, safe.col)}: {message}"
     return f"::{safe.severity} {','.join(props)}::{_data(message)}"
 
 
@@ -347,6 +357,8 @@ def _location(file: str, line: int, col: int) -> dict[str, Any]:
         artifact = {"uri": Path(file).as_uri()}
     else:
         artifact = {"uri": urllib.parse.quote(Path(file).as_posix())}
+    if line == WHOLE:  # the file as a whole: no region
+        return {"physicalLocation": {"artifactLocation": artifact}}
     region = {"startLine": max(1, line), "startColumn": max(1, col)}
     return {"physicalLocation": {"artifactLocation": artifact, "region": region}}
 

@@ -299,10 +299,21 @@ def _command(table: Table, text: str, advisor: Bot, choices: list[Choice]) -> st
 
 
 def _suggest(choices: list[Choice], words: list[str]) -> None:
-    """After a move that is none: the entry its card or slot is closest to in spelling
-    (``play {+yyy/up3}`` -> ``play {+yyy/up2}``), with the rest as typed."""
+    """After a move that is none: the verb closest in spelling (``aquire 2`` -> ``acquire
+    2``), or the entry its card or slot is closest to in spelling (``play {+yyy/up3}`` ->
+    ``play {+yyy/up2}``), with the rest as typed."""
     import difflib
 
+    if not words:
+        return
+    verbs = list(dict.fromkeys(choice.key.split()[0] for choice in choices))
+    if not any(verb.startswith(words[0]) for verb in verbs):  # a misspelt verb (`aquire 2`)
+        close = difflib.get_close_matches(words[0], verbs, n=1, cutoff=0.6)
+        if close:
+            fixed = [close[0], *words[1:]]
+            meant = fixed if _matching(choices, fixed[:2]) else fixed[:1]
+            typer.echo(f"did you mean {' '.join(meant)!r}?")
+        return
     if len(words) < 2:
         return
     keys = {choice.key: choice for choice in choices if len(choice.key.split()) == 2}

@@ -1,0 +1,125 @@
+"""What a newcomer runs into first, answered in century's own words: a misspelt game id, base
+game or move gets a guess, a bad number of games is said plainly, and a missing file is not
+given a made-up line and column."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from century import cli
+from century.cli import plain_usage
+
+runner = CliRunner()
+
+
+def century(*args: str, input: str | None = None):
+    return runner.invoke(cli.app, list(args), input=input)
+
+
+@pytest.mark.parametrize("command", ["show", "ruleset", "deck export"])
+def test_an_unknown_game_id_gets_a_guess(command: str, tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    args = [*command.split(), "spice-raod", *(["merchant"] if command == "deck export" else [])]
+    result = century(*args)
+    assert result.exit_code == 2
+    assert "unknown game 'spice-raod'; did you mean 'spice-road'" in result.stderr
+    assert "(known: golem, spice-road, spice-road-classic)" in result.stderr
+    far = century("show", "zzz")
+    assert "did you mean" not in far.stderr and "unknown game 'zzz' (known:" in far.stderr
+
+
+def test_an_unknown_base_game_gets_a_guess_and_never_lists_the_variant(
+    tmp_path: Path, monkeypatch
+) -> None:
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "house.yaml").write_text(
+        "id: house\nextends: spice-raod\n", encoding="utf-8"
+    )
+    monkeypatch.chdir(tmp_path)
+    result = century("validate", "--format", "json")
+    [found] = json.loads(result.stdout)
+    assert found["code"] == "C201"
+    assert found["hint"] == (
+        "did you mean 'spice-road'? (known: golem, spice-road, spice-road-classic)"
+    )
+    (tmp_path / "rules" / "house.yaml").write_text("id: house\nextends: zzz\n", encoding="utf-8")
+    [found] = json.loads(century("validate", "--format", "json").stdout)
+    assert found["hint"] == "known: golem, spice-road, spice-road-classic"
+
+
+def test_a_misspelt_move_gets_a_guess(tmp_path: Path) -> None:
+    result = century(
+        "play", "spice-road", "--seed", "1", "--record", str(tmp_path / "game.json"),
+        input="aquire 2\nrset\nquit\n",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "illegal move: 'aquire 2'" in result.output
+    assert "did you mean 'acquire 2'?" in result.output
+    assert "did you mean 'rest'?" in result.output
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["simulate", "spice-road", "--games", "0"],
+        ["experiment", "spice-road", "--remove", "yy-rr", "--games", "0"],
+        ["bots", "spice-road", "--games", "0"],
+    ],
+)
+def test_no_games_is_said_in_centurys_words(args: list[str], tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = century(*args)
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: --games must be 1 or more")
+    assert "Input should" not in result.stderr and "Invalid value" not in result.stderr
+    assert not (tmp_path / "build").exists()
+
+
+@pytest.mark.parametrize(
+    ("said", "plain"),
+    [
+        (
+            "Invalid value for '--games' / '-n': Input should be greater than or equal to 1",
+            "--games must be 1 or more",
+        ),
+        (
+            "Invalid value for '--games' / '-n': Input should be less than or equal to 9",
+            "--games must be at most 9",
+        ),
+        ("Invalid value for '--games' / '-n': 0 is not in the range x>=1.", "--games must be 1 or "
+         "more, not 0"),
+        (
+            "Invalid value for '--games' / '-n': 0 is not in the range 1<=x<=1000000.",
+            "--games must be from 1 to 1000000, not 0",
+        ),
+        (
+            "Invalid value for '--workers' / '-w': 'x' is not a valid integer.",
+            "--workers must be a whole number, not 'x'",
+        ),
+        ("No such option: --lang", "No such option: --lang"),
+    ],
+)  # fmt: skip
+def test_typers_words_for_a_bad_number_become_centurys(said: str, plain: str) -> None:
+    """Newer typers say it in pydantic's words, older ones in click's: both read the same."""
+    assert plain_usage(said) == plain
+
+
+def test_a_missing_file_has_no_made_up_line_and_column(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = century("build", "nosuch.yaml")
+    assert result.exit_code == 1
+    assert result.stderr.startswith("nosuch.yaml: error C001: no such file or folder: nosuch.yaml")
+    assert ":1:1" not in result.stderr
+    [found] = json.loads(century("validate", "--format", "json", "nosuch.yaml").stdout)
+    assert (found["line"], found["col"]) == (0, 0)
+    github = century("validate", "--format", "github", "nosuch.yaml").stdout
+    assert github.startswith("::error file=nosuch.yaml,title=C001 ")
+    sarif = json.loads(century("validate", "--format", "sarif", "nosuch.yaml").stdout)
+    [location] = sarif["runs"][0]["results"][0]["locations"]
+    assert location == {"physicalLocation": {"artifactLocation": {"uri": "nosuch.yaml"}}}
+    replay = century("replay", "missing.json")
+    assert replay.exit_code == 1 and "missing.json: error C001: no such file" in replay.stderr
