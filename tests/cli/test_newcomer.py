@@ -123,3 +123,25 @@ def test_a_missing_file_has_no_made_up_line_and_column(tmp_path: Path, monkeypat
     assert location == {"physicalLocation": {"artifactLocation": {"uri": "nosuch.yaml"}}}
     replay = century("replay", "missing.json")
     assert replay.exit_code == 1 and "missing.json: error C001: no such file" in replay.stderr
+
+
+@pytest.mark.parametrize("delimiter", [";", ","])
+def test_a_caret_in_a_table_stops_at_its_cell_whatever_the_delimiter(
+    delimiter: str, tmp_path: Path, monkeypatch
+) -> None:
+    """German and French spreadsheets save CSV with ``;``: the caret stays under the cell."""
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "cards").mkdir()
+    (tmp_path / "rules" / "house.yaml").write_text(
+        "id: house\nextends: spice-road\ndecks: {merchant: ../cards/merchant.csv}\n",
+        encoding="utf-8",
+    )
+    rows = ["kind;get;pay;steps", "trade;GX;B;", *["gain;YR;;"] * 7]
+    table = "\n".join(row.replace(";", delimiter) for row in rows) + "\n"
+    (tmp_path / "cards" / "merchant.csv").write_text(table, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = century("validate")
+    frame = result.stderr.split("error C302", 1)[1].splitlines()
+    source, carets = frame[2], frame[3]
+    assert source.endswith(f"trade{delimiter}GX{delimiter}B{delimiter}")
+    assert carets.rstrip().endswith(" ^^") and carets.index("^") == source.index("GX")

@@ -234,7 +234,7 @@ def span(line: str, col: int, file: str = "") -> tuple[int, int]:
                 return start, index + 1
         return start, len(line)
     if file.endswith((".csv", ".tsv")):
-        stops: tuple[str, ...] = ("\t",) if file.endswith(".tsv") else (",",)
+        stops: tuple[str, ...] = ("\t",) if file.endswith(".tsv") else (_csv_delimiter(file),)
     elif line[:start].count("{") + line[:start].count("[") > line[:start].count("}") + line[
         :start
     ].count("]"):
@@ -250,6 +250,14 @@ def span(line: str, col: int, file: str = "") -> tuple[int, int]:
         end -= 1
     end = start + len(line[start:end].rstrip())
     return start, max(end, start + 1)
+
+
+def _csv_delimiter(file: str) -> str:
+    """The cell delimiter of a CSV file as the reader finds it (`century.frontend.csvdeck`):
+    ``;`` when its header line has more of them than commas (spreadsheets that write the
+    decimal comma save so), else ``,``."""
+    header = source_line(file, 1) or ""
+    return ";" if header.count(";") > header.count(",") else ","
 
 
 # -- GitHub annotations ------------------------------------------------------------------------
