@@ -145,3 +145,21 @@ def test_a_caret_in_a_table_stops_at_its_cell_whatever_the_delimiter(
     source, carets = frame[2], frame[3]
     assert source.endswith(f"trade{delimiter}GX{delimiter}B{delimiter}")
     assert carets.rstrip().endswith(" ^^") and carets.index("^") == source.index("GX")
+
+
+def test_the_reports_figures_have_one_precision(tmp_path: Path, monkeypatch) -> None:
+    """No four-decimal means beside one-decimal percentages: every measured figure that is
+    not a percentage has two decimals, as the differences have."""
+    import re
+
+    monkeypatch.chdir(tmp_path)
+    args = ["simulate", "spice-road", "-n", "6", "-b", "greedy", "-w", "1", "-q", "-o", "rep"]
+    result = century(*args)
+    assert result.exit_code == 0, result.output
+    html = (tmp_path / "rep" / "report.html").read_text(encoding="utf-8")
+    text = re.sub(r"<svg.*?</svg>|<style.*?</style>", "", html, flags=re.S)
+    assert not re.findall(r"\d\.\d{3,}", text)
+    two = r"\d+\.\d\d"
+    assert re.search(rf"Rounds: mean {two} \(95% interval {two}–{two}\), sd {two}", text)
+    assert re.search(rf"Winning score: mean {two},", text)
+    assert re.search(rf"<td>{two}</td><td>{two}</td></tr>", text)  # a seat's mean score and sd
