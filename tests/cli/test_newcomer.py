@@ -163,3 +163,44 @@ def test_the_reports_figures_have_one_precision(tmp_path: Path, monkeypatch) -> 
     assert re.search(rf"Rounds: mean {two} \(95% interval {two}–{two}\), sd {two}", text)
     assert re.search(rf"Winning score: mean {two},", text)
     assert re.search(rf"<td>{two}</td><td>{two}</td></tr>", text)  # a seat's mean score and sd
+
+
+@pytest.mark.parametrize("width", [60, 80, 100])
+def test_the_board_is_wrapped_to_the_terminal_between_cards(width: int) -> None:
+    """At 80 or 100 columns no card or coin label is cut in the middle: each line fits, and
+    every card is whole on one line (colour codes take no width)."""
+    from century.engine import load_engine
+    from century.play.terminal import Painter, card_text, render, visible_width
+
+    from helpers import spice_road
+
+    ruleset = spice_road()
+    engine = load_engine(ruleset)
+    state = engine.new_game(4, 7)
+    paint = Painter(ruleset, colour=True)
+    labels = ["you", "greedy", "greedy", "greedy"]
+    board = render(engine, state, ruleset, 0, labels, paint, width=width)
+    lines = board.splitlines()
+    assert all(visible_width(line) <= width for line in lines), board
+    view = state.view()
+    cards = [card_text(engine, engine.CARDS[i], paint) for i in view.merchant_row]
+    cards += [card_text(engine, engine.CARDS[i], paint) for i in view.hand(0)]
+    assert all(any(card in line for line in lines) for card in cards)
+    for label in ("gold coin (3), 8 left", "silver coin (1), 8 left"):  # whole on a line
+        assert any(label in line for line in lines), label
+    whole = render(engine, state, ruleset, 0, labels, paint)  # no width: one line per row
+    assert len(whole.splitlines()) == 5 + len(labels)  # round, rows, seats, hand, played
+
+
+def test_play_wraps_the_board_to_the_columns_of_the_terminal(tmp_path: Path) -> None:
+    record = str(tmp_path / "game.json")
+    result = runner.invoke(
+        cli.app,
+        ["play", "spice-road", "--seed", "7", "--players", "4", "--record", record],
+        input="quit\n",
+        env={"COLUMNS": "60"},
+    )
+    assert result.exit_code == 0, result.output
+    board = result.output.split("Round 1", 1)[1].split("Legal moves", 1)[0]
+    assert max(len(line) for line in board.splitlines()) <= 60
+    assert "\n                3: " in board  # a row goes on under its first card

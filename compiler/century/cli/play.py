@@ -220,7 +220,10 @@ def _loop(table: Table) -> None:
         if not shown:
             typer.echo("")
             typer.echo(
-                render(table.engine, state, table.ruleset, table.you, table.labels, table.paint),
+                render(
+                    *(table.engine, state, table.ruleset, table.you, table.labels, table.paint),
+                    width=_board_width(),
+                ),
                 color=table.paint.colour,
             )
             typer.echo(list_choices(choices, _width()))
@@ -256,6 +259,14 @@ def _width() -> int:
     import shutil
 
     return max(60, min(120, shutil.get_terminal_size((96, 24)).columns))
+
+
+def _board_width() -> int:
+    """The width to wrap the board to: the terminal's ($COLUMNS first; 96 when not a
+    terminal), at least 40."""
+    import shutil
+
+    return max(40, shutil.get_terminal_size((96, 24)).columns)
 
 
 def _command(table: Table, text: str, advisor: Bot, choices: list[Choice]) -> str:
