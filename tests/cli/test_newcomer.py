@@ -204,3 +204,28 @@ def test_play_wraps_the_board_to_the_columns_of_the_terminal(tmp_path: Path) -> 
     board = result.output.split("Round 1", 1)[1].split("Legal moves", 1)[0]
     assert max(len(line) for line in board.splitlines()) <= 60
     assert "\n                3: " in board  # a row goes on under its first card
+
+
+@pytest.mark.parametrize("sources", [True, False])
+def test_show_names_every_cards_id(sources: bool, tmp_path: Path, monkeypatch) -> None:
+    """The ids `remove:`, `replace:` and `experiment --remove` take, where a designer reads the
+    game: each card's line ends in ``# id ...`` (before its source), the YAML unchanged."""
+    import re
+
+    import yaml
+
+    from helpers import spice_road
+
+    monkeypatch.chdir(tmp_path)
+    result = century("show", "spice-road", *([] if sources else ["--no-sources"]))
+    assert result.exit_code == 0, result.output
+    shown = re.findall(r"^\s+- \{.*\}  # id (\S+)", result.stdout, re.M)
+    ruleset = spice_road()
+    decks = (ruleset.merchant_deck, ruleset.point_deck, ruleset.starting_cards)
+    assert sorted(shown) == sorted({card.id for deck in decks for card in deck})
+    assert re.search(r"- \{kind: trade, pay: YY, get: G\}  # id yy-g", result.stdout)
+    if sources:
+        assert re.search(r"# id yy-g · <bundled>/cards/spice-road/merchant\.yaml:\d+$",
+                         result.stdout, re.M)  # fmt: skip
+    else:
+        assert yaml.safe_load(result.stdout)["id"] == "spice-road"
