@@ -229,3 +229,18 @@ def test_show_names_every_cards_id(sources: bool, tmp_path: Path, monkeypatch) -
                          result.stdout, re.M)  # fmt: skip
     else:
         assert yaml.safe_load(result.stdout)["id"] == "spice-road"
+
+
+def test_build_given_a_game_id_says_what_it_takes(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    typo = century("build", "spice-raod")
+    assert typo.exit_code == 2
+    assert typo.stderr.startswith(
+        "error: no file or folder 'spice-raod' (did you mean the game 'spice-road'?): "
+        "`century build` takes rules files or folders"
+    )
+    game = century("build", "spice-road")
+    assert game.exit_code == 2 and game.stderr.startswith("error: 'spice-road' is a game id: ")
+    assert not (tmp_path / "build").exists()
+    other = century("build", "nosuch")  # no game near it: the missing path, as validate says
+    assert other.exit_code == 1 and other.stderr.startswith("nosuch: error C001:")
