@@ -51,15 +51,7 @@ def test_century_explain_prints_the_page_of_every_code(code: str) -> None:
     assert "\x1b[" not in result.stdout  # not a terminal: plain text
 
 
-CRASHES = {"C307": "a merchant deck named as the point deck: KeyError 'cost' in checks/ending.py"}
-"""Examples that find a bug of century's rather than their code (fix it, then drop it here)."""
-RUNNABLE = [
-    pytest.param(code, marks=pytest.mark.xfail(reason=CRASHES[code], strict=True))
-    if code in CRASHES
-    else code
-    for code, page in pages().items()
-    if page.example.runs and code in CODES
-]
+RUNNABLE = [code for code, page in pages().items() if page.example.runs and code in CODES]
 
 
 @pytest.mark.parametrize("code", RUNNABLE)

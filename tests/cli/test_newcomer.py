@@ -244,3 +244,30 @@ def test_build_given_a_game_id_says_what_it_takes(tmp_path: Path, monkeypatch) -
     assert not (tmp_path / "build").exists()
     other = century("build", "nosuch")  # no game near it: the missing path, as validate says
     assert other.exit_code == 1 and other.stderr.startswith("nosuch: error C001:")
+
+
+@pytest.mark.parametrize(("named", "kind"), [("point", "merchant"), ("merchant", "point")])
+def test_a_deck_of_the_wrong_kind_is_an_error_not_a_crash(
+    named: str, kind: str, tmp_path: Path, monkeypatch
+) -> None:
+    """The checks after C307 read each deck as its own kind (a point card's cost): they are
+    not run on a deck of another kind."""
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "cards").mkdir()
+    (tmp_path / "rules" / "house.yaml").write_text(
+        f"id: house\nextends: spice-road\ndecks: {{{named}: ../cards/deck.yaml}}\n",
+        encoding="utf-8",
+    )
+    card = "{kind: gain, get: YY}" if kind == "merchant" else "{cost: YYRR, points: 6}"
+    (tmp_path / "cards" / "deck.yaml").write_text(
+        f"deck: {kind}\ncards:\n  - {card}\n", encoding="utf-8"
+    )
+    monkeypatch.chdir(tmp_path)
+    result = century("validate", "--format", "json")
+    crashed = result.exception is not None and not isinstance(result.exception, SystemExit)
+    assert result.exit_code == 1 and not crashed, result.output
+    found = json.loads(result.stdout)
+    assert any(
+        d["code"] == "C307" and d["message"] == f"a {kind} deck is used as the {named} deck"
+        for d in found
+    )
