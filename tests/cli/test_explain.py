@@ -145,3 +145,14 @@ def test_sarif_rules_carry_the_page_and_validate_against_the_schema(
     assert rule["help"]["markdown"] == to_markdown(page)
     assert "How to fix it" in rule["help"]["text"] and "caravan_limt: 12" in rule["help"]["text"]
     assert rule["helpUri"] == f"{DOCS_URL}/codes/C101/"
+
+
+def test_tab_completes_a_code() -> None:
+    result = CliRunner().invoke(
+        cli.app,
+        [],
+        prog_name="century",
+        env={"_CENTURY_COMPLETE": "complete_bash", "COMP_WORDS": "century explain C30",
+             "COMP_CWORD": "2"},
+    )  # fmt: skip
+    assert result.stdout.split() == [code for code in CODES if code.startswith("C30")]

@@ -16,6 +16,13 @@ if TYPE_CHECKING:
     from century.explanations import Page
 
 
+def _codes(incomplete: str) -> list[str]:
+    """Completes a diagnostic code (``C3`` -> ``C301 C302 ...``)."""
+    from century.diagnostics import CODES
+
+    return [code for code in CODES if code.startswith(incomplete.upper())]
+
+
 def explain(
     code: Annotated[
         str | None,
@@ -23,6 +30,7 @@ def explain(
             metavar="CODE",
             help="A diagnostic code, as in `error C302: ...` (without it: every code).",
             show_default=False,
+            autocompletion=_codes,
         ),
     ] = None,
 ) -> None:
