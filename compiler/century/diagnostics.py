@@ -120,14 +120,25 @@ def line_start(name: str) -> str:
 
 @dataclass(frozen=True, order=True)
 class Mark:
-    """A place in a source file; line and col count from 1."""
+    """A place in a source file; line and col count from 1, and line 0 (col 0) is the file
+    as a whole (`WHOLE`: a file that does not exist has no line to point at)."""
 
     file: str
     line: int
     col: int
 
     def __str__(self) -> str:
-        return f"{self.file}:{self.line}:{self.col}"
+        return place(self.file, self.line, self.col)
+
+
+WHOLE = 0
+"""The line (and col) of a diagnostic about a file as a whole: shown as ``file:``, no
+``line:col`` made up."""
+
+
+def place(file: str, line: int, col: int) -> str:
+    """``file:line:col``, or just ``file`` for a place that is the file as a whole."""
+    return file if line == WHOLE else f"{file}:{line}:{col}"
 
 
 @dataclass(frozen=True)
@@ -171,7 +182,8 @@ class Diagnostic:
         """The compiler-style text: ``file:line:col: error C302: message [at path]``; control
         characters from file names or data are escaped."""
         safe = self.printable()
-        text = f"{safe.file}:{safe.line}:{safe.col}: {safe.severity} {safe.code}: {safe.message}"
+        where = place(safe.file, safe.line, safe.col)
+        text = f"{where}: {safe.severity} {safe.code}: {safe.message}"
         if safe.path:
             text += f" [at {safe.path}]"
         if safe.hint:

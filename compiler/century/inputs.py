@@ -22,7 +22,7 @@ import stat
 from pathlib import Path
 from typing import Any
 
-from century.diagnostics import Diagnostic, DiagnosticError, Mark
+from century.diagnostics import WHOLE, Diagnostic, DiagnosticError, Mark
 from century.limits import MAX_DIGITS, MAX_JSON_DEPTH
 
 _READ: set[str] = set()
@@ -63,8 +63,11 @@ def read_bytes(
     try:
         fd = os.open(path, flags)
     except OSError as err:
-        if err.errno == errno.ENOENT:
-            raise refuse("C001", f"no such file: {name}") from None
+        if err.errno == errno.ENOENT:  # no line to point at, unless another file names it
+            missing = at or Mark(name, WHOLE, WHOLE)
+            raise DiagnosticError(
+                [Diagnostic.at(missing, "C001", f"no such file: {name}")]
+            ) from None
         if err.errno == errno.ELOOP:
             raise refuse("C020", f"{name} is a symlink loop") from None
         raise refuse("C002", f"cannot read {name}: {err.strerror or err}") from None

@@ -82,7 +82,7 @@ def test_a_folder_without_rules_is_an_error(tmp_path, monkeypatch):
     (tmp_path / "empty").mkdir()
     result = invoke(tmp_path, monkeypatch, "validate", "empty")
     assert result.exit_code == 1
-    assert "empty:1:1: error C016: no rules files (*.yaml, *.csv, *.tsv) here" in result.stderr
+    assert "empty: error C016: no rules files (*.yaml, *.csv, *.tsv) here" in result.stderr
     assert "century new NAME --from GAME --dir empty" in result.stderr
     assert invoke(tmp_path, monkeypatch, "validate", "nowhere").exit_code == 1
 

@@ -28,6 +28,7 @@ ROOT_MODULES = {
     "century.sandbox",
     "century.codecache",
     "century.extras",
+    "century.explanations",
 }
 """The modules of the root layer: what every stage may use. A new top-level module must be
 named here or given a layer of its own (`LAYERS`)."""

@@ -54,7 +54,15 @@ def run_checks(tree: Node, own: frozenset[str] = frozenset()) -> list[Diagnostic
     for registry in (LIMITS, CHECKS):
         for code, check in registry.items():
             ctx.code = code
-            found.extend(check(ctx))
+            problems = list(check(ctx))
+            found.extend(problems)
+            if code in STOP_AFTER and has_errors(problems):
+                return found
         if has_errors(found):
             break
     return found
+
+
+STOP_AFTER = frozenset({"C307"})
+"""Checks whose errors end the checking: the later checks read each deck as cards of its own
+kind (a point card's cost), which a deck of another kind does not hold."""

@@ -12,6 +12,7 @@ import functools
 import gc
 import importlib
 import os
+import re
 import sys
 from typing import Annotated, Any
 
@@ -24,6 +25,7 @@ from century.inputs import start_run
 
 MODULES = (
     "core",
+    "explain",
     "variants",
     "deck",
     "engine",
@@ -67,13 +69,44 @@ class _Group(typer.core.TyperGroup):
                 sys.exit(0)
             context = getattr(err, "ctx", None)
             command = context.command_path if context else "century"
-            message = err.format_message().replace("Value error, ", "")
+            message = plain_usage(err.format_message())
             typer.echo(f"error: {message} (see '{command} --help')", err=True)
             sys.exit(2)
         except typer.Abort:
             typer.echo("interrupted", err=True)
             sys.exit(130)
         sys.exit(code if isinstance(code, int) else 0)
+
+
+_BOUNDS = (
+    (re.compile(r"Input should be greater than or equal to (\S+)"), r"must be \1 or more"),
+    (re.compile(r"Input should be less than or equal to (\S+)"), r"must be at most \1"),
+    (re.compile(r"(\S+) is not in the range x>=(\S+?)\.?$"), r"must be \2 or more, not \1"),
+    (re.compile(r"(\S+) is not in the range x<=(\S+?)\.?$"), r"must be at most \2, not \1"),
+    (
+        re.compile(r"(\S+) is not in the range (\S+)<=x<=(\S+?)\.?$"),
+        r"must be from \2 to \3, not \1",
+    ),
+    (re.compile(r"Input should be a valid integer.*$"), "must be a whole number"),
+    (re.compile(r"'?(\S+?)'? is not a valid integer\.?$"), r"must be a whole number, not '\1'"),
+)
+"""How typer's value checks (pydantic's words in newer typers, click's in older ones) are
+said in century's: ``--games must be 1 or more``."""
+
+
+def plain_usage(message: str) -> str:
+    """A usage error in century's words: ``Invalid value for '--games' / '-n': Input should
+    be greater than or equal to 1`` -> ``--games must be 1 or more``."""
+    message = message.replace("Value error, ", "")
+    found = re.match(r"Invalid value for '(--[\w-]+)'(?: / '-\w')?: (.*)$", message, re.S)
+    if not found:
+        return message
+    option, problem = found.groups()
+    for pattern, words in _BOUNDS:
+        said, count = pattern.subn(words, problem.strip())
+        if count:
+            return f"{option} {said}"
+    return message
 
 
 def _version(value: bool) -> None:

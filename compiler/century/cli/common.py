@@ -363,7 +363,17 @@ def load_rulesets(
 def require_game(compiled: Compiled, game: str) -> None:
     """Exit 2 naming the known games unless `compiled` holds `game`."""
     if game not in compiled.rulesets:
-        fail(f"unknown game {game!r} (known: {', '.join(compiled.known) or 'none'})", 2)
+        fail(unknown_game(game, compiled.known), 2)
+
+
+def unknown_game(game: str, known: list[str]) -> str:
+    """``unknown game 'spice-raod'; did you mean 'spice-road'? (known: ...)``: the closest
+    ids first, when any is close."""
+    import difflib
+
+    near = difflib.get_close_matches(game, known, n=2, cutoff=0.6)
+    guess = f"; did you mean {' or '.join(repr(n) for n in near)}?" if near else ""
+    return f"unknown game {game!r}{guess} (known: {', '.join(known) or 'none'})"
 
 
 def load_game(game: str, paths: list[Path] | None) -> Ruleset:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import os
 import time
 from collections.abc import Callable
@@ -146,6 +147,7 @@ def build(
 
     check_out(out)
     chosen = pick_targets(target)
+    check_not_game_ids(paths)
     compiled = load_rulesets(paths or local_rules())
     if not compiled.rulesets:
         fail("no games found to build")
@@ -165,6 +167,31 @@ def build(
         fail(str(err))
     except OSError as err:
         fail(f"cannot write into {out}: {err.strerror or err}")
+
+
+def check_not_game_ids(paths: list[Path] | None) -> None:
+    """Exit 2 for a path that does not exist and reads as a game id (``century build
+    spice-raod``): `build` takes files and folders, so say which game it may have meant and
+    which commands take an id."""
+    import re
+
+    from century.pipeline import compile_paths
+
+    for path in paths or []:
+        name = str(path)
+        if os.path.lexists(path) or not re.fullmatch(r"[a-z][a-z0-9-]{0,63}", name):
+            continue
+        known = compile_paths(local_rules() or None, only="\0").known  # ids only: no game built
+        near = [name] if name in known else difflib.get_close_matches(name, known, n=1)
+        if not near:
+            return  # an ordinary missing path: C001 says so
+        said = f"'{name}' is a game id" if near == [name] else f"no file or folder '{name}'"
+        guess = "" if near == [name] else f" (did you mean the game {near[0]!r}?)"
+        fail(
+            f"{said}{guess}: `century build` takes rules files or folders (default: ./rules); "
+            f"a target's command takes a game id (`century sheets {near[0]}`)",
+            2,
+        )
 
 
 def pick_targets(names: list[str] | None) -> list[Target]:

@@ -28,9 +28,11 @@ from typing import TYPE_CHECKING, Any
 from century import __version__
 from century.diagnostics import (
     CODES,
+    WHOLE,
     Diagnostic,
     Mark,
     line_start,
+    place,
     printable,
     sort_key,
     to_json,
@@ -146,12 +148,15 @@ def _width(console: Console) -> int:
 
 def text(d: Diagnostic, width: int = MAX_SHOWN, also: Iterable[Diagnostic] = ()) -> Text:
     """One diagnostic as styled text: its line, the frame, the messages of `also` (others of
-    its code at its place), the hint, the related places."""
+    its code at its place), the hint, the related places, and the address of its code's page
+    when the docs are published (`published_url`)."""
     from rich.text import Text
+
+    from century.explanations import published_url
 
     safe = d.printable()
     out = Text()
-    out.append(f"{safe.file}:{safe.line}:{safe.col}:", style="bold")
+    out.append(f"{place(safe.file, safe.line, safe.col)}:", style="bold")
     out.append(" ")
     out.append(f"{safe.severity} {safe.code}", style=STYLES[safe.severity])
     out.append(f": {safe.message}")
@@ -175,13 +180,18 @@ def text(d: Diagnostic, width: int = MAX_SHOWN, also: Iterable[Diagnostic] = ())
         out.append("hint: ", style=f"bold {HINT}")
         out.append(safe.hint)
     for mark in d.related:
-        place = Mark(printable(mark.file), mark.line, mark.col)
+        spot = Mark(printable(mark.file), mark.line, mark.col)
         out.append(f"\n{gutter}= ", style=GUTTER)
         out.append("related: ", style="bold")
-        out.append(str(place))
+        out.append(str(spot))
         for line in _frame(mark.file, mark.line, mark.col, "bold", width, digits) if quoted else ():
             out.append("\n")
             out.append_text(line)
+    address = published_url(d.code)  # only once CENTURY_DOCS_URL says where the docs are
+    if address:
+        out.append(f"\n{gutter}= ", style=GUTTER)
+        out.append("see: ", style="bold")
+        out.append(address)
     return out
 
 
@@ -288,7 +298,7 @@ def span(line: str, col: int, file: str = "") -> tuple[int, int]:
                 return start, index + 1
         return start, len(line)
     if file.endswith((".csv", ".tsv")):
-        stops: tuple[str, ...] = ("\t",) if file.endswith(".tsv") else (",",)
+        stops: tuple[str, ...] = ("\t",) if file.endswith(".tsv") else (_csv_delimiter(file),)
     elif line[:start].count("{") + line[:start].count("[") > line[:start].count("}") + line[
         :start
     ].count("]"):
@@ -306,6 +316,14 @@ def span(line: str, col: int, file: str = "") -> tuple[int, int]:
     return start, max(end, start + 1)
 
 
+def _csv_delimiter(file: str) -> str:
+    """The cell delimiter of a CSV file as the reader finds it (`century.frontend.csvdeck`):
+    ``;`` when its header line has more of them than commas (spreadsheets that write the
+    decimal comma save so), else ``,``."""
+    header = source_line(file, 1) or ""
+    return ";" if header.count(";") > header.count(",") else ","
+
+
 # -- GitHub annotations ------------------------------------------------------------------------
 
 
@@ -315,14 +333,15 @@ def github(d: Diagnostic) -> str:
     safe = d.printable()
     props = [] if safe.file.startswith("<") else [f"file={_prop(safe.file)}"]
     title = f"{safe.code} {CODES[safe.code]}"
-    props += [f"line={safe.line}", f"col={safe.col}", f"title={_prop(title)}"]
+    props += [f"line={safe.line}", f"col={safe.col}"] if safe.line != WHOLE else []
+    props += [f"title={_prop(title)}"]
     message = safe.message + (f" [at {safe.path}]" if safe.path else "")
     if safe.hint:
         message += f"\nhint: {safe.hint}"
     for mark in safe.related:
         message += f"\nrelated: {mark}"
     if safe.file.startswith("<"):
-        message = f"{safe.file}:{safe.line}:{safe.col}: {message}"
+        message = f"{place(safe.file, safe.line, safe.col)}: {message}"
     return f"::{safe.severity} {','.join(props)}::{_data(message)}"
 
 
@@ -340,6 +359,7 @@ def _prop(text: str) -> str:
 def sarif(diagnostics: Iterable[Diagnostic]) -> dict[str, Any]:
     """One SARIF 2.1.0 log of one run of century: every code found as a rule (with what it
     means), every diagnostic as a result at its place, related places included."""
+    from century.explanations import base_url
     from century.resources import package_dir
 
     found = ordered(diagnostics)
@@ -350,9 +370,8 @@ def sarif(diagnostics: Iterable[Diagnostic]) -> dict[str, Any]:
             "driver": {
                 "name": "century",
                 "version": __version__,
-                "rules": [
-                    {"id": code, "shortDescription": {"text": CODES[code]}} for code in codes
-                ],
+                "informationUri": base_url() + "/",
+                "rules": [_rule(code) for code in codes],
             }
         },
         "columnKind": "unicodeCodePoints",
@@ -362,6 +381,20 @@ def sarif(diagnostics: Iterable[Diagnostic]) -> dict[str, Any]:
         data = package_dir("data").resolve().as_uri() + "/"
         run["originalUriBaseIds"] = {BUNDLED_BASE: {"uri": data}}
     return {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}
+
+
+def _rule(code: str) -> dict[str, Any]:
+    """A code as a SARIF rule: its title, its page (`century explain CODE`) as the full
+    description and the help, and the page's address on the docs site."""
+    from century.explanations import pages, to_markdown, to_text, url
+
+    rule: dict[str, Any] = {"id": code, "shortDescription": {"text": CODES[code]}}
+    page = pages().get(code)
+    if page is not None:
+        rule["fullDescription"] = {"text": page.means}
+        rule["help"] = {"text": to_text(page), "markdown": to_markdown(page)}
+    rule["helpUri"] = url(code)
+    return rule
 
 
 def _result(d: Diagnostic, rule: int) -> dict[str, Any]:
@@ -396,6 +429,8 @@ def _location(file: str, line: int, col: int) -> dict[str, Any]:
         artifact = {"uri": Path(file).as_uri()}
     else:
         artifact = {"uri": urllib.parse.quote(Path(file).as_posix())}
+    if line == WHOLE:  # the file as a whole: no region
+        return {"physicalLocation": {"artifactLocation": artifact}}
     region = {"startLine": max(1, line), "startColumn": max(1, col)}
     return {"physicalLocation": {"artifactLocation": artifact, "region": region}}
 

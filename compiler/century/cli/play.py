@@ -220,7 +220,10 @@ def _loop(table: Table) -> None:
         if not shown:
             typer.echo("")
             typer.echo(
-                render(table.engine, state, table.ruleset, table.you, table.labels, table.paint),
+                render(
+                    *(table.engine, state, table.ruleset, table.you, table.labels, table.paint),
+                    width=_board_width(),
+                ),
                 color=table.paint.colour,
             )
             typer.echo(list_choices(choices, _width()))
@@ -256,6 +259,14 @@ def _width() -> int:
     import shutil
 
     return max(60, min(120, shutil.get_terminal_size((96, 24)).columns))
+
+
+def _board_width() -> int:
+    """The width to wrap the board to: the terminal's ($COLUMNS first; 96 when not a
+    terminal), at least 40."""
+    import shutil
+
+    return max(40, shutil.get_terminal_size((96, 24)).columns)
 
 
 def _command(table: Table, text: str, advisor: Bot, choices: list[Choice]) -> str:
@@ -299,10 +310,21 @@ def _command(table: Table, text: str, advisor: Bot, choices: list[Choice]) -> st
 
 
 def _suggest(choices: list[Choice], words: list[str]) -> None:
-    """After a move that is none: the entry its card or slot is closest to in spelling
-    (``play {+yyy/up3}`` -> ``play {+yyy/up2}``), with the rest as typed."""
+    """After a move that is none: the verb closest in spelling (``aquire 2`` -> ``acquire
+    2``), or the entry its card or slot is closest to in spelling (``play {+yyy/up3}`` ->
+    ``play {+yyy/up2}``), with the rest as typed."""
     import difflib
 
+    if not words:
+        return
+    verbs = list(dict.fromkeys(choice.key.split()[0] for choice in choices))
+    if not any(verb.startswith(words[0]) for verb in verbs):  # a misspelt verb (`aquire 2`)
+        close = difflib.get_close_matches(words[0], verbs, n=1, cutoff=0.6)
+        if close:
+            fixed = [close[0], *words[1:]]
+            meant = fixed if _matching(choices, fixed[:2]) else fixed[:1]
+            typer.echo(f"did you mean {' '.join(meant)!r}?")
+        return
     if len(words) < 2:
         return
     keys = {choice.key: choice for choice in choices if len(choice.key.split()) == 2}

@@ -13,6 +13,7 @@ Every node keeps the mark of the file and line it came from.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -108,13 +109,15 @@ class Resolver:
                 self.base_has_errors(source, self.broken[base_id])
                 return self._fail(chain)
             if base_id not in self.catalogue:
-                known = ", ".join(sorted(self.catalogue)) or "none"
+                others = sorted(set(self.catalogue) - set(chain))  # never the variant itself
+                near = difflib.get_close_matches(str(base_id), others, n=1, cutoff=0.6)
+                known = ", ".join(others) or "none"
                 self._error(
                     base_node.mark,
                     "C201",
                     f"unknown base game {base_id!r}",
                     "extends",
-                    f"known: {known}",
+                    f"did you mean {near[0]!r}? (known: {known})" if near else f"known: {known}",
                 )
                 return self._fail(chain)
             length = len(chain) + self.depth.get(base_id, 0)

@@ -11,7 +11,7 @@ import json
 import re
 
 from century.frontend.loader import Node
-from century.model.cards import STEPS
+from century.model.cards import STEPS, derived_id
 from century.model.notation import OPTIONS, STEPS_OF
 
 PLAIN = re.compile(r"^[A-Za-z][A-Za-z0-9 _.+-]*$")
@@ -120,16 +120,37 @@ def _flow(node: Node) -> str:
     return scalar(node.value)
 
 
+def card_ids(tree: Node) -> dict[int, str]:
+    """The id of every card of the tree's decks (derived from its effect or cost unless it
+    names one), by the card's node (`id` of the object)."""
+    found: dict[int, str] = {}
+    decks = tree.value.get("decks") if isinstance(tree.value, dict) else None
+    for deck in decks.value.values() if decks and isinstance(decks.value, dict) else ():
+        listed = deck.value.get("cards") if isinstance(deck.value, dict) else None
+        for card in listed.value if listed and isinstance(listed.value, list) else ():
+            if isinstance(card.value, dict):
+                found[id(card)] = derived_id(card.plain())
+    return found
+
+
 def render(tree: Node, *, sources: bool = True) -> str:
-    """The tree as YAML text; with `sources`, every line ends in ``# file:line``."""
+    """The tree as YAML text; with `sources`, every line ends in ``# file:line``; a card's
+    line names its id (``# id yy-g``), which `remove:`, `replace:` and `century experiment`
+    take."""
     out: list[str] = []
+    ids = card_ids(tree)
+    pending: list[str] = []  # the id of the card whose first line comes next
 
     def line(text: str, node: Node) -> None:
-        out.append(f"{text}  # {_where(node)}" if sources else text)
+        notes = [f"id {pending.pop()}"] if pending else []
+        notes += [_where(node)] if sources else []
+        out.append(f"{text}  # {' · '.join(notes)}" if notes else text)
 
     def emit(node: Node, indent: str, lead: str) -> None:
         """Emit `node` after `lead` (a key or list dash) at `indent`."""
         value = node.value
+        if id(node) in ids:
+            pending[:] = [ids[id(node)]]
         if _inline(node):
             line(f"{indent}{lead}{_flow(node)}", _origin(node))
             return

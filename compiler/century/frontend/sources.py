@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from century.diagnostics import Diagnostic, DiagnosticError, Mark
+from century.diagnostics import WHOLE, Diagnostic, DiagnosticError, Mark
 from century.frontend import csvdeck
 from century.frontend import schema as schemas
 from century.frontend.loader import Node, load_counted, read_capped
@@ -331,12 +331,13 @@ def discover(paths: Iterable[Path]) -> tuple[dict[Path, bool], list[Diagnostic]]
     problems: list[Diagnostic] = []
     for path in paths:
         mark = Mark(display_name(path), 1, 1)
+        whole = Mark(mark.file, WHOLE, WHOLE)  # a path as given: no line to point at
         if path.is_dir():
             files = _rules_files(path)
             if not files:
                 problems.append(
                     Diagnostic.at(
-                        mark,
+                        whole,
                         "C016",
                         "no rules files (*.yaml, *.csv, *.tsv) here",
                         hint="start a variant there: "
@@ -345,7 +346,7 @@ def discover(paths: Iterable[Path]) -> tuple[dict[Path, bool], list[Diagnostic]]
                 )
             if len(files) > MAX_FILES:
                 problems.append(
-                    Diagnostic.at(mark, "C016", f"more than {MAX_FILES} rules files here")
+                    Diagnostic.at(whole, "C016", f"more than {MAX_FILES} rules files here")
                 )
                 files = files[:MAX_FILES]
             root = search_root(path)
@@ -362,7 +363,7 @@ def discover(paths: Iterable[Path]) -> tuple[dict[Path, bool], list[Diagnostic]]
             else:
                 found[path] = False
         else:
-            problems.append(Diagnostic.at(mark, "C001", f"no such file or folder: {mark.file}"))
+            problems.append(Diagnostic.at(whole, "C001", f"no such file or folder: {mark.file}"))
     return found, problems
 
 

@@ -397,6 +397,7 @@ def render_html(
         keep_trailing_newline=True,
     )
     env.globals["zip"] = zip
+    env.filters["fig"] = figure
     template = env.get_template("report.html.j2")
     if differences is None and len(reports) == 2:
         differences = unpaired(reports[0], reports[1])
@@ -410,6 +411,19 @@ def render_html(
         own_table=own_table,
         own_chart=own_chart(own_table) if own_table else "",
     )
+
+
+FIGURE_DECIMALS = 2
+"""The decimals of every measured figure the HTML report prints that is not a percentage (a
+mean, an interval, a spread): one precision throughout, as the differences are printed."""
+
+
+def figure(value: Any) -> str:
+    """A measured figure as the report prints it (``46.51``); a whole count stays whole and
+    anything else (a dash for none) is printed as it is."""
+    if isinstance(value, float):
+        return f"{value:.{FIGURE_DECIMALS}f}"
+    return str(value)
 
 
 def ruleset_label(ruleset: Ruleset) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -82,9 +83,12 @@ def render(
     you: int | None,
     labels: list[str],
     paint: Painter,
+    width: int = 0,
 ) -> str:
     """The position (a state of `engine`) as text: rows, coins, every player's caravan and
-    cards, and the hand and played cards of seat `you` (None: no one's)."""
+    cards, and the hand and played cards of seat `you` (None: no one's); wrapped between
+    cards (never inside one) to `width` columns (0: not wrapped), each row's later lines
+    indented under its first card."""
     view = state.view()
 
     def card(index: int) -> str:
@@ -98,27 +102,58 @@ def render(
         extra = f" +{_pile_label(view, ruleset, pile)}" if pile >= 0 else ""
         cost = paint.cubes(ruleset.cubes(point_card.cost))
         row.append(f"{slot + 1}: {cost} = {point_card.points}{extra}")
-    lines.append("Point cards:    " + ("   ".join(row) or "(none left)"))
+    lines += _wrap("Point cards:    ", row or ["(none left)"], "   ", width)
     row = []
     for slot, (index, cubes) in enumerate(zip(view.merchant_row, view.merchant_cubes, strict=True)):
         on = ruleset.cubes(cubes.vector)
         row.append(f"{slot + 1}: {card(index)}" + (f" [{paint.cubes(on)}]" if on else ""))
-    lines.append("Merchant cards: " + ("   ".join(row) or "(none left)"))
+    lines += _wrap("Merchant cards: ", row or ["(none left)"], "   ", width)
     for seat in range(view.players):
         mark = "*" if seat == view.current_player else " "
         held = zip(ruleset.coins, view.coins(seat), strict=True)
         coins = ", ".join(f"{n} {coin.id}" for coin, n in sorted(held, key=_by_id) if n) or "none"
         caravan = view.caravan(seat)
-        lines.append(
-            f"{mark} seat {seat + 1} ({labels[seat]}): caravan {paint.cubes(caravan.text)}"
-            f" ({caravan.size}/{ruleset.caravan_limit}) · point cards"
-            f" {len(view.point_cards(seat))} · coins {coins} · score {view.score(seat)}"
-        )
+        parts = [
+            f"caravan {paint.cubes(caravan.text)} ({caravan.size}/{ruleset.caravan_limit})",
+            f"point cards {len(view.point_cards(seat))}",
+            f"coins {coins}",
+            f"score {view.score(seat)}",
+        ]
+        lines += _wrap(f"{mark} seat {seat + 1} ({labels[seat]}): ", parts, " · ", width)
     if you is not None:
-        hand = " ".join(card(c) for c in sorted(view.hand(you)))
-        lines.append("Your hand:   " + (hand or "-"))
-        lines.append("Played:      " + (" ".join(card(c) for c in sorted(view.played(you))) or "-"))
+        hand = [card(c) for c in sorted(view.hand(you))]
+        lines += _wrap("Your hand:   ", hand or ["-"], " ", width)
+        played = [card(c) for c in sorted(view.played(you))]
+        lines += _wrap("Played:      ", played or ["-"], " ", width)
     return "\n".join(lines)
+
+
+ESCAPE = re.compile("\x1b\\[[0-9;]*m")
+"""The colour codes `Painter` writes: no width on the screen."""
+
+
+def visible_width(text: str) -> int:
+    """The columns `text` takes on the screen (colour codes take none)."""
+    return len(ESCAPE.sub("", text))
+
+
+def _wrap(label: str, items: list[str], sep: str, width: int) -> list[str]:
+    """`label` and the `items` joined by `sep`, in lines of at most `width` columns (0: one
+    line), broken only between items; later lines indented to the first item (a line holds at
+    least one item, however long)."""
+    if width <= 0:
+        return [label + sep.join(items)]
+    indent = " " * min(visible_width(label), max(0, width // 3))
+    lines: list[str] = []
+    line, empty = label, True
+    for item in items:
+        if not empty and visible_width(line + sep + item) > width:
+            lines.append(line)
+            line, empty = indent, True
+        line += item if empty else sep + item
+        empty = False
+    lines.append(line)
+    return lines
 
 
 def _by_id(held: tuple[Coin, int]) -> str:
