@@ -71,7 +71,7 @@ def missing() -> str:
         return "setuptools is not installed (pip install setuptools; mypyc builds with it)"
     compiler = os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc"
     words = shlex.split(compiler)
-    if not words or shutil.which(words[0]) is None:
+    if os.name != "nt" and (not words or shutil.which(words[0]) is None):  # Windows: MSVC
         return f"no C compiler found ({words[0] if words else 'CC is empty'})"
     include = sysconfig.get_paths().get("include", "")
     if not (Path(include) / "Python.h").is_file():
