@@ -15,15 +15,17 @@ import random
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
 
+import century.engine.native as native_module
 from century.engine import load_engine
 from century.engine.native import extension_name, missing
 from century.targets import BuildOptions, targets
 
-from helpers import spice_road
+from helpers import ROOT, spice_road
 
 
 @pytest.fixture(scope="session")
@@ -202,3 +204,18 @@ def test_no_compiler_is_an_error_saying_so_and_writes_nothing(run, monkeypatch, 
     assert "no-such-cc-for-century" in result.output
     assert "Traceback" not in result.output
     assert not (tmp_path / "out").exists() or not any((tmp_path / "out").rglob("*.py"))
+
+
+def test_without_mypyc_the_error_names_the_native_extra(run, monkeypatch, tmp_path):
+    monkeypatch.setattr(native_module.importlib.util, "find_spec", lambda name: None)
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    [required] = project["optional-dependencies"]["native"]
+    package = required.split(">")[0]
+    result = run("engine", "spice-road", "--native", "--out", str(tmp_path / "out"))
+    assert result.exit_code == 1, result.output
+    assert result.stderr == (
+        "error: spice-road: cannot compile the engine natively: mypyc is not installed: "
+        f"pip install '{package}' (installed with pipx: pipx inject {project['name']} "
+        f"'{package}'; in a checkout: pip install -e '.[native]')\n"
+    )
+    assert not (tmp_path / "out").exists()

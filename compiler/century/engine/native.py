@@ -26,6 +26,8 @@ import tempfile
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
+from century.extras import install_hint
+
 COMPILE_TIMEOUT = 900.0
 """Seconds a compile may take before it is given up (a quiet machine takes 20-60)."""
 
@@ -58,6 +60,9 @@ _check_source()
 '''
 
 
+_HINT = install_hint("native", "mypy[mypyc]")
+
+
 class NativeError(ValueError):
     """The engine cannot be compiled here (what is missing), or the compile failed."""
 
@@ -66,9 +71,9 @@ def missing() -> str:
     """What this machine lacks to compile an engine ("" when nothing): mypyc, setuptools
     (which mypyc builds with), a C compiler or Python's headers."""
     if importlib.util.find_spec("mypyc") is None:
-        return "mypyc is not installed (pip install mypy)"
+        return f"mypyc is not installed: {_HINT}"
     if importlib.util.find_spec("setuptools") is None:
-        return "setuptools is not installed (pip install setuptools; mypyc builds with it)"
+        return f"setuptools (which mypyc builds with) is not installed: {_HINT}"
     compiler = os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc"
     words = shlex.split(compiler)
     if os.name != "nt" and (not words or shutil.which(words[0]) is None):  # Windows: MSVC
