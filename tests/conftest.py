@@ -15,6 +15,7 @@ from century.model.ruleset import Ruleset
 from century.pipeline import Compiled
 
 from helpers import ROOT, compiled, spice_road
+from helpers.timeouts import pytest_runtest_call  # noqa: F401 - a hook: every test is bounded
 
 _CACHE = tempfile.TemporaryDirectory(prefix="century-cache-")
 os.environ["CENTURY_CACHE_DIR"] = _CACHE.name

@@ -2,16 +2,29 @@
 
 Compiling a Jinja template (parsing, the sandbox's checks, generating and compiling Python)
 costs far more than rendering it, and the same rule-sheet sentences are compiled by every
-`century validate`. `template` keeps each compiled template as Jinja bytecode
-(`jinja2.FileSystemBytecodeCache`) in ``$CENTURY_CACHE_DIR`` if set, else the platform's
-cache folder (``$XDG_CACHE_HOME/century`` or ``~/.cache/century``; ``~/Library/Caches/century``
-on macOS; ``%LOCALAPPDATA%/century/Cache`` on Windows): never the project or an output folder.
+`century validate`. `template` keeps each compiled template's code (marshalled) in
+``$CENTURY_CACHE_DIR`` if set, else the platform's cache folder (``$XDG_CACHE_HOME/century``
+or ``~/.cache/century``; ``~/Library/Caches/century`` on macOS; ``%LOCALAPPDATA%/century/Cache``
+on Windows): never the project or an output folder.
+
+Cached code is run, so the cache trusts nothing it did not write itself:
+
+- a folder is used only when it is the user's own: a real folder (not a link), owned by the
+  user and not writable by group or others (as Jinja's own default cache folder); else no
+  cache;
+- every entry carries a keyed digest (HMAC-SHA256) of its template's source and code, under a
+  random key kept in the file ``key`` of the cache folder, readable by the user alone; an
+  entry whose digest does not match (written by someone else, copied from another cache,
+  corrupted or cut short) is never unmarshalled, and the template is compiled again;
+- entries and the key are read as every other input is (`century.inputs`): regular files
+  only, opened without following a link and without blocking, checked with `fstat`, capped
+  in size; a FIFO, a device or a link in their place is compiled again (and replaced).
 
 The files of a cache live in a folder named after a fingerprint of everything that shapes
-the compiled code besides the source (the Jinja and Python versions and the sources of the
-sandbox, the prose environment and the limits), and each file is checked against the
-checksum of its template's source, so a stale entry is never used. A folder that cannot be
-made or written means no cache, silently: the template is compiled as before.
+the compiled code besides the source (the Jinja and Python versions, the entry format and the
+sources of the sandbox, the prose environment and the limits), so a stale entry is never
+used. A folder that cannot be made or written means no cache, silently: the template is
+compiled as before.
 """
 
 from __future__ import annotations
@@ -19,11 +32,13 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
+import hmac
 import marshal
 import os
-import pickle
+import stat
 import sys
 import types
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +47,24 @@ CACHE_ENV = "CENTURY_CACHE_DIR"
 
 _SHAPERS = ("sandbox", "prose", "limits")
 """The modules of `century` whose source shapes a compiled prose template."""
+
+_FORMAT = b"century-code-2"
+"""The entry format: a digest of 32 bytes, then the marshalled code."""
+
+KEY_FILE = "key"
+"""The file of the cache folder that holds the key of the entries' digests."""
+
+_KEY_BYTES = 32
+MAX_ENTRY_BYTES = 1 << 20
+"""The largest entry read (the bundled rule sheets' largest is about 10 kB)."""
+
+_OPEN_FLAGS = (
+    os.O_RDONLY
+    | getattr(os, "O_NONBLOCK", 0)
+    | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+    | getattr(os, "O_BINARY", 0)
+)
 
 
 def cache_root() -> Path | None:
@@ -52,7 +85,7 @@ def _fingerprint() -> str | None:
     """A digest of what shapes the compiled code besides the source (None: unknown)."""
     import jinja2
 
-    digest = hashlib.sha256(f"{jinja2.__version__} {sys.version}".encode())
+    digest = hashlib.sha256(f"{jinja2.__version__} {sys.version}".encode() + _FORMAT)
     here = Path(__file__).parent
     try:
         for name in _SHAPERS:
@@ -62,51 +95,127 @@ def _fingerprint() -> str | None:
     return digest.hexdigest()[:16]
 
 
-@functools.cache
-def _reader() -> Any:
-    """Jinja's file cache, reading each entry whole: Jinja's own reader unmarshals the code
-    straight from the open file, in many small reads, four times slower than unmarshalling
-    the bytes (~10 ms of the 141 templates of a `century validate`)."""
-    from jinja2 import FileSystemBytecodeCache
-    from jinja2.bccache import bc_magic
-
-    class WholeFileCache(FileSystemBytecodeCache):
-        def load_bytecode(self, bucket: Any) -> None:
-            """The code of `bucket` when its file holds Jinja's header for the bucket's
-            source followed by marshalled code; else none, so the source is compiled again."""
-            try:
-                with open(self._get_cache_filename(bucket), "rb") as file:
-                    data = file.read()
-            except OSError:
-                return
-            header = bc_magic + pickle.dumps(bucket.checksum, 2)  # as `Bucket.write_bytecode`
-            if not data.startswith(header):
-                return
-            try:
-                code = marshal.loads(memoryview(data)[len(header) :])
-            except (EOFError, ValueError, TypeError):
-                return
-            if isinstance(code, types.CodeType):
-                bucket.code = code
-
-    return WholeFileCache
-
-
-@functools.cache
-def _cache(kind: str) -> Any:
-    """The bytecode cache of `kind`'s templates, or None when there can be none."""
-    root = cache_root()
-    fingerprint = _fingerprint()
-    if root is None or fingerprint is None:
-        return None
-    folder = root / f"{kind}-{fingerprint}"
+def private_folder(folder: Path) -> bool:
+    """Make `folder` (mode 0700) if missing; whether it is then the user's own: a real folder,
+    not a link, owned by the user, not writable by group or others, and writable by the user.
+    """
     try:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        info = os.lstat(folder)
+    except OSError:
+        return False
+    if not stat.S_ISDIR(info.st_mode):
+        return False  # a link (even to a folder of one's own) or a file
+    if hasattr(os, "getuid") and (
+        info.st_uid != os.getuid() or info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+    ):
+        return False
+    return os.access(folder, os.W_OK | os.X_OK)
+
+
+def read_regular(path: Path, cap: int, private: bool = False) -> bytes | None:
+    """The bytes of `path` when it is a regular file (not a link) of at most `cap` bytes,
+    owned by the user (and, if `private`, readable by no one else); None for anything else,
+    without blocking on a FIFO or a device."""
+    try:
+        fd = os.open(path, _OPEN_FLAGS)
     except OSError:
         return None
-    if not os.access(folder, os.W_OK | os.X_OK):
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > cap:
+            return None
+        if hasattr(os, "getuid") and (
+            info.st_uid != os.getuid() or (private and info.st_mode & 0o077)
+        ):
+            return None
+        data = os.read(fd, cap + 1)
+    except OSError:
         return None
-    return _reader()(str(folder), "%s.jinja")
+    finally:
+        os.close(fd)
+    return data if len(data) <= cap else None
+
+
+def _write_whole(folder: Path, name: str, data: bytes) -> None:
+    """Put `data` at `folder/name` in one step (a temporary file of mode 0600 renamed over
+    it: a link, FIFO or device there is replaced, never written through)."""
+    import tempfile
+
+    fd, temporary = tempfile.mkstemp(dir=folder, prefix=".tmp-")
+    try:
+        with os.fdopen(fd, "wb") as file:
+            file.write(data)
+        os.replace(temporary, folder / name)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+def _key(root: Path) -> bytes | None:
+    """The key of the digests, from ``root/key``; made (or remade, when it is not a private
+    regular file of the right length) with fresh random bytes. None when it cannot be."""
+    path = root / KEY_FILE
+    key = read_regular(path, _KEY_BYTES, private=True)
+    if key is not None and len(key) == _KEY_BYTES:
+        return key
+    key = os.urandom(_KEY_BYTES)
+    try:
+        _write_whole(root, KEY_FILE, key)
+    except OSError:
+        return None
+    return key
+
+
+@dataclass(frozen=True)
+class CodeCache:
+    """The entries of one kind of template, in `folder`, authenticated with `key`."""
+
+    folder: Path
+    key: bytes
+
+    def _digest(self, name: str, code: bytes) -> bytes:
+        signed = f"{self.folder.name}/{name}".encode() + b"\0" + code
+        return hmac.new(self.key, signed, hashlib.sha256).digest()
+
+    def load(self, name: str) -> types.CodeType | None:
+        """The code kept under `name` when its entry is whole and was written with this
+        cache's key; else None."""
+        data = read_regular(self.folder / f"{name}.code", MAX_ENTRY_BYTES)
+        if data is None or len(data) <= 32:
+            return None
+        view = memoryview(data)
+        if not hmac.compare_digest(view[:32], self._digest(name, data[32:])):
+            return None
+        try:
+            code = marshal.loads(view[32:])
+        except (EOFError, ValueError, TypeError):
+            return None
+        return code if isinstance(code, types.CodeType) else None
+
+    def store(self, name: str, code: types.CodeType) -> None:
+        """Keep `code` under `name` (skipped silently when the folder cannot be written or
+        the entry would be over the cap)."""
+        body = marshal.dumps(code)
+        if len(body) + 32 > MAX_ENTRY_BYTES:
+            return
+        with contextlib.suppress(OSError):
+            _write_whole(self.folder, f"{name}.code", self._digest(name, body) + body)
+
+
+@functools.cache
+def _cache(kind: str) -> CodeCache | None:
+    """The cache of `kind`'s templates, or None when there can be none."""
+    root = cache_root()
+    fingerprint = _fingerprint()
+    if root is None or fingerprint is None or not private_folder(root):
+        return None
+    folder = root / f"{kind}-{fingerprint}"
+    key = _key(root)
+    if key is None or not private_folder(folder):
+        return None
+    return CodeCache(folder, key)
 
 
 def template(env: Any, source: str, kind: str = "prose") -> Any:
@@ -117,11 +226,10 @@ def template(env: Any, source: str, kind: str = "prose") -> Any:
         return env.from_string(source)
     try:
         name = hashlib.sha256(source.encode()).hexdigest()
-        bucket = cache.get_bucket(env, name, None, source)
-    except (UnicodeError, OSError):  # text Jinja takes but UTF-8 cannot hold; an unreadable file
+    except UnicodeError:  # text Jinja takes but UTF-8 cannot hold
         return env.from_string(source)
-    if bucket.code is None:
-        bucket.code = env.compile(source)
-        with contextlib.suppress(OSError):
-            cache.set_bucket(bucket)
-    return env.template_class.from_code(env, bucket.code, env.make_globals(None), None)
+    code = cache.load(name)
+    if code is None:
+        code = env.compile(source)
+        cache.store(name, code)
+    return env.template_class.from_code(env, code, env.make_globals(None), None)

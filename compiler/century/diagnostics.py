@@ -55,6 +55,7 @@ CODES: dict[str, str] = {
     "C206": "a variant removes or replaces a card the deck does not have",
     "C207": "a deck or prose file named by a variant cannot be used",
     "C208": "a path that is absolute or leads out of its project (a symlink too)",
+    "C209": "a variant whose base game has errors (reported at their cause)",
     "C301": "a resource id or code is used twice",
     "C302": "an unknown resource code in a cube string",
     "C303": "cubes not written lowest rank first",
@@ -104,6 +105,17 @@ def printable(text: str, keep: str = "") -> str:
         return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
     return CONTROL.sub(escape, text)
+
+
+COMMAND_STARTS = ("::", "##")
+"""How a line starts that a CI system reads as a command: GitHub Actions' workflow commands
+(``::add-mask::``, ``::stop-commands::``) and Azure Pipelines' logging commands (``##vso[``)."""
+
+
+def line_start(name: str) -> str:
+    """`name` (a file name that starts a line of text output) made safe to start a line: one
+    that starts as a CI command does is written ``./::name``, the same file."""
+    return f"./{name}" if name.startswith(COMMAND_STARTS) else name
 
 
 @dataclass(frozen=True, order=True)
@@ -167,10 +179,11 @@ class Diagnostic:
         return text
 
     def printable(self) -> Diagnostic:
-        """This diagnostic with control characters in its texts escaped (see `printable`)."""
+        """This diagnostic with control characters in its texts escaped (see `printable`),
+        and its file name safe to start a line (`line_start`)."""
         return replace(
             self,
-            file=printable(self.file),
+            file=line_start(printable(self.file)),
             path=printable(self.path),
             message=printable(self.message),
             hint=printable(self.hint),

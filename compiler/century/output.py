@@ -7,7 +7,8 @@ files it wrote there. A later write may replace those files and nothing else:
   file, a deck, a rules folder) before any work is done;
 - `replace_dir` builds a whole folder (a game's build output) in a temporary folder beside
   it and swaps it in, so readers see the old or the new folder, never a half-written one;
-- `write_files` writes single files atomically and adds them to the folder's manifest;
+- `write_files` writes single files atomically, after adding them to the folder's manifest
+  (so a writer killed half-way leaves files its manifest lists, which the next run replaces);
 - `locked` serialises the writers into a folder on every system (`filelock`: the system's
   lock on a file named after the folder, released if the process dies); under the lock,
   the temporary folders and files a killed writer left behind are removed (they carry the
@@ -320,19 +321,33 @@ def locked(folder: Path, wait: float = LOCK_WAIT) -> Iterator[None]:
 
 def lock_file(folder: Path) -> Path:
     """The file whose lock is `folder`'s write lock: in the user's temporary folder (`LOCKS`),
-    named by the folder's real path, so that every name of one folder shares one lock."""
+    named by the folder's real path, so that every name of one folder shares one lock.
+
+    The folder of the locks is used only when it is the user's own (a real folder, not a
+    link, not another user's, not writable by group or others, as `century.codecache` asks
+    of its cache): else another user could hold or swap the locks. Failing that, the locks
+    go to ``locks`` in the user's cache folder; `OutputError` when neither is private."""
+    from century.codecache import cache_root, private_folder
+
     real = os.path.normcase(os.path.realpath(folder))
     user = f"-{os.getuid()}" if hasattr(os, "getuid") else ""  # Windows: a temp folder per user
-    locks = Path(tempfile.gettempdir()) / f"{LOCKS}{user}"
-    locks.mkdir(mode=0o700, exist_ok=True)
-    return locks / (hashlib.sha256(real.encode("utf-8")).hexdigest()[:32] + ".lock")
+    shared = Path(tempfile.gettempdir()) / f"{LOCKS}{user}"
+    cache = cache_root()
+    for locks in (shared, *([cache / "locks"] if cache is not None else [])):
+        if private_folder(locks):
+            return locks / (hashlib.sha256(real.encode("utf-8")).hexdigest()[:32] + ".lock")
+    raise OutputError(
+        f"cannot lock {folder} for writing: {shared} is not a private folder of yours (a "
+        "link, another user's, or writable by others); remove it",
+        usage=True,
+    )
 
 
 def clean_leftovers(folder: Path, folders: bool) -> None:
     """Remove the temporary folders (`folders`) or files an interrupted century left in
     `folder`: folders are a build's (its lock is on `folder`), files a single-file writer's
     (its lock is on the folder above)."""
-    if not folder.is_dir():
+    if not folder.is_dir() or folder.is_symlink():
         return
     for path in folder.iterdir():
         if not path.name.startswith(TEMP) or path.is_symlink() or was_read(path):
@@ -389,14 +404,37 @@ def write_files(folder: Path, files: dict[str, bytes]) -> list[Path]:
     for name in files:  # the checks above make this hold; a last guard against a race
         if not (folder / name).resolve().is_relative_to(inside):
             raise OutputError(f"{folder / name} would be written outside {folder}")
-    clean_leftovers(folder, folders=False)
-    written = []
+    for parent in sorted({folder, *((folder / name).parent for name in files)}):  # where
+        clean_leftovers(parent, folders=False)  # writes (``images/x.png``) leave temporaries
+    listed = (read_manifest(folder) or set()) | set(files)
+    atomic_write_bytes(folder / MANIFEST, manifest_bytes(listed))  # first: a killed write
+    written = []  # leaves only files the manifest lists
     for name, data in files.items():
         atomic_write_bytes(folder / name, data)
         written.append(folder / name)
-    listed = (read_manifest(folder) or set()) | set(files)
-    atomic_write_bytes(folder / MANIFEST, manifest_bytes(listed))
     return written
+
+
+def write_file(dest: Path, data: bytes) -> None:
+    """Write the single file `dest` atomically under the lock of its folder, first removing
+    the temporary files an interrupted write of `dest` left beside it. Refuse (`OutputError`)
+    to replace anything but a regular file: a FIFO, a device node, a folder or a link."""
+    with locked(dest.parent):
+        if os.path.lexists(dest) and (dest.is_symlink() or not dest.is_file()):
+            raise OutputError(
+                f"{dest} is not a regular file; century replaces only regular files it may "
+                "overwrite, never a link, a FIFO, a device or a folder"
+            )
+        for path in dest.parent.glob(f"{glob_escape(TEMP + dest.name)}.*"):
+            if path.is_file() and not path.is_symlink() and not was_read(path):
+                with contextlib.suppress(OSError):
+                    path.unlink()
+        atomic_write_bytes(dest, data)
+
+
+def glob_escape(name: str) -> str:
+    """`name` with the characters `glob` reads as patterns escaped."""
+    return "".join(f"[{c}]" if c in "*?[" else c for c in name)
 
 
 def atomic_write_bytes(dest: Path, data: bytes, *, replace_input: bool = False) -> None:

@@ -15,11 +15,13 @@ from century.checks import MODEL_CHECKS, run_checks
 from century.diagnostics import Diagnostic, Mark, has_errors
 from century.frontend.resolve import Resolved, Resolver
 from century.frontend.sources import (
+    PathProblem,
     SourceFile,
     Sources,
     bundled_name,
     discover,
     display_name,
+    resolve_path,
 )
 from century.limits import MAX_CHAIN
 from century.model.build import build_ruleset
@@ -74,9 +76,18 @@ def _compile(
     wanted, problems = discover(paths)
     result.diagnostics.extend(problems)
 
-    loaded = (sources.load_found(p, searched) for p, searched in wanted.items())
-    requested = list({f.path: f for f in loaded if f is not None}.values())
+    loaded: dict[Path, SourceFile] = {}
+    broken: dict[str, str] = {}
+    for path, searched in wanted.items():
+        found = sources.load_found(path, searched)
+        if found is not None:
+            loaded.setdefault(found.path, found)
+        else:
+            for game_id in _claimed_id(sources, path):
+                broken.setdefault(game_id, display_name(path))
+    requested = list(loaded.values())
     catalogue = _catalogue(requested, result)
+    broken = {k: v for k, v in broken.items() if k not in catalogue}
     compile_now = [f for f in requested if f.kind in ("game", "variant")]
     if given:  # the bundled games stay available, shadowed by games of the same id
         bundled, _ = discover([RULES])
@@ -84,11 +95,13 @@ def _compile(
             found = sources.load(path)
             if found is not None and found.kind in ("game", "variant"):
                 game_id = found.node.value["id"].value
+                if game_id in broken:  # a game of the user's failed to load: never replaced
+                    continue
                 if catalogue.setdefault(game_id, found) is found and with_bundled:
                     compile_now.append(found)
 
     result.known = sorted(catalogue)
-    resolver = Resolver(sources, catalogue)
+    resolver = Resolver(sources, catalogue, broken)
     bases: dict[str, Ruleset | None] = {}
     for source in sorted(compile_now, key=lambda found: _depth(found, catalogue)):
         game_id = source.node.value["id"].value
@@ -104,9 +117,26 @@ def _compile(
         named = {p.resolve() for p in paths if p.is_file()}
         for source in requested:
             if source.kind in ("deck", "prose") and source.path not in used:
-                _check_in_context(source, source.path in named, result)
+                _check_in_context(source, source.path in named, result, bool(broken))
     result.files = sorted(checked | set(result.files))
     return result
+
+
+def _claimed_id(sources: Sources, path: Path) -> set[str]:
+    """The game id a rules file that failed to load stands for: its `id` if it has one, else
+    its name (``house.yaml``: ``house``); none for a deck, a rule-sheet text or
+    another tool's file (skipped with a warning). A bundled game of that id never takes its
+    place: its variants are reported as having a base with errors."""
+    try:
+        found = sources.files.get(resolve_path(path))
+    except PathProblem:
+        found = None
+    if found is None:
+        return {path.stem}
+    if found.kind in ("deck", "prose") or found.path in sources.skipped:
+        return set()
+    node = found.node.value.get("id") if isinstance(found.node.value, dict) else None
+    return {node.value} if node is not None and isinstance(node.value, str) else {path.stem}
 
 
 def _depth(source: SourceFile, catalogue: dict[str, SourceFile]) -> int:
@@ -134,6 +164,11 @@ def _compile_game(
     resolved = resolver.resolve(game_id)
     if resolved is None:
         return
+    base_model = _base_model(resolved, resolver, result, bases)
+    if resolved.chain and base_model is None:
+        resolver.base_has_errors(source, resolver.catalogue[resolved.chain[-1]].name)
+        result.diagnostics.append(resolver.problems.pop())
+        return
     start = next(i for i, f in enumerate(resolved.files) if f is source)
     checks = run_checks(resolved.tree, frozenset(f.name for f in resolved.files[start:]))
     result.diagnostics.extend(checks)
@@ -144,7 +179,7 @@ def _compile_game(
         _source_names(resolved, source.path.parent),
         _source_hash(resolved),
         resolved.chain,
-        _base_model(resolved, resolver, result, bases),
+        base_model,
     )
     late = [d for check in MODEL_CHECKS for d in check(ruleset, resolved.tree)]
     result.diagnostics.extend(late)
@@ -159,25 +194,32 @@ def _base_model(
 ) -> Ruleset | None:
     """The model of the game a variant extends, which its rule sheet compares it with: the
     one compiled in this run, else built once from its resolved tree if its checks pass (None
-    for a base game, or a base with errors, whose own compilation reports them)."""
+    for a base game, or a base with errors: those of a base not compiled in this run are
+    reported here, once)."""
     if not resolved.chain:
         return None
     base_id = resolved.chain[-1]
-    if base_id in result.rulesets:
-        return result.rulesets[base_id]
+    if base_id in result.rulesets or base_id in result.games:
+        return result.rulesets.get(base_id)
     if base_id not in bases:
         bases[base_id] = None
         base = resolver.done.get(base_id)
         if base is not None:
             own = frozenset(f.name for f in base.files)
-            if not has_errors(run_checks(base.tree, own)):
+            checks = run_checks(base.tree, own)
+            if has_errors(checks):
+                result.diagnostics.extend(checks)
+            else:
                 bases[base_id] = build_ruleset(base.tree.plain(), [], "", base.chain)
     return bases[base_id]
 
 
-def _check_in_context(source: SourceFile, named: bool, result: Compiled) -> None:
+def _check_in_context(
+    source: SourceFile, named: bool, result: Compiled, games_broken: bool = False
+) -> None:
     """Check a deck or prose file with every game of its project that uses it; no such game
-    is an error for a file named alone (else a warning: nothing checked its contents)."""
+    is an error for a file named alone, else a warning (nothing checked its contents), left
+    out when a game of the run failed to load (the game that uses it may be that one)."""
     project = _project_rules(source.path)
     if project is not None:
         context = _compile([project], True, False, None, False)
@@ -193,6 +235,8 @@ def _check_in_context(source: SourceFile, named: bool, result: Compiled) -> None
                     result.rulesets.setdefault(game, context.rulesets[game])
                     result.resolved.setdefault(game, context.resolved[game])
             return
+    if games_broken and not named:
+        return
     where = f" in {display_name(project)}" if project else ""
     result.diagnostics.append(
         Diagnostic.at(

@@ -26,8 +26,12 @@ unknown placeholder is an error) against `prose_context(ruleset, lang)`:
 ``seats``
     ``[{seat, cubes, count}]``: the starting caravan per seat as a code string.
 ``starting_cards``, ``starting_per_player``
-    the starting hand (dicts ``name, kind, copies, steps, get, pay``; ``name`` is empty when
-    the card has none, and ``get``/``pay`` are code strings) and its size.
+    the starting hand (dicts ``id, name, kind, copies, noun, nouns, icons, text``; ``name``
+    is empty when the card has none; ``kind`` is a short form of
+    `century.model.cards.KINDS` or ``composed``; ``noun``/``nouns`` the term that names the
+    card, ``t[kind ~ '_card']`` or ``t.merchant_card`` when the game has no such term;
+    ``icons`` the effect's icon tokens for the marker ``[[effect:{{ c.icons }}]]``;
+    ``text`` the effect as a sentence, `effect_sentence`) and its size.
 ``merchant_count``, ``point_count``, ``kinds``
     cards in the merchant deck and the point deck; ``kinds`` counts merchant cards by kind.
 ``ex``
@@ -54,7 +58,8 @@ unknown placeholder is an error) against `prose_context(ruleset, lang)`:
     removed); ``end_threshold`` ``[{players, was, now}]`` (player counts grouped by the
     change); ``resource_points`` ``[{rank, code, was, now}]``; ``cards`` ``[{deck, groups}]``,
     each group ``{what, count, cards, more}`` (``what`` is added, removed or changed; up to
-    `CARD_EXAMPLES` cards as in ``starting_cards`` with ``copies_was`` and ``points_was``);
+    `CARD_EXAMPLES` cards as in ``starting_cards``, a point card with ``cost`` and
+    ``points`` instead, each with ``copies_was`` and ``points_was``);
     ``renamed`` ``[{was, now, icon}]`` (the resources and coins a re-theme renames; empty
     when only colours, codes or words change).
 ``numbers``, ``times``
@@ -68,10 +73,19 @@ digits).
 
 Inline icons are markers in the prose: ``[[cube:CODE]]`` (one resource code),
 ``[[cubes:CODES]]``, ``[[coin:ID]]`` (a coin pile id), ``[[up]]`` (upgrade mark),
-``[[arrow]]`` (trade arrow), and in the page footer ``[[page]]`` and ``[[pages]]``; an
-unknown marker is a `ProseError`. A rendered string carries each marker between U+E000
-and U+E001 (the template splits on them); ``[[`` inside a substituted value stays literal
-text. Rendered prose reaches Typst as plain JSON strings, never as markup.
+``[[arrow]]`` (trade arrow: a payment that may repeat), ``[[pay]]`` (the arrow of a payment
+made once), ``[[any]]`` (a cube of the player's choice), ``[[effect:TOKENS]]`` (a card's
+whole effect, from a card's ``icons``: `effect_tokens`), and in the page footer ``[[page]]``
+and ``[[pages]]``; an unknown marker is a `ProseError`.
+
+A merchant card's effect in words (``text``) is composed by `effect_sentence` from the
+phrases `EFFECT_KEYS` of the language, each a template rendered with part of the context above
+(`PHRASE_CONTEXT`: ``lang, game, t, ranks, resources, lowest, highest, numbers, times``) and
+its own placeholders (listed there); they are not rendered with the other keys.
+
+A rendered string carries each marker between U+E000 and U+E001 (the template splits on
+them); ``[[`` inside a substituted value stays literal text. Rendered prose reaches Typst
+as plain JSON strings, never as markup.
 
 Every rendered string is then set for print (`typeset`): the space between a number and the
 word or sign after it ("5 cards", "2 ×", "100 %", "5. Karte") and between a word and the
@@ -86,8 +100,8 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from century.model.cards import KINDS, short_fields
-from century.model.ruleset import MerchantCard, Ruleset
+from century.model.cards import COMPOSED, KINDS, steps_from_json
+from century.model.ruleset import MerchantCard, Ruleset, cube_string
 from century.model.text import TextError, capital, required, shown
 
 PROSE_KEYS = frozenset(
@@ -213,6 +227,14 @@ PROSE_KEYS = frozenset(
         "img_card",
         "img_cards",
         "img_back",
+        # the legend of the symbols on the cards (shown when a game has a composed card)
+        "sym_h",
+        "sym_gain",
+        "sym_pay",
+        "sym_pay_any",
+        "sym_upgrade",
+        "sym_repeat",
+        "sym_choose",
         # number words
         "numbers",
         "times",
@@ -221,12 +243,40 @@ PROSE_KEYS = frozenset(
 """The keys every rule-sheet text file has besides the texts of the card kinds."""
 
 
+SYMBOL_KEYS = ("sym_gain", "sym_pay", "sym_pay_any", "sym_upgrade", "sym_repeat", "sym_choose")
+"""The legend of the symbols on the cards (rule sheet and kit, for a game with composed
+cards), in the order it is listed."""
+
+
+def has_composed(ruleset: Ruleset) -> bool:
+    """Whether a merchant card of the game is composed (none of the short forms)."""
+    return any(c.kind == COMPOSED for c in (*ruleset.starting_cards, *ruleset.merchant_deck))
+
+
+EFFECT_KEYS = (
+    "eff_cubes",
+    "eff_gain",
+    "eff_pay",
+    "eff_pay_any",
+    "eff_upgrade",
+    "eff_repeat",
+    "eff_choose",
+    "eff_steps",
+    "eff_sentence",
+)
+"""The phrases of the sentence composer (`effect_sentence`): one per step of the card
+language (``eff_<step>``), the cubes of a gain or payment (``eff_cubes``), steps in a row
+(``eff_steps``) and the whole sentence (``eff_sentence``). They are rendered per step with
+the placeholders the module docstring lists, not with the rest of the prose."""
+
+
 def prose_keys() -> frozenset[str]:
     """Every key a rule-sheet text file must have: `PROSE_KEYS`, for each card kind in
-    `KINDS` its title and its text (``card_<kind>_title``, ``card_<kind>``), and the sentence
+    `KINDS` and for composed cards its title and its text (``card_<kind>_title``,
+    ``card_<kind>``), the phrases of the sentence composer (`EFFECT_KEYS`), and the sentence
     of each kind of change a variant makes (`CHANGE_KEYS`)."""
-    kinds = {f"card_{kind}{end}" for kind in KINDS for end in ("_title", "")}
-    return PROSE_KEYS | kinds | set(CHANGE_KEYS)
+    kinds = {f"card_{kind}{end}" for kind in (*KINDS, COMPOSED) for end in ("_title", "")}
+    return PROSE_KEYS | kinds | set(EFFECT_KEYS) | set(CHANGE_KEYS)
 
 
 """The prose keys the printed output reads (rule sheet, reference card, print-and-play kit);
@@ -235,7 +285,7 @@ a language missing one cannot be typeset."""
 MARK_OPEN, MARK_CLOSE = "\ue000", "\ue001"
 _LIT_OPEN, _LIT_CLOSE = "\ue002", "\ue003"  # "[[" / "]]" from values, restored after parsing
 _MARKER = re.compile(r"\[\[([^\[\]]*)\]\]")
-_PLAIN_MARKERS = frozenset({"up", "arrow", "page", "pages"})
+_PLAIN_MARKERS = frozenset({"up", "arrow", "pay", "any", "page", "pages"})
 _JINJA = re.compile(r"\{[{%#]")
 """The start of a Jinja expression, statement or comment."""
 
@@ -254,19 +304,186 @@ class ProseError(TextError):
 # -- the prose context -------------------------------------------------------------------
 
 
-def _card(card: MerchantCard, ruleset: Ruleset, lang: str) -> dict[str, Any]:
-    """A card for the prose: its id, name, kind, copies and effect (cubes as strings)."""
-    effect = {
-        key: ruleset.cubes(value) if isinstance(value, tuple) else value
-        for key, value in short_fields(card.effect, len(ruleset.codes)).items()
-    }
+def _card(card: MerchantCard, ruleset: Ruleset, lang: str, words: Any) -> dict[str, Any]:
+    """A card for the prose: its id, name, kind, copies, the terms that name it (``noun``,
+    ``nouns``), its effect as icons (``icons``, for ``[[effect:...]]``) and as a sentence
+    (``text``, `effect_sentence`)."""
     return {
         "id": card.id,
         "name": shown(card.name, lang),
         "kind": card.kind,
         "copies": card.copies,
-        **effect,
+        **_effect_fields(card.kind, card.effect, ruleset, lang, words),
     }
+
+
+def _effect_fields(
+    kind: str, steps: tuple[Any, ...], ruleset: Ruleset, lang: str, words: Any
+) -> dict[str, Any]:
+    terms = ruleset.terms
+    noun = f"{kind}_card" if f"{kind}_card" in terms else "merchant_card"
+    nouns = f"{kind}_cards" if f"{kind}_cards" in terms else "merchant_cards"
+    return {
+        "noun": required(terms.get(noun, {}), lang, f"term {noun!r}"),
+        "nouns": required(terms.get(nouns, {}), lang, f"term {nouns!r}"),
+        "icons": " ".join(effect_tokens(steps, ruleset.codes)),
+        "text": words(steps),
+    }
+
+
+# -- card effects in words and icons -------------------------------------------------------
+#
+# One walker for every composition of steps (`century.model.cards`): `effect_tokens` gives
+# the icons (the same symbols the card faces draw, read by the ``[[effect:...]]`` marker and
+# by the Tabletop Simulator names), `effect_sentence` the sentence, composed from the
+# language's phrases (`EFFECT_KEYS`).
+
+_LITERAL = re.compile(r"^(?:[()/+×]|≤\d+×)$")
+"""The tokens of `effect_tokens` that are text, not icon markers."""
+
+
+def effect_tokens(steps: Any, codes: str, whole: bool = True) -> list[str]:
+    """The effect as icon tokens: marker bodies (``cubes:YY``, ``up``, ``any``, ``arrow``
+    after a payment that may repeat, ``pay`` after one made once) and text (``+`` before
+    a gain that follows no payment and is not the first step, ``(`` ``)`` around a repeat
+    and a choice that are not the whole effect, ``/`` between options, ``×`` after a
+    repeat without bound, ``≤K×`` after one of at most K times). A whole effect that is one
+    repeat without bound (a trade: pay, take, as often as you can) has no brackets."""
+    return _tokens(steps, codes, whole, False)
+
+
+def _tokens(steps: Any, codes: str, whole: bool, repeated: bool) -> list[str]:
+    found: list[str] = []
+    alone = whole and len(steps) == 1
+    for i, step in enumerate(steps):
+        name = step[0]
+        paid = i > 0 and steps[i - 1][0] in ("pay", "pay_any")
+        if name == "gain":
+            found += ([] if i == 0 or paid else ["+"]) + ["cubes:" + cube_string(codes, step[1])]
+        elif name in ("pay", "pay_any"):
+            cubes = ["cubes:" + cube_string(codes, step[1])] if name == "pay" else ["any"] * step[1]
+            found += [*cubes, "arrow" if repeated else "pay"]
+        elif name == "upgrade":
+            found += ["up"] * step[1]
+        elif name == "repeat":
+            body = _tokens(step[1], codes, False, True)
+            if alone and not step[2]:
+                found += body
+            else:
+                found += ["(", *body, ")", f"≤{step[2]}×" if step[2] else "×"]
+        else:  # choose
+            options: list[str] = []
+            for o, option in enumerate(step[1]):
+                options += (["/"] if o else []) + _tokens(option, codes, False, repeated)
+            found += options if alone else ["(", *options, ")"]
+    return found
+
+
+PHRASE_CONTEXT = (
+    "lang",
+    "game",
+    "t",
+    "ranks",
+    "resources",
+    "lowest",
+    "highest",
+    "numbers",
+    "times",
+)
+"""What the phrases of card effects (`EFFECT_KEYS`) read of the prose context, besides
+their own placeholders."""
+
+
+def effect_sentence(
+    steps: Any,
+    ruleset: Ruleset,
+    lang: str,
+    context: dict[str, Any],
+    budget: Any,
+    said: dict[tuple[str, str], str] | None = None,
+) -> str:
+    """The effect as one sentence in `lang`, composed from the language's phrases
+    (`EFFECT_KEYS`, each rendered with `PHRASE_CONTEXT` and its own placeholders): a gain
+    or payment ``eff_gain``/``eff_pay`` with ``cubes`` (``eff_cubes`` of ``cubes``: ``[{n,
+    name, code}]`` by rank), ``eff_pay_any``/``eff_upgrade`` with ``n``, ``eff_repeat`` with
+    ``steps`` (the phrase of its steps) and ``most`` (0: no bound), ``eff_choose`` with
+    ``options`` (their phrases), ``eff_steps`` with ``steps`` (the phrases of steps in a
+    row) and ``eff_sentence`` with ``text``. A language lacking a phrase is a `ProseError`
+    (C401 names it first in ``century validate``). `said` keeps the phrases rendered, by
+    key and placeholders, for the next sentence."""
+    prose = ruleset.prose.get(lang, {})
+    names = [required(r.name, lang, f"resource {r.id!r}") for r in ruleset.resources]
+    shared = {key: context[key] for key in PHRASE_CONTEXT if key in context}
+    said = {} if said is None else said
+
+    def say(key: str, **values: Any) -> str:
+        from century.sandbox import PrintedObject, SandboxLimit, render
+
+        if key not in prose:
+            raise ProseError(lang, key, "no text for this phrase of card effects", "C401")
+        known = (key, repr(sorted(values.items())))
+        if known in said:
+            return said[known]
+        try:
+            text = render(_template(prose[key]), {**shared, **values}, budget).strip()
+        except (SandboxLimit, PrintedObject) as err:
+            raise ProseError(lang, key, str(err), err.code) from err
+        except ProseError:
+            raise
+        except Exception as err:  # prose is data: any failure is reported with its key
+            raise ProseError(lang, key, f"{type(err).__name__}: {err}") from err
+        # "[[" from a value stays text: it is escaped again where the phrase is a value
+        said[known] = text.replace(_LIT_OPEN, "[[").replace(_LIT_CLOSE, "]]")
+        return said[known]
+
+    def cubes(vector: Any) -> str:
+        parts = [
+            {"n": n, "name": names[rank], "code": ruleset.codes[rank]}
+            for rank, n in enumerate(vector)
+            if n
+        ]
+        return say("eff_cubes", cubes=parts)
+
+    def phrase(steps: Any) -> str:
+        parts = [step_phrase(step) for step in steps]
+        return parts[0] if len(parts) == 1 else say("eff_steps", steps=parts)
+
+    def step_phrase(step: Any) -> str:
+        name = step[0]
+        if name in ("gain", "pay"):
+            return say(f"eff_{name}", cubes=cubes(step[1]))
+        if name in ("pay_any", "upgrade"):
+            return say(f"eff_{name}", n=step[1])
+        if name == "repeat":
+            return say("eff_repeat", steps=phrase(step[1]), most=step[2])
+        return say("eff_choose", options=[phrase(option) for option in step[1]])
+
+    return say("eff_sentence", text=phrase(steps))
+
+
+def _on_ladder(steps: Any, ranks: int) -> Any:
+    """Steps of the base game (`century.model.diff`'s cards) with vectors as long as a
+    ladder of `ranks`, or None when a vector uses a rank the ladder does not have."""
+    found: list[Any] = []
+    for step in steps:
+        if step[0] in ("gain", "pay"):
+            counts = list(step[1])
+            if any(counts[ranks:]):
+                return None
+            found.append((step[0], tuple(counts[:ranks] + [0] * (ranks - len(counts)))))
+        elif step[0] == "repeat":
+            body = _on_ladder(step[1], ranks)
+            if body is None:
+                return None
+            found.append((step[0], body, step[2]))
+        elif step[0] == "choose":
+            options = [_on_ladder(option, ranks) for option in step[1]]
+            if any(option is None for option in options):
+                return None
+            found.append((step[0], tuple(options)))
+        else:
+            found.append(step)
+    return tuple(found)
 
 
 def _end_groups(thresholds: list[dict[str, int]]) -> list[dict[str, int]]:
@@ -288,22 +505,26 @@ def example_cards(ruleset: Ruleset) -> dict[str, MerchantCard]:
     for card in cards:
         found.setdefault(card.kind, card)
 
-    ranks = len(ruleset.codes)
-
     def climbs(card: MerchantCard) -> bool:
-        fields = short_fields(card.effect, ranks)
-        paid = [i for i, n in enumerate(fields["pay"]) if n]
-        got = [i for i, n in enumerate(fields["get"]) if n]
-        return bool(paid and got) and max(paid) < min(got)
+        paid, got = _trade(card)
+        low = [i for i, n in enumerate(paid) if n]
+        high = [i for i, n in enumerate(got) if n]
+        return bool(low and high) and max(low) < min(high)
 
     def size(card: MerchantCard) -> int:
-        fields = short_fields(card.effect, ranks)
-        return sum(fields["pay"]) + sum(fields["get"])
+        paid, got = _trade(card)
+        return sum(paid) + sum(got)
 
     trades = [c for c in cards if c.kind == "trade" and climbs(c)]
     if trades:
         found["trade"] = min(trades, key=size)
     return found
+
+
+def _trade(card: MerchantCard) -> tuple[Any, Any]:
+    """What a trade card (one repeat of a payment, then a gain) pays and gives."""
+    (pay, gain) = card.effect[0][1]
+    return pay[1], gain[1]
 
 
 def _examples(
@@ -317,7 +538,7 @@ def _examples(
         ex["acquire"] = {"slot": slot, "pay": codes[0] * (slot - 1)}
     upgrade = cards.get("upgrade")
     if upgrade is not None and len(codes) >= 2:
-        steps = short_fields(upgrade.effect, len(codes))["steps"]
+        steps = upgrade.effect[0][1]
         ex["upgrade"] = {
             "steps": steps,
             "chain": list(codes[: min(steps, len(codes) - 1) + 1]),
@@ -326,8 +547,7 @@ def _examples(
         }
     trade = cards.get("trade")
     if trade is not None:
-        fields = short_fields(trade.effect, len(codes))
-        paid, got = fields["pay"], fields["get"]
+        paid, got = _trade(trade)
         pay, get = ruleset.cubes(paid), ruleset.cubes(got)
         double = tuple(2 * n for n in paid), tuple(2 * n for n in got)
         ex["trade"] = {
@@ -433,7 +653,7 @@ def prose_context(ruleset: Ruleset, lang: str) -> dict[str, Any]:
     kinds: dict[str, int] = {}
     for card in ruleset.merchant_deck:
         kinds[card.kind] = kinds.get(card.kind, 0) + card.copies
-    return {
+    context: dict[str, Any] = {
         "lang": lang,
         "game": required(ruleset.name, lang, "the game's name"),
         "t": {k: required(v, lang, f"term {k!r}") for k, v in ruleset.terms.items()},
@@ -458,16 +678,40 @@ def prose_context(ruleset: Ruleset, lang: str) -> dict[str, Any]:
             {"seat": i, "cubes": ruleset.cubes(v), "count": sum(v)}
             for i, v in enumerate(ruleset.seats, start=1)
         ],
-        "starting_cards": [_card(c, ruleset, lang) for c in ruleset.starting_cards],
         "starting_per_player": sum(c.copies for c in ruleset.starting_cards),
         "merchant_count": sum(c.copies for c in ruleset.merchant_deck),
         "point_count": sum(c.copies for c in ruleset.point_deck),
         "kinds": kinds,
         "ex": _examples(ruleset, coins, thresholds),
-        **_variant(ruleset, lang),
         "numbers": _word_list(ruleset, lang, "numbers"),
         "times": _word_list(ruleset, lang, "times"),
     }
+    words = effect_words(ruleset, lang, context)
+    context["starting_cards"] = [_card(c, ruleset, lang, words) for c in ruleset.starting_cards]
+    context.update(_variant(ruleset, lang, words))
+    return context
+
+
+def effect_words(ruleset: Ruleset, lang: str, context: dict[str, Any] | None = None) -> Any:
+    """(steps) -> `effect_sentence` in `lang`, each distinct effect composed once; `context`
+    is the prose context the phrases read besides their own placeholders (`prose_context`
+    without the cards, made here when not given)."""
+    from century.sandbox import Budget
+
+    budget = Budget()
+    made: dict[Any, str] = {}
+    said: dict[tuple[str, str], str] = {}
+    base = context
+
+    def words(steps: Any) -> str:
+        nonlocal base
+        if steps not in made:
+            if base is None:
+                base = prose_context(ruleset, lang)
+            made[steps] = effect_sentence(steps, ruleset, lang, base, budget, said)
+        return made[steps]
+
+    return words
 
 
 # -- what a variant changes --------------------------------------------------------------------
@@ -486,34 +730,35 @@ def _codes(ruleset: Ruleset, vector: Iterable[int]) -> str | None:
     return ruleset.cubes(tuple(counts[:ranks] + [0] * (ranks - len(counts))))
 
 
-def _changed_card(ruleset: Ruleset, card: Any, lang: str) -> dict[str, Any] | None:
-    """A card of a change (`century.model.diff`) as the prose shows it: `_card`'s fields, and
-    ``cost`` and ``points`` for a point card; None when it cannot be drawn on this ladder."""
+def _changed_card(ruleset: Ruleset, card: Any, lang: str, words: Any) -> dict[str, Any] | None:
+    """A card of a change (`century.model.diff`) as the prose shows it: `_card`'s fields for
+    a merchant card (from its ``effect`` steps), ``cost`` and ``points`` for a point card;
+    None when it cannot be drawn on this ladder."""
     shown_card: dict[str, Any] = {
         "id": card["id"],
         "name": shown(card.get("name", {}), lang),
         "kind": card["kind"],
         "copies": card["copies"],
     }
-    for key, value in card.items():
-        if key in ("id", "name", "kind", "copies", "effect"):
-            continue
-        if isinstance(value, list):
-            value = _codes(ruleset, value)
-            if value is None:
-                return None
-        shown_card[key] = value
-    return shown_card
+    if "effect" in card:
+        steps = _on_ladder(steps_from_json(card["effect"]), len(ruleset.codes))
+        if steps is None:
+            return None
+        return {**shown_card, **_effect_fields(card["kind"], steps, ruleset, lang, words)}
+    cost = _codes(ruleset, card.get("cost", ()))
+    if cost is None:
+        return None
+    return {**shown_card, "cost": cost, "points": card.get("points")}
 
 
-def _card_group(ruleset: Ruleset, what: str, change: Any, lang: str) -> dict[str, Any]:
+def _card_group(ruleset: Ruleset, what: str, change: Any, lang: str, words: Any) -> dict[str, Any]:
     """``{what, count, cards, more}``: added, removed or changed; how many cards; the first
     `CARD_EXAMPLES` that can be drawn (``copies_was`` and ``points_was``: what a changed
     card had, else None); and how many of the cards are not shown."""
     cards = []
     for row in change["cards"]:
         changed = "card" in row  # {card, copies: [was, now], points: [was, now]}
-        card = _changed_card(ruleset, row["card"] if changed else row, lang)
+        card = _changed_card(ruleset, row["card"] if changed else row, lang, words)
         if card is not None:
             was = {
                 f"{key}_was": row[key][0] if changed and key in row else None
@@ -561,7 +806,7 @@ rule sheet lists it; the sentence of each is the prose key ``chg_<kind>``."""
 CHANGE_KEYS = tuple(f"chg_{kind}" for kind in CHANGE_KINDS)
 
 
-def _variant(ruleset: Ruleset, lang: str) -> dict[str, Any]:
+def _variant(ruleset: Ruleset, lang: str, words: Any) -> dict[str, Any]:
     """``variant`` and ``changes`` of the prose context (see the module docstring)."""
     found: dict[str, Any] = dict.fromkeys(CHANGE_KINDS)
     lineage = ruleset.variant_of
@@ -574,7 +819,7 @@ def _variant(ruleset: Ruleset, lang: str) -> dict[str, Any]:
         values = change.values
         if change.kind.startswith("cards_"):
             what = change.kind.removeprefix("cards_")
-            group = _card_group(ruleset, what, values, lang)
+            group = _card_group(ruleset, what, values, lang, words)
             decks.setdefault(values["deck"], []).append(group)
         elif change.kind == "players":
             found["players"] = {
@@ -689,17 +934,39 @@ def _check_marker(body: str, ruleset: Ruleset, coin_ids: set[str]) -> str | None
         return None
     if kind == "coin" and arg in coin_ids:
         return None
+    if kind == "effect" and all(
+        _LITERAL.match(token) or _check_marker(token, ruleset, coin_ids) is None
+        for token in arg.split()
+    ):
+        return None
     return f"unknown icon marker [[{body}]]"
 
 
+def _effect_marks(tokens: str) -> str:
+    """An ``[[effect:...]]`` marker's tokens (`effect_tokens`) as icon markers and text:
+    spaces between them, none inside brackets or after ``+``."""
+    text = ""
+    for token in tokens.split():
+        glued = text.endswith(("(", "+")) or token in (")",) or token.startswith("≤")
+        glued = glued or (token == "×" and text.endswith(")"))
+        glued = glued or (token in ("up", "any") and text.endswith(MARK_OPEN + token + MARK_CLOSE))
+        part = token if _LITERAL.match(token) else MARK_OPEN + token + MARK_CLOSE
+        text += part if glued or not text else " " + part
+    return text
+
+
 def _mark(text: str, lang: str, key: str, ruleset: Ruleset) -> str:
-    """Turn ``[[...]]`` markers into sentinel-delimited ones and check them."""
+    """Turn ``[[...]]`` markers into sentinel-delimited ones and check them; an
+    ``[[effect:...]]`` marker becomes the icons and signs of a card's effect."""
     coin_ids = {c.id for c in ruleset.coins}
 
     def replace(match: re.Match[str]) -> str:
         error = _check_marker(match.group(1), ruleset, coin_ids)
         if error:
             raise ProseError(lang, key, error)
+        kind, _, arg = match.group(1).partition(":")
+        if kind == "effect":
+            return _effect_marks(arg)
         return MARK_OPEN + match.group(1) + MARK_CLOSE
 
     marked = _MARKER.sub(replace, text)
@@ -715,21 +982,33 @@ def render_prose(ruleset: Ruleset, lang: str) -> dict[str, str]:
 
 def check_prose_renders(ruleset: Ruleset, lang: str) -> None:
     """Raise what `render_prose` raises for `lang`, if anything, without setting the text
-    for print (which cannot fail): the prose check of `century validate`."""
-    _rendered(ruleset, lang)
+    for print (which cannot fail), and compose the sentence of every merchant card
+    (`effect_sentence`): the prose check of `century validate`."""
+    if lang not in ruleset.prose:
+        raise TextError(f"no prose in language {lang!r}")
+    context = prose_context(ruleset, lang)
+    _rendered(ruleset, lang, context)
+    words = effect_words(ruleset, lang, context)
+    for card in (*ruleset.starting_cards, *ruleset.merchant_deck):
+        words(card.effect)
 
 
-def _rendered(ruleset: Ruleset, lang: str) -> dict[str, str]:
-    """Every prose string of `lang` rendered, its icon markers checked (`render_prose`)."""
+def _rendered(ruleset: Ruleset, lang: str, context: dict[str, Any] | None = None) -> dict[str, str]:
+    """Every prose string of `lang` rendered against `context` (`prose_context`, made here
+    when not given), its icon markers checked (`render_prose`)."""
     from century.sandbox import Budget, PrintedObject, SandboxLimit, render
 
     if lang not in ruleset.prose:
         raise TextError(f"no prose in language {lang!r}")
-    context = prose_context(ruleset, lang)
+    if context is None:
+        context = prose_context(ruleset, lang)
     items = sorted(ruleset.prose[lang].items())
     texts = dict(items)  # plain text (no Jinja syntax) needs no rendering
     budget = Budget()
     for key, source in items:
+        if key in EFFECT_KEYS:  # phrases of the composer, rendered per step
+            texts.pop(key)
+            continue
         if not _JINJA.search(source):
             continue
         try:

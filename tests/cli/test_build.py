@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -222,3 +223,32 @@ def test_a_build_waits_for_the_process_holding_the_folders_lock(tmp_path, ends):
     assert build.returncode == 0, stderr
     assert f"built {out / 'spice-road'}" in stdout
     assert read_manifest(out / "spice-road") == {"ruleset.json"}
+
+
+@pytest.mark.skipif(not hasattr(os, "getuid"), reason="POSIX owners and modes")
+@pytest.mark.parametrize("planted", ["link", "shared"])
+def test_a_lock_folder_that_is_not_the_users_own_is_not_used(tmp_path, monkeypatch, planted):
+    """Another user may make the folder of the locks first (a link to theirs, or one all can
+    write): century then locks in the user's cache folder, and refuses when that is no
+    better, rather than take locks someone else can hold or swap."""
+    from century import output
+
+    temp, theirs = tmp_path / "tmp", tmp_path / "theirs"
+    temp.mkdir()
+    theirs.mkdir()
+    shared = temp / f"{output.LOCKS}-{os.getuid()}"
+    if planted == "link":
+        shared.symlink_to(theirs)
+    else:
+        shared.mkdir()
+        shared.chmod(0o777)
+    monkeypatch.setattr(output.tempfile, "gettempdir", lambda: str(temp))
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("CENTURY_CACHE_DIR", str(cache))
+    lock = output.lock_file(tmp_path / "out")
+    assert lock.parent == cache / "locks"
+    with output.locked(tmp_path / "out"):
+        assert not list(theirs.iterdir()) and not list(shared.iterdir())
+    monkeypatch.setenv("CENTURY_CACHE_DIR", "")
+    with pytest.raises(output.OutputError, match="is not a private folder of yours"):
+        output.lock_file(tmp_path / "out")

@@ -218,3 +218,31 @@ def test_a_frame_escapes_control_characters_and_quotes_only_rules_data_read(
     assert "missing.yaml:1:1: error C001: no such file\n" in shown
     assert "fifo.yaml:1:1: error C020: a FIFO\n\n" in shown
     assert "hunter2" not in shown and "password" not in shown
+
+
+def test_diagnostics_of_one_code_at_one_place_are_folded_and_a_flood_is_counted(tmp_path):
+    """A value that breaks a rule several times gets one frame and its messages under it;
+    past `MAX_SAME` of one code in one file the rest are counted, the file read once."""
+    from century.cli import formats
+
+    table = tmp_path / "deck.csv"
+    table.write_text("".join(f"row {n}\n" for n in range(200)), encoding="utf-8")
+    read_bytes(table, table.name, MAX_FILE_BYTES)
+    at_once = [
+        Diagnostic.at(Mark("house.yaml", 3, 16), "C311", f"seat {seat} is over the limit")
+        for seat in (1, 2, 3)
+    ]
+    flood = [
+        Diagnostic.at(Mark(str(table), n, 1), "C302", f"unknown code on row {n}")
+        for n in range(1, formats.MAX_SAME + 31)
+    ]
+    reads = formats._lines.cache_info().misses
+    screen = io.StringIO()
+    print_text([*at_once, *flood], Console(file=screen, force_terminal=False, width=200))
+    shown = screen.getvalue()
+    assert shown.count("error C311") == 1
+    assert "= also here: seat 2 is over the limit" in shown
+    assert "= also here: seat 3 is over the limit" in shown
+    assert shown.count("error C302") == formats.MAX_SAME
+    assert f"{table}: and 30 more C302 (" in shown and "--format json lists them all" in shown
+    assert formats._lines.cache_info().misses == reads + 1

@@ -54,7 +54,7 @@ def test_the_hook_is_one_python_hook_running_century_validate() -> None:
     [hook] = HOOKS
     assert hook["id"] == "century-validate"
     assert hook["language"] == "python"  # pre-commit installs this repository to run it
-    assert shlex.split(hook["entry"]) == ["century", "validate"]
+    assert shlex.split(hook["entry"]) == ["century", "validate", "--"]  # names, never options
 
 
 def test_the_hook_passes_good_files_and_fails_a_broken_one_with_its_place(project: Path) -> None:
@@ -70,3 +70,23 @@ def test_the_hook_passes_good_files_and_fails_a_broken_one_with_its_place(projec
     assert done.returncode == 1
     assert re.search(r"rules/house\.yaml:\d+:\d+: error C\d+", done.stderr), done.stderr
     assert ".github" not in done.stderr  # the workflow file is not handed to the hook
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["rules/house.yaml", "rules/HOUSE.YAML", "rules/house.Yml", "cards/m.CSV", "a/rules/x.tsv"],
+)
+def test_the_pattern_matches_every_rules_file_name(name: str) -> None:
+    """Century reads rules files by their ending in any case; the hook hands them all over."""
+    [hook] = HOOKS
+    assert re.search(hook["files"], name)
+
+
+def test_a_file_named_like_an_option_is_checked_as_a_file(project: Path) -> None:
+    """A name that looks like an option (a project's own `files:` pattern may hand one over)
+    is read as a file: the hook ends century's options before the names."""
+    [hook] = HOOKS
+    (project / "--format=sarif.yaml").write_text("id: odd\nextends: nothing\n", "utf-8")
+    done = run_hook({**hook, "files": r"\.yaml$"}, project, ["--format=sarif.yaml"])
+    assert done.returncode == 1, done.stderr
+    assert "--format=sarif.yaml:2:10: error C201: unknown base game 'nothing'" in done.stderr

@@ -363,3 +363,48 @@ def test_a_watch_started_in_the_background_ignores_ctrl_c(tmp_path, watching):
     code, rest = watch.stop(signal.SIGTERM)
     assert code == 0, watch.text()
     assert rest == ["stopped watching"], rest
+
+
+@needs_watchfiles
+def test_watch_survives_its_rules_folder_deleted_and_made_again(tmp_path, watching):
+    """The folder watched goes (a branch switched, say) and comes back: the watch says the
+    game is gone, keeps the last output, and builds again once the folder is back."""
+    new_variant(tmp_path)
+    variant = (tmp_path / "rules" / "house.yaml").read_text(encoding="utf-8")
+    watch = watching(tmp_path, "rules", "--target", "ruleset")
+    watch.until(r"^watching ")
+    shutil.rmtree(tmp_path / "rules")
+    gone = watch.until(r"^not built: house ")
+    assert gone[-1] == "not built: house is no longer defined; build/house is left as it was"
+    assert (tmp_path / "build" / "house" / "ruleset.json").is_file()
+    watch.until(r"^watching ")  # anew, from the folder above
+    (tmp_path / "rules").mkdir()
+    save(tmp_path / "rules" / "house.yaml", variant)
+    back = watch.until(r"^built build/house in ")
+    assert "changed rules/house.yaml: rebuilding house" in back, back
+    code, _ = watch.stop()
+    assert code == 0, watch.text()
+
+
+@needs_watchfiles
+def test_a_deck_file_that_disappears_is_an_error_never_a_build_from_the_base(tmp_path, watching):
+    """The variant's own deck is deleted: an error at the place that names it, and the last
+    good output is kept, never replaced by a build with the base game's deck."""
+    new_variant(tmp_path)
+    (tmp_path / "cards").mkdir()
+    table = tmp_path / "cards" / "merchant.csv"
+    export = [sys.executable, "-m", "century", "deck", "export", "house", "merchant"]
+    done = subprocess.run([*export, "--out", str(table)], cwd=tmp_path, capture_output=True)
+    assert done.returncode == 0, done.stderr
+    with (tmp_path / "rules" / "house.yaml").open("a", encoding="utf-8") as edit:
+        edit.write("decks:\n  merchant: ../cards/merchant.csv\n")
+    watch = watching(tmp_path, "--target", "ruleset")
+    watch.until(r"^watching ")
+    built = (tmp_path / "build" / "house" / "ruleset.json").read_bytes()
+    table.unlink()
+    gone = watch.until(r"^not built: house ")
+    assert any("error C001: no such file: cards/merchant.csv" in line for line in gone), gone
+    assert gone[-1] == "not built: house has errors; build/house is left as it was"
+    assert (tmp_path / "build" / "house" / "ruleset.json").read_bytes() == built
+    code, _ = watch.stop()
+    assert code == 0, watch.text()

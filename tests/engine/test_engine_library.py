@@ -133,3 +133,20 @@ def test_copies_of_a_state_are_independent_games(E, copier):
         twin.play(moves[rng.randrange(len(moves))])
     assert state.to_dict() == before  # the original did not move
     assert E.replay(twin.record()).to_dict() == twin.to_dict()
+
+
+def test_records_and_positions_share_nothing_with_the_state(E):
+    """What `record()` and `to_dict()` return, and what `from_dict` was given, may be changed
+    by the caller without changing the game (a hand-made start is held as a copy)."""
+    given = E.new_game(2, 3).to_dict(moves=False)
+    given.pop("seed")
+    state = E.State.from_dict(given)
+    start = state.record()["start"]
+    before = copy.deepcopy((state.record(), state.to_dict()))
+    given["seats"][0]["caravan"] = "changed"
+    for data in (state.record(), state.to_dict()):
+        data["start"]["seats"][0]["caravan"] = "changed"
+        data["start"]["merchant_row"].clear()
+    start["point_row"].clear()
+    assert (state.record(), state.to_dict()) == before
+    assert E.replay(state.record()).to_dict() == state.to_dict()

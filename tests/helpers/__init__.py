@@ -8,6 +8,7 @@ see ``pythonpath`` in pyproject.toml). No tests here.
 
 from __future__ import annotations
 
+from helpers.composed import COMPOSED_EDITS, COMPOSED_SENTENCES, composed_variant
 from helpers.engine import caravans, position
 from helpers.hostile import HOSTILE, hostile
 from helpers.lint import lint, ruff
@@ -31,7 +32,9 @@ __all__ = [
     "BUNDLED",
     "CASES",
     "COMPOSED",
+    "COMPOSED_EDITS",
     "COMPOSED_ID",
+    "COMPOSED_SENTENCES",
     "GOLDEN",
     "HOSTILE",
     "REFERENCE",
@@ -45,6 +48,7 @@ __all__ = [
     "changed",
     "compiled",
     "composed",
+    "composed_variant",
     "edited",
     "five_ranks",
     "hostile",

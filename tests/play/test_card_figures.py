@@ -133,12 +133,17 @@ def test_known_games_give_known_pick_rates_turns_and_leads() -> None:
     assert row["pick_rate_by_slot"] == [0.4, None, 0.0]
     # takers: seat 1 of both games (one won); passers: seat 2 of both (one won)
     assert (row["takers"], row["takers_won"], row["passers"], row["passers_won"]) == (2, 1, 2, 1)
+    # each game one unit: the taker's win is the leaver's loss, so the difference of one game
+    # is +1 or -1 and its standard error over two games is 1 (wider than Newcombe's)
     _, lo, hi = newcombe(1, 2, 1, 2)
     assert row["takers_vs_passers"] == {
         "difference": 0.0,
-        "ci95": [round(lo, 4), round(hi, 4)],
+        "ci95": [-1.0, 1.0],
+        "p": 1.0,
         "significant": False,
+        "tests": 1,
     }
+    assert lo > -1.0 and hi < 1.0
     prow = next(c for c in report["point_cards"] if c["id"] == point)
     assert (prow["offers"], prow["taken"], prow["pick_rate"]) == (10, 2, 0.2)
     assert prow["turns_to_pay"] == 3.5  # turns 2 and 7: 2, then 5

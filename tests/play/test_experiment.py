@@ -121,7 +121,7 @@ def test_removing_a_card_no_bot_buys_is_within_noise(tmp_path: Path) -> None:
     )
     assert code == 0, output
     assert report is not None
-    assert report["changes"] == {"remove": ["bbbb-y"], "add": [], "replace": {}}
+    assert report["changes"] == {"remove": ["bbbb-y"], "add": [], "replace": {}, "set": []}
     taken = {c["id"]: c["taken"] for c in report["base"]["merchant_cards"]}
     assert taken["bbbb-y"] < 120 * 0.1  # in fewer than one game in ten
     assert "bbbb-y" not in {c["id"] for c in report["changed"]["merchant_cards"]}
@@ -194,7 +194,9 @@ def test_bad_changes_are_refused_with_a_located_message(tmp_path: Path) -> None:
     code, output, _, _ = _experiment(
         tmp_path, "spice-road", "--add", "{kind: gain, get: QQ}", "--games", "2"
     )
-    assert code == 1 and "error C" in output  # the checks of the rules, with their codes
+    assert code == 1  # the checks of the rules, with their codes, in the user's own words
+    assert "--add:1:19: error C302: unknown resource code Q in 'QQ'" in output
+    assert "century-experiment-" not in output and "changed.yaml" not in output
     assert not (tmp_path / "out").exists()
 
 

@@ -187,7 +187,7 @@ def test_cli_compare_puts_two_games_side_by_side(tmp_path: Path) -> None:
     assert b["games_needed"]["1%"] == needed  # n = z² p (1 - p) / m², the seat nearest a half
     assert f"a ±1% seat advantage needs {needed:,} games" in result.output
     assert f"±1% answer needs {needed:,} games" in html
-    assert f"win rate, seat 1: {delta:+.2f} points [{lo:+.2f}, {hi:+.2f}]" in result.output
+    assert f"win rate, seat 1: {delta:+.1f} points [{lo:+.1f}, {hi:+.1f}]" in result.output
     _check_page(html)
 
 

@@ -79,6 +79,9 @@ def test_the_corpus_covers_every_class():
         "seeds",
         "endless-games",
         "library-api",
+        "no-false-pass",
+        "recoverable",
+        "never-injected",
     }
     assert len(CASES) >= 60
 
@@ -434,3 +437,71 @@ def test_schema_write_never_replaces_the_schemas_it_copies(tmp_path, monkeypatch
     assert result.exit_code == 1, result.output
     assert "is an input of this run; century never deletes or replaces" in result.output
     assert snapshot(bundled) == before
+
+
+def limited_files(size: int) -> Any:
+    """A `preexec_fn` under which no file the process writes can grow past `size` bytes (a
+    full disk, as the writer meets it: `EFBIG` from the write)."""
+
+    def limit() -> None:
+        import resource
+
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
+
+    return limit
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGXFSZ"), reason="POSIX file size limits")
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["schema", "--write", "out"],
+        ["simulate", "spice-road", "--games", "4", "--bots", "random", "--out", "out"],
+    ],
+)
+def test_a_write_cut_short_is_told_and_the_next_run_accepts_the_folder(tmp_path, args):
+    """A disk that fills half-way through the files of a folder: one clear error, and the
+    files written before it are listed in the folder's manifest, so the next run replaces
+    them instead of blaming the user for files century wrote."""
+    env = {**os.environ, "CENTURY_CACHE_DIR": ""}
+    cut = subprocess.run(
+        [sys.executable, "-m", "century", *args],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        preexec_fn=limited_files(2500),
+    )
+    assert cut.returncode == 1, cut.stderr
+    assert "cannot write into out: File too large" in cut.stderr
+    assert "internal error" not in cut.stderr and "Traceback" not in cut.stderr
+    assert any((tmp_path / "out").iterdir()), "the disk filled after some files"
+    again = subprocess.run(
+        [sys.executable, "-m", "century", *args],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert again.returncode == 0, again.stderr
+    assert not [p for p in (tmp_path / "out").rglob("*") if p.name.startswith(".century-tmp.")]
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="a full device")
+@pytest.mark.parametrize(
+    "args", [["deck", "export", "spice-road", "merchant"], ["validate", "--format", "json"]]
+)
+def test_standard_output_on_a_full_disk_or_closed_is_an_error(tmp_path, args):
+    command = [sys.executable, "-m", "century", *args]
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(command, cwd=tmp_path, stdout=full, stderr=subprocess.PIPE, text=True)
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.strip() == "error: cannot write the output: No space left on device"
+    closed = subprocess.run(
+        ["sh", "-c", '"$@" >&-', "sh", *command], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert closed.returncode == 1, closed.stderr
+    assert closed.stderr.strip() == "error: cannot write the output: standard output is closed"

@@ -6,6 +6,8 @@ data errors exit 1; an internal error prints one line and exits 3.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import functools
 import gc
 import importlib
@@ -155,13 +157,77 @@ def main() -> None:
     goes back with the process; what a command opens it closes itself, so nothing waits on
     their finalizers.
     """
+    _guard_closed_streams()
     try:
-        _app_for(sys.argv[1:])()
+        try:
+            _app_for(sys.argv[1:])()
+        finally:
+            sys.stdout.flush()  # here, not at exit, so a full disk is told as one
     except KeyboardInterrupt:
         typer.echo("interrupted", err=True)
         sys.exit(130)
+    except OSError as err:
+        if err.errno not in _CANNOT_WRITE:
+            internal_error(err)
+            sys.exit(3)
+        where = f" {err.filename}" if err.filename else " the output"
+        if err.errno == errno.EPIPE:  # the reader of a pipe left (`| head`): nothing to say
+            _quiet_stdout()
+            sys.exit(1)
+        with contextlib.suppress(OSError):
+            typer.echo(f"error: cannot write{where}: {err.strerror or err}", err=True)
+        _quiet_stdout()
+        sys.exit(1)
     except Exception as err:  # a bug, not a data error: say so without a traceback
         internal_error(err)
         sys.exit(3)
     finally:
         gc.freeze()
+
+
+_CANNOT_WRITE = {
+    errno.ENOSPC,
+    errno.EPIPE,
+    errno.EBADF,
+    errno.EIO,
+    errno.EROFS,
+    errno.EFBIG,
+    getattr(errno, "EDQUOT", errno.ENOSPC),
+}
+"""Errors of the system, not of century, that a write meets: a full disk or quota, a closed
+or broken standard output, a read-only or failing file system."""
+
+
+class _Closed:
+    """Standard output when the process was started with it closed: every write fails."""
+
+    def write(self, _text: str) -> int:
+        raise OSError(errno.EBADF, "standard output is closed")
+
+    def flush(self) -> None:
+        pass
+
+
+def _guard_closed_streams() -> None:
+    """Hold file descriptors 0-2 open (on the null device) when the process started with
+    them closed, so no file century opens takes their place; a closed standard output then
+    makes every write to it an error instead of output silently lost."""
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.open(os.devnull, os.O_RDWR)  # the lowest free descriptor: this one
+            if fd == 1:
+                sys.stdout = _Closed()
+
+
+def _quiet_stdout() -> None:
+    """Point standard output at the null device, so that the interpreter's flush at exit
+    does not fail again on what could not be written."""
+    if isinstance(sys.stdout, _Closed):
+        return
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)

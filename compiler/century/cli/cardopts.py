@@ -19,7 +19,7 @@ from typing import Any
 
 import typer
 
-from century.diagnostics import Diagnostic, has_errors
+from century.diagnostics import Diagnostic, has_errors, printable
 
 INDENT = 8
 """The columns a card's lines are indented by in the variant file."""
@@ -64,7 +64,8 @@ def variant_yaml(variant_json: str, cards: Sequence[CardText]) -> tuple[str, dic
     lines = [
         f"{key}: {json.dumps(data[key], ensure_ascii=False)}" for key in data if key != "cards"
     ]
-    lines.append("cards:")
+    if data.get("cards"):
+        lines.append("cards:")
     starts: dict[int, CardText] = {}
     unused = list(cards)
 
@@ -122,6 +123,11 @@ def _card_at(
     return None, 0
 
 
+def _in(d: Diagnostic, file: Path) -> bool:
+    """Whether `d` stands in `file` (the changed game's temporary variant file)."""
+    return d.file == str(file) or (not d.file.startswith("<") and Path(d.file).name == file.name)
+
+
 def framed(d: Diagnostic, card: CardText) -> str:
     """A diagnostic placed in a typed card, with the option's line and a caret under it."""
     text_lines = card.text.splitlines() or [""]
@@ -145,9 +151,11 @@ def load_changed(
     cards: Sequence[CardText],
     paths: list[Path],
     variant_id: str,
+    described: str = "",
 ) -> Any:
     """The changed game, loaded from `folder` with the cards as typed; exit 1 with the
-    diagnostics (those inside a card in the user's text) when it has errors."""
+    diagnostics (those inside a card in the user's text; with `described`, the change as the
+    user wrote it, those elsewhere in the changed game's file) when it has errors."""
     from century.cli.common import report
     from century.pipeline import compile_paths
 
@@ -159,6 +167,14 @@ def load_changed(
         other, typed = in_typed_text(compiled.diagnostics, file, starts)
         for number, (d, card) in enumerate(typed):
             typer.echo(("\n" if number else "") + framed(d, card), err=True)
+        ours = [d for d in other if d.severity == "error" and _in(d, file)]
+        if described and ours and not typed:
+            problems = "; ".join(
+                f"{d.code} {d.message}" + (f" (at {d.path})" if d.path else "") for d in ours
+            )
+            message = f"{described}: not a valid change: {problems}"
+            typer.echo(f"error: {printable(message)}", err=True)
+            raise typer.Exit(1)
         if other:
             if typed:
                 typer.echo("", err=True)

@@ -95,10 +95,10 @@ def export(
     if out is None:
         typer.echo(data.decode("utf-8"), nl=False)
         return
-    from century.output import OutputError, atomic_write_bytes
+    from century.output import OutputError, write_file
 
     try:
-        atomic_write_bytes(out, data)
+        write_file(out, data)
     except OutputError as err:
         fail(str(err))
     except OSError as err:
@@ -119,6 +119,11 @@ def _check_file(out: Path, force: bool) -> None:
         fail(f"{out} is a symlink; century writes only real files, never through a link")
     if out.exists() and not out.is_dir() and not force:
         fail(f"{out} exists (use --force to replace it)")
+    if out.exists() and not out.is_dir() and not out.is_file():
+        fail(
+            f"{out} is not a regular file; century replaces only regular files, never a FIFO "
+            "or a device"
+        )
     try:
         check_file_target(out, "--out")
         check_inside(out.parent, out.name)

@@ -16,15 +16,25 @@ the run refused (not rules data, out of the project); any other file just has no
 from __future__ import annotations
 
 import enum
+import functools
 import json
 import os
 import urllib.parse
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from century import __version__
-from century.diagnostics import CODES, Diagnostic, Mark, printable, sort_key, to_json
+from century.diagnostics import (
+    CODES,
+    Diagnostic,
+    Mark,
+    line_start,
+    printable,
+    sort_key,
+    to_json,
+)
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -73,25 +83,70 @@ def render(diagnostics: Iterable[Diagnostic], fmt: str) -> str:
 # -- text ------------------------------------------------------------------------------------
 
 
+MAX_SAME = 20
+"""The most diagnostics of one code in one file printed as text; the rest are counted."""
+
+
 def print_text(diagnostics: Iterable[Diagnostic], console: Console | None = None) -> None:
-    """Print the diagnostics for people on `console` (default: stderr), a frame under each."""
+    """Print the diagnostics for people on `console` (default: stderr), a frame under each.
+
+    Diagnostics of one code at one place (a value that breaks several rules at once, such as
+    a caravan limit below every starting caravan) are folded under the first, their messages
+    listed without a frame; past `MAX_SAME` of one code in one file, the rest are counted
+    ("and N more"), as a table with a problem on every row would otherwise print it that
+    many times. The machine formats (json, github, sarif) list every diagnostic."""
     if console is None:
         from rich.console import Console
 
         plain = bool(os.environ.get("NO_COLOR"))  # no colour and no bold: plain text
         console = Console(stderr=True, highlight=False, color_system=None if plain else "auto")
-    for number, d in enumerate(ordered(diagnostics)):
+    shown: Counter[tuple[str, str]] = Counter()
+    left: Counter[tuple[str, str]] = Counter()
+    number = 0
+    for first, *also in folded(ordered(diagnostics)):
+        kind = (first.file, first.code)
+        if shown[kind] >= MAX_SAME:
+            left[kind] += 1 + len(also)
+            continue
+        shown[kind] += 1
         if number:
             console.print()
-        console.print(text(d, _width(console)), soft_wrap=True)
+        number += 1
+        console.print(text(first, _width(console), also), soft_wrap=True)
+    for (file, code), count in sorted(left.items()):
+        console.print()
+        console.print(
+            f"{line_start(printable(file))}: and {count} more {code} "
+            f"({CODES[code]}); --format json lists them all",
+            soft_wrap=True,
+            markup=False,
+        )
+
+
+def folded(diagnostics: list[Diagnostic]) -> Iterator[list[Diagnostic]]:
+    """`diagnostics` (ordered) in runs of one code at one place (file, line, column)."""
+    run: list[Diagnostic] = []
+    for d in diagnostics:
+        if run and (d.file, d.line, d.col, d.code) != (
+            run[0].file,
+            run[0].line,
+            run[0].col,
+            run[0].code,
+        ):
+            yield run
+            run = []
+        run.append(d)
+    if run:
+        yield run
 
 
 def _width(console: Console) -> int:
     return console.width if console.is_terminal else MAX_SHOWN
 
 
-def text(d: Diagnostic, width: int = MAX_SHOWN) -> Text:
-    """One diagnostic as styled text: its line, the frame, the hint, the related places."""
+def text(d: Diagnostic, width: int = MAX_SHOWN, also: Iterable[Diagnostic] = ()) -> Text:
+    """One diagnostic as styled text: its line, the frame, the messages of `also` (others of
+    its code at its place), the hint, the related places."""
     from rich.text import Text
 
     safe = d.printable()
@@ -109,6 +164,12 @@ def text(d: Diagnostic, width: int = MAX_SHOWN) -> Text:
         out.append("\n")
         out.append_text(line)
     gutter = " " * (digits + 1) if frame else "  "
+    for other in also:
+        out.append(f"\n{gutter}= ", style=GUTTER)
+        out.append("also here: ", style="bold")
+        out.append(
+            other.printable().message + (f" [at {printable(other.path)}]" if other.path else "")
+        )
     if safe.hint:
         out.append(f"\n{gutter}= ", style=GUTTER)
         out.append("hint: ", style=f"bold {HINT}")
@@ -167,16 +228,26 @@ def source_line(file: str, line: int) -> str | None:
     if path is None or line < 1 or not was_read(path):
         return None
     try:
-        if not path.is_file() or path.stat().st_size > MAX_FILE_BYTES:
+        info = path.stat()
+        if not path.is_file() or info.st_size > MAX_FILE_BYTES:
             return None
-        with path.open("rb") as handle:
-            data = handle.read(MAX_FILE_BYTES + 1)
-        lines = data.decode("utf-8").splitlines()
+        lines = _lines(str(path), info.st_mtime_ns, info.st_size, info.st_ino)
     except (OSError, UnicodeDecodeError):
         return None
     if line > len(lines):
         return None
     return lines[line - 1].replace("\t", " ").lstrip("\ufeff")
+
+
+@functools.lru_cache(maxsize=8)
+def _lines(path: str, mtime_ns: int, size: int, inode: int) -> list[str]:
+    """The lines of the file `path` as it is at that stamp: read once for every frame drawn
+    from it (a table with a problem on each row is not read once per row)."""
+    from century.limits import MAX_FILE_BYTES
+
+    with open(path, "rb") as handle:
+        data = handle.read(MAX_FILE_BYTES + 1)
+    return data.decode("utf-8").splitlines()
 
 
 def source_path(file: str) -> Path | None:

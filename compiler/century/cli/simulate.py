@@ -110,7 +110,7 @@ def simulate(
         data = {f"report-{x}.json": to_json_bytes(r) for x, r in zip("ab", reports, strict=True)}
     else:
         data = {"report.json": to_json_bytes(reports[0])}
-    data[files[-1]] = render_html(reports).encode()
+    data[files[-1]] = render_html(reports, own_table=_own_table(reports)).encode()
     write_outputs(folder, data)
     for report in reports:
         typer.echo(_summary(report))
@@ -123,6 +123,15 @@ def simulate(
         for line in difference_lines(unpaired(reports[0], reports[1])):
             typer.echo(f"  {line}")
     typer.echo(f"report written to {folder / files[-1]}")
+
+
+def _own_table(reports: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The cached reference table of owner effects of a one-game report's game, if any."""
+    from century.play.experiment_own import table_for
+
+    if len(reports) != 1:
+        return None
+    return table_for(str(reports[0]["game"]), str(reports[0].get("source_hash", "")))
 
 
 def _check_recheck(spec: str, game: str | None) -> None:

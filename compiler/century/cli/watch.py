@@ -141,24 +141,36 @@ class _Watcher:
             shown = ", ".join(_folder(root) for root in roots)
             count = len(self.files())
             typer.echo(f"watching {shown} ({count} file{'s' * (count != 1)}); Ctrl-C stops")
-            started = False
-            for changes in watchfiles.watch(
-                *roots,
-                watch_filter=self.relevant,
-                step=50,
-                rust_timeout=READY_MS,
-                yield_on_timeout=True,
-            ):
-                if self.stopping:
-                    return
-                changed = {_real(Path(path)) for _, path in changes}
-                if not started:  # the watcher is up: catch what changed while it started
-                    started = True
-                    changed |= self.changed_since_read()
+            try:
+                self._watch(watchfiles, roots)
+            except FileNotFoundError:  # a folder watched was removed: watch from above it
+                changed = self.changed_since_read()
                 if changed:
                     self.round(changed)
-                    if self.roots() != roots:
-                        break  # a game names a file in a folder not watched yet
+
+    def _watch(self, watchfiles: ModuleType, roots: list[Path]) -> None:
+        """Rebuild on the changes in `roots` until stopped or until the folders to watch
+        change (a game names a file elsewhere, a folder watched comes or goes)."""
+        started = False
+        for changes in watchfiles.watch(
+            *roots,
+            watch_filter=self.relevant,
+            step=50,
+            rust_timeout=READY_MS,
+            yield_on_timeout=True,
+        ):
+            if self.stopping:
+                return
+            if not changes and self.roots() != roots:
+                break  # a folder watched was removed or made again: watch anew
+            changed = {_real(Path(path)) for _, path in changes}
+            if not started:  # the watcher is up: catch what changed while it started
+                started = True
+                changed |= self.changed_since_read()
+            if changed:
+                self.round(changed)
+                if self.roots() != roots:
+                    break  # a game names a file in a folder not watched yet
 
     def files(self) -> set[Path]:
         """Every file that matters: the rules files found in PATHS and every file a game
@@ -170,12 +182,17 @@ class _Watcher:
 
     def roots(self) -> list[Path]:
         """The folders to watch (recursively): the folders of PATHS and those holding the
-        files named or used, none inside another."""
-        wanted = set(self.folders)
-        for path in self.named | set().union(*self.uses.values()):
-            folder = path.parent
+        files named or used, none inside another; for a folder that is gone (a rules folder
+        deleted, a deck's folder not made yet), the nearest folder above it, where it may
+        appear again."""
+        wanted = set()
+        for path in [
+            *self.folders,
+            *(p.parent for p in self.named | set().union(*self.uses.values())),
+        ]:
+            folder = path
             while not folder.is_dir() and folder != folder.parent:
-                folder = folder.parent  # a missing deck's folder may appear later
+                folder = folder.parent
             wanted.add(folder)
         roots: list[Path] = []
         for folder in sorted(wanted, key=lambda p: len(p.parts)):

@@ -15,7 +15,8 @@ API
   text, bytes, ``True``) raises TypeError naming the argument, so every game can be recorded
   and replayed.
 - ``replay(record) -> State``: plays a record (see ``State.record``) and returns the state.
-- ``State.current_player``: the seat to move, 0-based (seat 0 starts).
+- ``State.current_player``: the seat to move, 0-based (seat 0 starts); once the game is over
+  (``is_over()``), the seat that would have moved next, which has no legal move.
 - ``State.legal_moves() -> list[str]``: every legal move exactly once (one per distinct
   outcome), in canonical order: plays (hand in card-table order), acquires (slot order, then
   cubes), claims (slot order), ``rest``; or only discards while a discard is pending.
@@ -95,6 +96,7 @@ whose last turn came latest wins; ``earliest_turn``: the reverse; ``shared``: al
 
 from __future__ import annotations
 
+import copy as _copy
 import operator
 import random
 from bisect import bisect_left
@@ -1281,7 +1283,7 @@ class State:
             "moves": self.moves(),
         }
         if self._start is not None:
-            record["start"] = self._start
+            record["start"] = _copy.deepcopy(self._start)  # shares nothing with the state
         return record
 
     def to_dict(self, moves: bool = True) -> dict[str, Any]:
@@ -1291,7 +1293,7 @@ class State:
         if moves:
             data["moves"] = self.moves()
         if self._start is not None:
-            data["start"] = self._start
+            data["start"] = _copy.deepcopy(self._start)  # shares nothing with the state
         return data
 
     def _position(self) -> dict[str, Any]:
@@ -1522,7 +1524,7 @@ class _Position:
                 State.from_dict(start)
             except ValueError as err:
                 raise ValueError(f"start.{err}") from None
-        state._start = start
+        state._start = _copy.deepcopy(start)  # nor with the caller's data
 
     def _seat(self, state: State, seat: int, info: dict[str, Any]) -> None:
         field = f"seats[{seat}]"

@@ -4,8 +4,9 @@ What is written reads back (`century.frontend.csvdeck`, the YAML loader) into th
 the fields as the data gives them after a variant's changes (a card written with ``effect:``
 steps in the one-cell notation of `century.model.notation`, a short form in its ``kind``
 columns), ids only where a card names its own, names per language. A value a spreadsheet
-would read as a formula (a name that starts with ``=``, say) is refused rather than written,
-as reading such a cell refuses it.
+would read as a formula (a name that starts with ``=``, an id that starts with ``+``) is
+refused rather than written; only a signed whole number in a number column, which a
+spreadsheet reads as that number, starts so.
 """
 
 from __future__ import annotations
@@ -59,10 +60,11 @@ def table(
             except ExportProblem as err:
                 raise ExportProblem(f"card {number} of the {deck} deck: {err}") from None
             text = "" if value is None else str(value)
-            if text and text[0] in csvdeck.FORMULA and not csvdeck.is_data(column, text):
+            if text and text[0] in csvdeck.FORMULA and not _a_number(column, text):
                 raise ExportProblem(
                     f"card {number} of the {deck} deck: its {column} {text[:40]!r} starts with "
-                    f"{text[0]!r}, which a spreadsheet reads as a formula"
+                    f"{text[0]!r}, which a spreadsheet reads as a formula (write the deck "
+                    "with --format yaml)"
                 )
             cells.append(_quoted(text, delimiter))
         lines.append(delimiter.join(cells))
@@ -85,6 +87,13 @@ def yaml_deck(
     if not cards:
         lines[-1] = "cards: []"
     return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+def _a_number(column: str, text: str) -> bool:
+    """Whether a spreadsheet reads `text`, which starts like a formula, as the value it is: a
+    signed whole number in a number column (``-1``). An id such as ``+1+1`` or ``+yr`` is
+    data to century but a formula to a spreadsheet (``2``, ``#NAME?``), so it is not."""
+    return column != "id" and csvdeck.is_data(column, text)
 
 
 def _value(card: Mapping[str, Any], column: str) -> Any:

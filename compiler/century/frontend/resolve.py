@@ -13,6 +13,7 @@ Every node keeps the mark of the file and line it came from.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -43,9 +44,16 @@ class Resolved:
 class Resolver:
     """Resolves games and variants by id, memoised, reporting into `problems`."""
 
-    def __init__(self, sources: Sources, catalogue: dict[str, SourceFile]):
+    def __init__(
+        self,
+        sources: Sources,
+        catalogue: dict[str, SourceFile],
+        broken: Mapping[str, str] | None = None,
+    ):
         self.sources = sources
         self.catalogue = catalogue
+        self.broken = dict(broken or {})
+        """Games whose files failed to load (reported there), by id: their files' names."""
         self.done: dict[str, Resolved | None] = {}
         self.problems: list[Diagnostic] = []
         self.uses: dict[str, set[Path]] = {}
@@ -74,6 +82,8 @@ class Resolver:
                 base_id = source.node.value["extends"].value
                 uses.update(self.uses.get(base_id, ()))
                 base = self.done[base_id]
+                if base is None:
+                    self.base_has_errors(source, self.catalogue[base_id].name)
                 result = None if base is None else self._variant(source, base, uses)
                 self.depth[each] = self.depth[base_id] + 1
             self.done[each] = result
@@ -93,6 +103,9 @@ class Resolver:
             if base_id in chain:
                 cycle = " -> ".join([*chain, base_id])
                 self._error(base_node.mark, "C202", f"`extends` makes a cycle: {cycle}", "extends")
+                return self._fail(chain)
+            if base_id not in self.catalogue and base_id in self.broken:
+                self.base_has_errors(source, self.broken[base_id])
                 return self._fail(chain)
             if base_id not in self.catalogue:
                 known = ", ".join(sorted(self.catalogue)) or "none"
@@ -117,8 +130,24 @@ class Resolver:
                 )
                 return self._fail([game_id])
             if base_id in self.done:
-                return [*chain, base_id] if self.done[base_id] else self._fail(chain)
+                if self.done[base_id] is None:
+                    self.base_has_errors(source, self.catalogue[base_id].name)
+                    return self._fail(chain)
+                return [*chain, base_id]
             chain.append(base_id)
+
+    def base_has_errors(self, source: SourceFile, where: str) -> None:
+        """One error at the `extends` of the variant `source`, whose base game has errors
+        reported at their cause (in the file `where`): the variant is not checked against
+        another game, nor its errors repeated."""
+        node = source.node.value["extends"]
+        self._error(
+            node.mark,
+            "C209",
+            f"base game `{node.value}` has errors, see {where}",
+            "extends",
+            "fix the base game first; its variants are checked once it has no errors",
+        )
 
     def _fail(self, chain: list[str]) -> list[str]:
         for each in chain:
@@ -165,6 +194,7 @@ class Resolver:
         tree = base.tree.clone()
         files = [*base.files, source]
         errors_before = len(self.problems)
+        ok = True
         first = [k for k in APPLY_FIRST if k in patch.value]
         rest = [k for k in patch.value if k not in APPLY_FIRST and k != "extends"]
         for key in first + rest:
@@ -174,10 +204,10 @@ class Resolver:
             elif key == "cards":
                 self._change_cards(tree, value)
             elif key in ("decks", "prose"):
-                self._replace_refs(tree, key, value, source, files, uses)
+                ok = self._replace_refs(tree, key, value, source, files, uses) and ok
             else:
                 self._merge(tree, key, value, (key,))
-        if len(self.problems) > errors_before:
+        if len(self.problems) > errors_before or not ok:
             return None
         return Resolved(patch.value["id"].value, tree, files, [*base.chain, base_id])
 
@@ -241,11 +271,16 @@ class Resolver:
         source: SourceFile,
         files: list[SourceFile],
         uses: set[Path],
-    ) -> None:
+    ) -> bool:
+        """Put the files the variant names under `group` in place of the base's; whether
+        every one could be used (a file that cannot is reported where it is named, and the
+        variant is never made with the base's file in its place)."""
+        ok = True
         for key, ref in value.value.items():
             expect = "deck" if group == "decks" else "prose"
             loaded = self._load_ref(source, ref, expect, uses, key)
             if loaded is None:
+                ok = False
                 if not any(
                     d.file == ref.mark.file and d.line == ref.mark.line and d.col == ref.mark.col
                     for d in (*self.problems, *self.sources.diagnostics)
@@ -256,6 +291,7 @@ class Resolver:
                 continue
             tree.value[group].value[key] = loaded.node.clone()
             files.append(loaded)
+        return ok
 
     def _change_cards(self, tree: Node, changes: Node) -> None:
         for deck_name, ops in changes.value.items():

@@ -158,6 +158,8 @@ class Sources:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     nodes_left: int = MAX_TOTAL_NODES
     """YAML values the run may still read (`MAX_TOTAL_NODES` in all)."""
+    skipped: set[Path] = field(default_factory=set)
+    """Files a folder search found that are not rules data and were skipped with a warning."""
 
     def load(
         self,
@@ -208,7 +210,9 @@ class Sources:
 
         A file that is not rules data (YAML without any of `MARKERS`, or text that does not
         load and names none of them) gets one diagnostic that says what it is and never
-        quotes it: a warning for a searched file, which is skipped, an error for a named one.
+        quotes it: a warning for a searched file that may be another tool's (a mapping, a
+        table, text that is not YAML), which is skipped, else an error: a named file, and
+        YAML that is null, a scalar or a list, such as a rules file emptied.
         """
         try:
             real = resolve_path(path)
@@ -223,6 +227,13 @@ class Sources:
         ):
             found.reported = True  # its problems would quote it
             what = "YAML" if found.kind == "other" else "not YAML"
+            searched = searched and (
+                found.kind == "unreadable"
+                or isinstance(found.node.value, dict)
+                or real.suffix.lower() in csvdeck.SUFFIXES
+            )
+            if searched:
+                self.skipped.add(real)
             self.diagnostics.append(
                 Diagnostic.at(
                     Mark(found.name, 1, 1),

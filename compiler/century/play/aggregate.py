@@ -10,6 +10,7 @@ from typing import Any
 from century.model.ruleset import Ruleset
 from century.play.config import SimConfig
 from century.play.game import GameResult
+from century.play.stats import MOMENTS, game_moments
 
 
 @dataclass
@@ -25,6 +26,8 @@ class CardTally:
     offers: list[int] = field(default_factory=list)  # turns on offer, by market slot
     taken_at: list[int] = field(default_factory=list)  # takes, by market slot
     turns_to_pay: int = 0  # point cards: the takers' turns since their previous claim
+    moments: list[int] = field(default_factory=lambda: [0] * len(MOMENTS))
+    """Per-game sums of takers, leavers and their wins (`century.play.stats.MOMENTS`)."""
 
 
 def _add_by_slot(into: list[int], counts: list[int]) -> None:
@@ -84,6 +87,12 @@ class Aggregate:
         self.rounds[result["rounds"]] += 1
         _tally(self.points, result["point_cards"], winner)
         _tally(self.merchants, result["merchant_cards"], winner)
+        in_game: dict[str, list[int]] = {}  # card -> takers, who won, leavers, who won
+        for seat, cards in enumerate(result["merchant_cards"]):
+            for card in set(cards):
+                counts = in_game.setdefault(card, [0, 0, 0, 0])
+                counts[0] += 1
+                counts[1] += seat == winner
         for seat, offered in enumerate(result.get("offered", ())):
             taken = set(result["merchant_cards"][seat])
             for card in offered:
@@ -91,6 +100,14 @@ class Aggregate:
                     tally = self.merchants.setdefault(card, CardTally())
                     tally.passers += 1
                     tally.passers_won += seat == winner
+                    counts = in_game.setdefault(card, [0, 0, 0, 0])
+                    counts[2] += 1
+                    counts[3] += seat == winner
+        for card, (t, tw, p, pw) in in_game.items():
+            tally = self.merchants.setdefault(card, CardTally())
+            tally.moments = [
+                a + b for a, b in zip(tally.moments, game_moments(t, tw, p, pw), strict=True)
+            ]
         for seat, coins in enumerate(result["coins"]):
             for pile, n in coins.items():
                 self.coins_taken[pile] += n

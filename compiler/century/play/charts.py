@@ -62,7 +62,17 @@ def short(label: str, chars: int = LABEL_CHARS) -> str:
 
 
 def percent(v: float) -> str:
-    return f"{100 * v:.0f}%"
+    """A share as a percentage, with a decimal only where a tick needs one (2.5%)."""
+    value = 100 * v
+    return f"{value:.0f}%" if abs(value - round(value)) < 1e-9 else f"{value:.1f}%"
+
+
+def points(v: float) -> str:
+    """A change of a share in percentage points, signed (``+12``)."""
+    value = 100 * v
+    if abs(value) < 1e-9:
+        return "0"
+    return f"{value:+.0f}" if abs(value - round(value)) < 1e-9 else f"{value:+.1f}"
 
 
 def _ticks(top: float, fmt: Callable[[float], str]) -> list[tuple[float, str]]:
@@ -224,3 +234,68 @@ def histogram(
         )
     )
     return svg(max(left + plot_w + 10, left + _legend_width(sides)), height, body, title)
+
+
+def effect_chart(
+    labels: Sequence[str],
+    series: Sequence[Series],
+    title: str,
+    value_axis: str,
+    category_axis: str,
+    fmt: Callable[[float], str] = points,
+) -> Markup:
+    """Signed effects with their 95% intervals: one row per category (`labels`), a dot and
+    whiskers per side, on one scale through zero (a line marks zero)."""
+    found = [v for s in series for v in s.values if v is not None]
+    found += [b for s in series for iv in s.intervals if iv for b in iv]
+    low, high = min([0.0, *found]), max([0.0, *found])
+    span = (high - low) or 1.0
+    step = 10 ** math.floor(math.log10(span / 4))
+    step = next(m * step for m in (1, 2, 2.5, 5, 10) if m * step >= span / 4)
+    first, last = math.floor(low / step - 1e-9), math.ceil(high / step + 1e-9)
+    low, high = first * step, last * step
+    row_h = 8 + 10 * len(series)
+    names = [short(label) for label in labels]
+    left = 34 + CHAR_WIDTH * max((len(n) for n in names), default=4)
+    plot_w, top_pad = 360, 30 if len(series) > 1 else 12
+    plot_h = row_h * len(labels)
+    height = top_pad + plot_h + 44
+    body = _legend(series, left, 14)
+    x_of = lambda v: left + plot_w * (v - low) / (high - low)  # noqa: E731
+    for k in range(first, last + 1):
+        x = x_of(k * step)
+        colour = "#999" if k == 0 else "#e4e4e4"
+        body.append(line(x, top_pad, x, top_pad + plot_h, colour))
+        body.append(text(x, top_pad + plot_h + 14, fmt(k * step), "middle"))
+    body.append(text(left + plot_w / 2, height - 8, value_axis, "middle", 'font-weight="bold"'))
+    middle = top_pad + plot_h / 2
+    body.append(
+        text(
+            12,
+            middle,
+            category_axis,
+            "middle",
+            f'font-weight="bold" transform="rotate(-90 12 {middle:.1f})"',
+        )
+    )
+    for g, (label, name) in enumerate(zip(labels, names, strict=True)):
+        y0 = top_pad + g * row_h + 4
+        body.append(
+            f'<text x="{left - 6:.1f}" y="{y0 + row_h / 2:.1f}" text-anchor="end">'
+            f"<title>{escape(label)}</title>{escape(name)}</text>"
+        )
+        for i, s in enumerate(series):
+            value = s.values[g]
+            if value is None:
+                continue
+            y, colour = y0 + 5 + 10 * i, PALETTE[i % len(PALETTE)]
+            interval = s.intervals[g] if g < len(s.intervals) else None
+            if interval:
+                lo, hi = x_of(interval[0]), x_of(interval[1])
+                body += [line(lo, y, hi, y, colour), line(lo, y - 3, lo, y + 3, colour)]
+                body.append(line(hi, y - 3, hi, y + 3, colour))
+            body.append(
+                f'<circle cx="{x_of(value):.1f}" cy="{y:.1f}" r="3.5" fill="{colour}">'
+                f"<title>{escape(s.name)}, {escape(label)}: {escape(fmt(value))}</title></circle>"
+            )
+    return svg(max(left + plot_w + 30, left + _legend_width(series)), height, body, title)

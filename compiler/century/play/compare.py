@@ -11,7 +11,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from century.play.stats import Z95, newcombe
+from century.play.stats import Z95, holm
 
 MARGINS = (0.01, 0.02)
 """The seat-advantage margins every report says the games of."""
@@ -109,33 +109,49 @@ def needed_line(report: Mapping[str, Any]) -> str:
 
 
 def difference_lines(rows: Sequence[Mapping[str, Any]]) -> list[str]:
-    """The differences as text lines, the significant ones marked with ``*``."""
+    """The differences as text lines, the significant ones marked with ``*``: win rates in
+    percentage points with one decimal (their intervals are points wide), the rest with two."""
     lines = []
     for r in rows:
         percent = "win rate" in r["figure"]
-        scale, unit = (100, " points") if percent else (1, "")
+        scale, unit, places = (100, " points", 1) if percent else (1, "", 2)
         lo, hi = (scale * v for v in r["ci95"])
         mark = " *" if r["significant"] else ""
         lines.append(
-            f"{r['figure']}: {scale * r['difference']:+.2f}{unit} [{lo:+.2f}, {hi:+.2f}]{mark}"
+            f"{r['figure']}: {scale * r['difference']:+.{places}f}{unit} "
+            f"[{lo:+.{places}f}, {hi:+.{places}f}]{mark}"
         )
     return lines
 
 
 def buyers_against_passers(card: Mapping[str, Any], games_of: str) -> dict[str, Any] | None:
     """A merchant card's takers' win rate against the win rate of the players who had it
-    on offer and did not take it (a report's card row; `games_of` names the side), with
-    Newcombe's interval of two independent proportions; None when either group is empty."""
+    on offer and did not take it (a report's card row; `games_of` names the side), with the
+    row's interval that takes each game as one unit (`stats.clustered_difference`); None
+    when either group is empty. Its significance is set by `holm_marked`."""
     n1, n0 = card.get("takers", 0), card.get("passers", 0)
-    if not n1 or not n0:
+    found = card.get("takers_vs_passers")
+    if not n1 or not n0 or not found:
         return None
-    d, lo, hi = newcombe(card["takers_won"], n1, card["passers_won"], n0)
-    found = {
+    lo, hi = found["ci95"]
+    return {
         "figure": f"win rate of {card['id']}'s takers ({games_of})",
         "a": card["passers_win_rate"],
         "b": card["takers_win_rate"],
-        "difference": _r(d),
-        "ci95": [_r(lo), _r(hi)],
+        "difference": found["difference"],
+        "ci95": [lo, hi],
+        "p": found["p"],
         "significant": lo > 0 or hi < 0,
+        "card": card["id"],
+        "takers": n1,
+        "passers": n0,
     }
-    return {**found, "card": card["id"], "takers": n1, "passers": n0}
+
+
+def holm_marked(effects: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """`effects` (with their p-values) marked significant after Holm's correction for all
+    of them tested at once, each with the count of tests."""
+    for effect, significant in zip(effects, holm([e["p"] for e in effects]), strict=True):
+        effect["significant"] = significant
+        effect["tests"] = len(effects)
+    return effects

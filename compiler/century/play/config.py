@@ -15,13 +15,18 @@ from dataclasses import dataclass
 class SimConfig:
     """What to simulate: `games` games of `players` with one bot spec per seat; with
     `rotate`, the bots move one seat on from game to game (game i puts ``bots[0]`` in seat
-    ``i % players``)."""
+    ``i % players``). An owner-effect experiment changes the deal: `unseen` (a card id) is
+    taken out of the dealt rows and decks, and `owned` (a card id) is given to seat
+    ``i % players`` of game i from the start, one more copy in its hand (a merchant card) or
+    among its claimed cards (a point card); see `century.play.game.deal`."""
 
     games: int
     players: int
     bots: tuple[str, ...]
     seed: int = 0
     rotate: bool = False
+    owned: str = ""
+    unseen: str = ""
 
     def seating(self, index: int) -> tuple[str, ...]:
         """The bot spec of each seat in game `index`."""

@@ -22,7 +22,13 @@ from century.model.notation import flow_steps
 from century.model.ruleset import MerchantCard, PointCard, Ruleset
 from century.model.text import shown
 from century.play.aggregate import Aggregate
-from century.play.compare import MARGINS, buyers_against_passers, paired, paired_interval
+from century.play.compare import (
+    MARGINS,
+    buyers_against_passers,
+    holm_marked,
+    paired,
+    paired_interval,
+)
 from century.play.config import SimConfig
 from century.play.progress import ProgressFn
 from century.play.report import REPORT_LANGUAGE, build_report
@@ -38,11 +44,13 @@ class ExperimentError(ValueError):
 @dataclass(frozen=True)
 class CardChanges:
     """What an experiment changes: card ids removed, cards added, ids replaced by cards
-    (cards as mappings in the decks' syntax, e.g. ``{kind: gain, get: YY}``)."""
+    (cards as mappings in the decks' syntax, e.g. ``{kind: gain, get: YY}``), and rule
+    values set (`Setting`, from ``--set PATH=VALUE``)."""
 
     remove: tuple[str, ...] = ()
     add: tuple[Mapping[str, Any], ...] = ()
     replace: tuple[tuple[str, Mapping[str, Any]], ...] = field(default=())
+    settings: tuple[Setting, ...] = ()
 
     def describe(self) -> str:
         """The changes in words, e.g. ``removed yy-rr; added {kind: gain, get: YY}`` (steps
@@ -57,6 +65,7 @@ class CardChanges:
         parts = [f"removed {card_id}" for card_id in self.remove]
         parts += [f"added {card(c)}" for c in self.add]
         parts += [f"replaced {card_id} by {card(c)}" for card_id, c in self.replace]
+        parts += [f"set {s.written}" for s in self.settings]
         return "; ".join(parts) or "no change"
 
     def to_json(self) -> dict[str, Any]:
@@ -64,7 +73,74 @@ class CardChanges:
             "remove": list(self.remove),
             "add": [dict(card) for card in self.add],
             "replace": {card_id: dict(card) for card_id, card in self.replace},
+            "set": [s.written for s in self.settings],
         }
+
+
+SETTABLE = ("setup", "coins", "caravan_limit", "end", "scoring", "balance")
+"""The sections of a game whose values `--set` changes (cards have their own options)."""
+
+LISTS = {
+    ("setup", "seats"): "seat",
+    ("scoring", "resource_points"): "rank",
+    ("balance", "value_weights"): "rank",
+}
+"""The rule values that are lists, with what their items are (``setup.seats.2`` is seat 2's
+starting cubes)."""
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One ``--set PATH=VALUE``: the keys of the rule value, its new value (YAML), and what
+    the user wrote."""
+
+    path: tuple[str, ...]
+    value: Any
+    written: str
+    item: int | None = None
+    """For one item of a list rule (`LISTS`): its index (the other items stay)."""
+
+
+def _list_value(base: Ruleset, path: tuple[str, ...]) -> list[Any]:
+    """The base game's value of a list rule (`LISTS`), as the rules write it."""
+    if path == ("setup", "seats"):
+        return [base.cubes(v) for v in base.seats]
+    if path == ("scoring", "resource_points"):
+        return list(base.resource_points)
+    return list(base.value_weights)
+
+
+def parse_setting(base: Ruleset, text: str) -> Setting:
+    """A ``--set PATH=VALUE`` checked against `base`: PATH is a dotted rule path
+    (``caravan_limit``, ``end.point_cards.2``, ``setup.seats.2`` for seat 2 of the list),
+    VALUE a YAML value (``8``, ``YYY``, ``[YYY, YYY]``, ``false``)."""
+    path_text, sep, value_text = text.partition("=")
+    keys = tuple(k.strip() for k in path_text.split("."))
+    if not sep or not all(keys) or not value_text.strip():
+        raise ExperimentError(f"--set {text!r}: write PATH=VALUE, e.g. 'caravan_limit=8'")
+    if keys[0] not in SETTABLE:
+        close = difflib.get_close_matches(keys[0], SETTABLE, n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else f" (one of {', '.join(SETTABLE)})"
+        raise ExperimentError(f"--set {text!r}: {keys[0]!r} is not a rule section{hint}")
+    try:
+        value = yaml.safe_load(value_text)
+    except yaml.YAMLError as err:
+        raise ExperimentError(f"--set {text!r}: {err}".splitlines()[0]) from err
+    if keys[:-1] in LISTS and keys[:2] == keys[:-1] and len(keys) == 3:
+        items = _list_value(base, keys[:-1])
+        what = LISTS[keys[:-1]]
+        if not keys[-1].isdigit() or not 1 <= int(keys[-1]) <= len(items):
+            raise ExperimentError(
+                f"--set {text!r}: {keys[-1]!r} is not a {what} of {'.'.join(keys[:-1])} "
+                f"(1 to {len(items)})"
+            )
+        return Setting(keys[:-1], value, text, int(keys[-1]) - 1)
+    if keys in LISTS and not isinstance(value, list):
+        raise ExperimentError(
+            f"--set {text!r}: {'.'.join(keys)} is a list; set one {LISTS[keys]} with "
+            f"{'.'.join(keys)}.N=VALUE or all with [..]"
+        )
+    return Setting(keys, value, text)
 
 
 def parse_card(text: str, option: str) -> dict[str, Any]:
@@ -114,12 +190,25 @@ def variant_text(base: Ruleset, changes: CardChanges, variant_id: str) -> str:
         deck = _deck_of_id(base, card_id, "--replace")
         decks.setdefault(deck, {}).setdefault("replace", {})[card_id] = dict(card)
     name = shown(base.name, REPORT_LANGUAGE, base.id)
-    variant = {
+    variant: dict[str, Any] = {
         "id": variant_id,
         "extends": base.id,
         "name": {REPORT_LANGUAGE: f"{name}, changed"},
-        "cards": decks,
     }
+    if decks:
+        variant["cards"] = decks
+    for setting in changes.settings:
+        node = variant
+        for key in setting.path[:-1]:
+            node = node.setdefault(key, {})
+            if not isinstance(node, dict):
+                raise ExperimentError(f"--set {setting.written!r}: {key!r} is set twice")
+        key = setting.path[-1]
+        if setting.item is None:
+            node[key] = setting.value
+        else:
+            items = node.setdefault(key, _list_value(base, setting.path))
+            items[setting.item] = setting.value
     return json.dumps(variant, indent=2, ensure_ascii=False) + "\n"
 
 
@@ -178,7 +267,8 @@ def card_effects(
     changed_report: Mapping[str, Any],
 ) -> list[dict[str, Any]]:
     """For each merchant card the change took out or put in: its takers' win rate against
-    that of the players who had it on offer and left it, in the game that has it."""
+    that of the players who had it on offer and left it, in the game that has it (each
+    game one unit; significant after Holm's correction for the cards tested)."""
     before = {card.id for card in (*base.starting_cards, *base.merchant_deck)}
     after = {card.id for card in (*changed.starting_cards, *changed.merchant_deck)}
     found = []
@@ -189,20 +279,23 @@ def card_effects(
         for card in report["merchant_cards"]:
             if card["id"] in ids and (effect := buyers_against_passers(card, side)):
                 found.append(effect)
-    return found
+    return holm_marked(found)
 
 
 def paired_games_needed(
     winners: tuple[Sequence[int], Sequence[int]], players: int
 ) -> dict[str, int]:
     """The paired games a ±1% and ±2% answer on a seat's change of win rate needs, at the
-    spread of the observed differences (the most spread seat sets it)."""
+    spread of the observed differences (the most spread seat sets it); 0 when no game's
+    winner changed (every difference is zero, and so is its interval)."""
     wa, wb = winners
     spread = 0.0
     for seat in range(players):
         diffs = [(y == seat) - (x == seat) for x, y in zip(wa, wb, strict=True)]
         _, half = paired_interval(diffs)
         spread = max(spread, half * half * len(diffs))  # Z95² times the variance
+    if spread == 0:  # no game's winner changed: no spread to size an answer by
+        return {f"{round(100 * m)}%": 0 for m in MARGINS}
     return {f"{round(100 * m)}%": max(1, round(spread / (m * m))) for m in MARGINS}
 
 
@@ -215,7 +308,10 @@ def experiment_lines(report: Mapping[str, Any]) -> list[str]:
     config = report["config"]
     changes = report["changes"]
     described = CardChanges(
-        tuple(changes["remove"]), tuple(changes["add"]), tuple(changes["replace"].items())
+        tuple(changes["remove"]),
+        tuple(changes["add"]),
+        tuple(changes["replace"].items()),
+        tuple(Setting((), None, text) for text in changes.get("set", ())),
     ).describe()
     return [
         f"{report['game']} ({described}): {config['games']} paired games, changed minus base "
@@ -223,9 +319,15 @@ def experiment_lines(report: Mapping[str, Any]) -> list[str]:
         *(f"  {line}" for line in difference_lines(report["effects"])),
         *(
             f"  {line} against those who had it on offer and left it ({c['takers']} takers, "
-            f"{c['passers']} left it)"
+            f"{c['passers']} left it; a correlation, each game one unit, * after Holm over "
+            f"{c['tests']})"
             for c, line in zip(report["cards"], difference_lines(report["cards"]), strict=True)
         ),
-        f"  a ±1% answer on a seat's change needs {needed['1%']:,} paired games, "
-        f"±2% {needed['2%']:,}",
+        (
+            f"  a ±1% answer on a seat's change needs {needed['1%']:,} paired games, "
+            f"±2% {needed['2%']:,}"
+            if needed["1%"]
+            else f"  no game's winner changed in these {config['games']} paired games: the "
+            "zero-width intervals say the change altered no result here, not that it cannot"
+        ),
     ]

@@ -34,7 +34,7 @@ def play_game(engine: Engine, ruleset: Ruleset, config: SimConfig, index: int) -
     from century.play.bots import make_bot
 
     seed = derive_seed(config.seed, index)
-    state = engine.new_game(config.players, seed)
+    state = deal(engine, config, index, seed)
     seating = config.seating(index)
     bots = [
         make_bot(spec, engine, ruleset, derive_seed(seed, seat))
@@ -53,6 +53,39 @@ def play_game(engine: Engine, ruleset: Ruleset, config: SimConfig, index: int) -
         state.play(bots[seat].choose(state))
         record.after(seat)
     raise SimulationError(f"game {index} (seed {seed}) did not end within {MAX_PLIES} moves")
+
+
+def deal(engine: Engine, config: SimConfig, index: int, seed: int) -> State:
+    """Game `index`'s start: dealt from `seed`, then changed as `config` says (its `unseen`
+    card taken out of the rows and decks, its `owned` card given to seat ``index % players``).
+    A card taken out of a row is replaced from the deck, so the deal stays a shuffle."""
+    state = engine.new_game(config.players, seed)
+    if not (config.owned or config.unseen):
+        return state
+    data = state.to_dict(moves=False)
+    if config.unseen:
+        _take_out(data, config.unseen)
+    if config.owned:
+        seat = data["seats"][index % config.players]
+        if any(card.id == config.owned for card in engine.CARDS):
+            seat["hand"] = [*seat["hand"], config.owned]
+        elif any(card.id == config.owned for card in engine.POINT_CARDS):
+            seat["point_cards"] = [*seat["point_cards"], config.owned]
+        else:
+            raise SimulationError(f"no card {config.owned!r} in {engine.GAME_ID}")
+    return engine.State.from_dict(data)
+
+
+def _take_out(data: dict[str, Any], card: str) -> None:
+    """Take the first copy of `card` out of a dealt position's merchant or point cards (the
+    row, then the deck), the row refilled from the deck."""
+    for row_key, deck_key in (("merchant_row", "merchant_deck"), ("point_row", "point_deck")):
+        row = [c["card"] if isinstance(c, dict) else c for c in data[row_key]]
+        cards = [*row, *data[deck_key]]
+        if card in cards:
+            cards.remove(card)
+            data[row_key], data[deck_key] = cards[: len(row)], cards[len(row) :]
+            return
 
 
 def summarise(engine: Engine, state: State, index: int, seed: int) -> GameResult:

@@ -20,7 +20,7 @@ from century.model.text import shown
 from century.play.aggregate import Aggregate, CardTally
 from century.play.charts import Series, bar_chart, histogram
 from century.play.compare import needed_line, sample_sizes, unpaired
-from century.play.stats import Z95, newcombe, wilson
+from century.play.stats import MOMENTS, Z95, clustered_difference, holm, wilson
 
 REPORT_LANGUAGE = "en"
 """The language of the report (its headings are English); names fall back per `shown`."""
@@ -90,7 +90,9 @@ def _card_rows(table: Mapping[str, CardTally], games: int, names: Mapping[str, s
 def _merchant_rows(total: Aggregate, names: Mapping[str, str]) -> list[dict[str, Any]]:
     """The market's cards (never the starting cards, which are dealt, not bought): turns on
     offer and pick rate, by market slot too, and the takers' win rate against the matched
-    players who had the card on offer and left it (Newcombe's 95% interval)."""
+    players who had the card on offer and left it: a 95% interval taking each game as one
+    unit (`stats.clustered_difference`), significant after Holm's correction for every card
+    tested at once."""
     market = {c.id for c in total.ruleset.merchant_deck}
     table = {k: t for k, t in total.merchants.items() if k in market}
     rows = _card_rows(table, total.games, names)
@@ -103,12 +105,14 @@ def _merchant_rows(total: Aggregate, names: Mapping[str, str]) -> list[dict[str,
         ]
         row["takers_vs_passers"] = None
         if t.takers and t.passers:
-            d, lo, hi = newcombe(t.takers_won, t.takers, t.passers_won, t.passers)
-            row["takers_vs_passers"] = {
-                "difference": _r(d),
-                "ci95": [_r(lo), _r(hi)],
-                "significant": lo > 0 or hi < 0,
-            }
+            sums = dict(zip(MOMENTS, t.moments, strict=True))
+            d, lo, hi, p = clustered_difference(sums, total.games)
+            row["takers_vs_passers"] = {"difference": _r(d), "ci95": [_r(lo), _r(hi)], "p": p}
+    tested = [row["takers_vs_passers"] for row in rows if row["takers_vs_passers"]]
+    for found, significant in zip(tested, holm([f["p"] for f in tested]), strict=True):
+        found["p"] = _r(found["p"])
+        found["significant"] = significant
+        found["tests"] = len(tested)
     return rows
 
 
@@ -373,11 +377,15 @@ def render_html(
     differences: Sequence[Mapping[str, Any]] | None = None,
     paired_note: str = "",
     card_effects: Sequence[Mapping[str, Any]] = (),
+    title: str = "",
+    own_table: Mapping[str, Any] | None = None,
 ) -> str:
     """One report, or several side by side (``--compare``), as a standalone HTML page; two
     are compared figure by figure with 95% intervals (`differences`, else those of two
     independent samples; `paired_note` says how paired ones were played); `card_effects`
-    are cards' takers against the players who left them (`compare.buyers_against_passers`)."""
+    are cards' takers against the players who left them (`compare.buyers_against_passers`);
+    `title` names the page (an experiment names its change); `own_table` is the game's
+    reference table of owner effects (`century.play.experiment_own`), drawn as a chart."""
     from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
     env = Environment(
@@ -398,9 +406,72 @@ def render_html(
         differences=differences or [],
         paired_note=paired_note,
         card_effects=card_effects,
+        title=title,
+        own_table=own_table,
+        own_chart=own_chart(own_table) if own_table else "",
     )
 
 
 def ruleset_label(ruleset: Ruleset) -> str:
     """A readable name for a ruleset in reports."""
     return shown(ruleset.name, REPORT_LANGUAGE, ruleset.id)
+
+
+def own_chart(table: Mapping[str, Any]) -> Markup:
+    """A reference table of owner effects as a chart: one row per card (strongest first at
+    the first level), a dot with its 95% interval per level."""
+    from century.play.charts import effect_chart
+
+    rows = _strongest_first(table)
+    series = [
+        Series(
+            level,
+            [c["levels"][i]["owner"]["difference"] for c in rows],
+            [c["levels"][i]["owner"]["ci95"] for c in rows],
+        )
+        for i, level in enumerate(table["plan"]["levels"])
+    ]
+    return effect_chart(
+        [c["card"] for c in rows],
+        series,
+        "Owner effect of each merchant card",
+        "change of the owning seat's win rate, points (95% interval)",
+        "card",
+    )
+
+
+def _strongest_first(table: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    return sorted(table["cards"], key=lambda c: (-c["levels"][0]["owner"]["difference"], c["card"]))
+
+
+def render_own_html(
+    game: str, answer: Mapping[str, Any] | None, table: Mapping[str, Any] | None
+) -> str:
+    """An owner-effect answer and the game's reference table (either may be missing) as a
+    standalone HTML page; the title names what was measured."""
+    from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+    from century.play.experiment_own import value_line
+
+    env = Environment(
+        loader=FileSystemLoader(Path(__file__).resolve().parent),
+        autoescape=True,
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    if answer is not None:
+        title = f"{game}: what owning {answer['written']} from the start is worth"
+    else:
+        title = f"{game}: what owning each merchant card from the start is worth"
+    check = answer.get("value_model") if answer else None
+    return env.get_template("own.html.j2").render(
+        title=title,
+        game=game,
+        answer=answer,
+        value_line=value_line(check) if check else "",
+        table=table,
+        rows=_strongest_first(table) if table else [],
+        chart=own_chart(table) if table else "",
+    )

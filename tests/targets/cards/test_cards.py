@@ -695,7 +695,14 @@ def test_cube_letters_reach_4_5_to_1_in_every_ladder() -> None:
     assert checked > 20
 
 
-def test_an_unknown_card_kind_is_an_error_not_another_kind(monkeypatch) -> None:
+@pytest.mark.parametrize(
+    ("change", "error"),
+    [
+        ({"kind": "mystery", "effect": None}, "unknown card kind: mystery"),
+        ({"effect": [{"mystery": 1}]}, "unknown step"),
+    ],
+)
+def test_an_unknown_card_kind_or_step_is_an_error_not_another(monkeypatch, change, error) -> None:
     from century.render.typst import RenderError
     from century.targets import cards
 
@@ -703,11 +710,14 @@ def test_an_unknown_card_kind_is_an_error_not_another_kind(monkeypatch) -> None:
 
     def odd(ruleset, options):
         doc = real(ruleset, options)
-        doc["pages"][0]["fronts"][0]["face"]["kind"] = "mystery"
+        face = doc["pages"][0]["fronts"][0]["face"]
+        face.update(change)
+        if face["effect"] is None:
+            del face["effect"]
         return doc
 
     monkeypatch.setattr(cards, "document", odd)
-    with pytest.raises(RenderError, match="unknown card kind: mystery"):
+    with pytest.raises(RenderError, match=error):
         cards.render(spice_road(), CardOptions(kit=False, backs=False))
 
 

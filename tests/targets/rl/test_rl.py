@@ -304,6 +304,8 @@ def test_pettingzoo_seeding_and_truncation():
         env.step(int(observation["action_mask"].nonzero()[0][-1]))  # rest, never a long move
         steps += 1
     assert env.game.rounds() == 3 and not env.game.is_over() and steps == 6
+    with pytest.raises(RuntimeError, match="call reset"):  # every agent has left
+        env.step(None)
     env.reset()
     later = env.game.to_dict()
     env.reset(seed=11)
@@ -740,3 +742,27 @@ def test_readme_stable_baselines3_workers_train(run, tmp_path):
     )
     out = run_python(code, tmp_path, OMP_NUM_THREADS="1")
     assert out == "64 [True, True]\n", out
+
+
+@pytest.mark.parametrize("rounds", [0, -1])
+def test_a_round_cap_below_one_is_refused(rounds):
+    module = pettingzoo_module(spice_road())
+    for make in (module.env, module.SingleAgentEnv):
+        with pytest.raises(ValueError, match="max_rounds"):
+            make(players=2, max_rounds=rounds)
+    with pytest.raises(ValueError, match="num_envs must be 1 to"):
+        module.SingleAgentVectorEnv(module.MAX_ENVS + 1)
+
+
+@pytest.mark.parametrize("action", [-2, 10**6, "merchant card at a point draw"])
+def test_openspiel_a_chance_action_that_is_no_outcome_raises_value_error(action):
+    pyspiel, module = openspiel(spice_road())
+    state = pyspiel.load_game("spice-road").new_initial_state()
+    if action == "merchant card at a point draw":
+        while state.chance_outcomes()[0][0] < module.MERCHANT_CARDS:  # deal the merchant row
+            state.apply_action(state.chance_outcomes()[0][0])
+        action = 0
+    shown = str(state)
+    with pytest.raises(ValueError, match="not an outcome"):
+        state.apply_action(action)
+    assert str(state) == shown and state.is_chance_node()

@@ -118,6 +118,18 @@ def written_name(url: str, base: str = BASE) -> str:
     return urllib.parse.unquote(url[len(base) + 1 :])
 
 
+def effect_cubes(steps: list[dict[str, Any]]) -> list[list[int]]:
+    """Every cube vector of a face's effect (steps as JSON): its gains and payments, in
+    repeats and in every option of a choice."""
+    found: list[list[int]] = []
+    for step in steps:
+        found += [step[k] for k in ("gain", "pay") if k in step]
+        found += effect_cubes(step.get("repeat", []))
+        for option in step.get("choose", []):
+            found += effect_cubes(option)
+    return found
+
+
 def check_decks(ruleset: Ruleset, lang: str, files: dict[str, bytes], base: str = BASE) -> None:
     """Every deck of the saved object against the decks as printed: one Deck per deck, a Card
     per card, DeckIDs naming cells that hold that card on a sheet of at most 10 × 7 cells
@@ -140,7 +152,7 @@ def check_decks(ruleset: Ruleset, lang: str, files: dict[str, bytes], base: str 
             effect = card["Nickname"][len(face["title"]) :].split()
             assert face["id"] == "" or face["id"] not in effect
             shown = "".join(w for w in effect if w not in ("→", "+")).strip("()+")
-            cubes = [face.get(k) or [] for k in ("pay", "get", "cost")]
+            cubes = [face.get("cost") or [], *effect_cubes(face.get("effect", []))]
             assert sorted(c for c in shown if c in ruleset.codes) == sorted(
                 "".join(ruleset.cubes(tuple(v)) for v in cubes if v)
             )

@@ -1,8 +1,10 @@
 """What each printed card shows, as JSON-ready data for ``faces.typ``.
 
-A face is a dict with a ``kind`` (a merchant card kind of `KINDS`, ``point`` or
-``reference``; the template refuses any other), the deck colour, a title and the numbers to
-draw. The rule sheet draws its card examples from the same faces, so cards and rules
+A face is a dict with a ``kind`` (a merchant card's shape: a short form of `KINDS` or
+``composed``; ``point`` or ``reference``), the deck colour, a title and the numbers to draw: a
+merchant card's ``effect`` (its steps as JSON, `century.model.cards.steps_json`: the
+template draws any composition of them with one walker), a point card's ``cost`` and
+``points``. The rule sheet draws its card examples from the same faces, so cards and rules
 always look alike.
 """
 
@@ -12,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from century.model.cards import KINDS, short_fields
+from century.model.cards import KINDS, steps_json
 from century.model.ruleset import MerchantCard, PointCard, Ruleset
 from century.model.text import shown, term
 from century.render.typst.colours import ink_on, lighten
@@ -52,14 +54,24 @@ def card_kinds(ruleset: Ruleset) -> list[str]:
 
 
 def merchant_face(ruleset: Ruleset, card: MerchantCard, lang: str, deck: str) -> dict[str, Any]:
-    """The data a merchant card's front is drawn from: its kind, id, title, the fields of its
-    effect (cubes as counts per rank) and its deck's colours."""
-    title = shown(card.name, lang) or term(ruleset, f"{card.kind}_card", lang)
-    effect = {
-        key: list(value) if isinstance(value, tuple) else value
-        for key, value in short_fields(card.effect, len(ruleset.codes)).items()
+    """The data a merchant card's front is drawn from: its kind, id, title, its effect (steps,
+    cubes as counts per rank) and its deck's colours. A card without a name is titled by the
+    term of its kind (``<kind>_card``), or ``merchant_card`` when the game has none."""
+    title = shown(card.name, lang) or term(ruleset, kind_term(ruleset, card.kind), lang)
+    return {
+        "kind": card.kind,
+        "id": card.id,
+        "title": title,
+        "effect": steps_json(card.effect),
+        **deck_colour(deck),
     }
-    return {"kind": card.kind, "id": card.id, "title": title, **effect, **deck_colour(deck)}
+
+
+def kind_term(ruleset: Ruleset, kind: str, plural: bool = False) -> str:
+    """The term that names a merchant card of `kind`: ``<kind>_card`` (``_cards``) when the
+    game defines it, else ``merchant_card`` (``merchant_cards``)."""
+    end = "_cards" if plural else "_card"
+    return f"{kind}{end}" if f"{kind}{end}" in ruleset.terms else f"merchant{end}"
 
 
 def point_face(ruleset: Ruleset, card: PointCard, lang: str) -> dict[str, Any]:

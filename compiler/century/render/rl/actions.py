@@ -13,7 +13,7 @@ action's number is its index in ``ACTIONS``. In that order:
 1. Plays, per merchant card in the engine's card order (starting cards first): every move
    that plays the card from some caravan of at most ``CARRY`` cubes (the most cubes a player
    holds when choosing an action: the caravan limit or the largest starting caravan), as the
-   rules of its kind in the engine list them (``engine.KIND_RULES[kind].moves``): for the
+   engine lists them (``engine.effect_moves``): for the
    bundled kinds ``play <card>`` for a gain card; ``play <card> x<k>`` for a trade card, k =
    1..``CARRY // cubes paid per trade``; ``play <card> <steps>`` for an upgrade card, one
    per multiset of 1..N step sources below the top rank (the engine's notation).

@@ -30,7 +30,7 @@ from typing import Any
 
 from century.model.ruleset import Ruleset
 from century.model.text import shown
-from century.prose import render_prose, typeset
+from century.prose import SYMBOL_KEYS, has_composed, render_prose, typeset
 from century.render.cards import kit
 from century.render.cards.faces import (
     DECK_COLOURS,
@@ -400,6 +400,8 @@ def document(ruleset: Ruleset, options: CardOptions) -> dict[str, Any]:
         "scale_bar": SCALE_BAR,
         "reg_radius": _mm(geo.reg_radius())[0],
         "pages": pages,
+        # the legend of the card symbols, for a game with composed cards
+        "symbols": list(SYMBOL_KEYS) if has_composed(ruleset) else [],
     }
 
 

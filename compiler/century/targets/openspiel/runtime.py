@@ -17,8 +17,9 @@ game with ``pyspiel`` under the game's id: ``pyspiel.load_game("<id>")``, or wit
   row whose deck is not empty is followed by a chance node that draws its replacement (the
   engine's decks hold the cards left in card-table order; the drawn card is put on top).
   Outcomes: merchant card ``i`` of the engine's ``CARDS`` is action ``i``, point card ``j``
-  is ``len(CARDS) + j``, each with probability copies left / cards left in its deck. As no
-  one knows a deck's order and everything else is public, the game has perfect information.
+  is ``len(CARDS) + j``, each with probability copies left / cards left in its deck; any
+  other chance action raises ``ValueError`` and changes nothing. As no one knows a deck's
+  order and everything else is public, the game has perfect information.
 - Player actions: the action module's (``actions.ACTIONS``): an acquire and a discard take
   several actions of the same player (see there).
 - Returns: at the end only, zero-sum: each winner ``players / winners - 1``, the others -1.
@@ -230,6 +231,8 @@ class CenturyState(pyspiel.State):
         return self._pending.startswith("acquire ")
 
     def _draw(self, action: int) -> None:
+        if action not in {outcome for outcome, _ in self.chance_outcomes()}:
+            raise ValueError(f"chance action {action} is not an outcome of this chance node")
         if action < MERCHANT_CARDS:
             card, key = engine.CARDS[action].id, "merchant_deck"
             self._deck = _take(self._deck, action)

@@ -15,15 +15,17 @@ is ``CenturyEnv``, also ``raw_env``): agents ``player_0``, ``player_1``, ... in 
 - Actions: ``Discrete(actions.NUM_ACTIONS)``, numbered as ``actions.ACTIONS`` (plays,
   acquires, claims, rest, cubes; see the action module). An acquire's payment and a discard
   are spelled cube by cube by the same agent, so ``agent_selection`` stays with it until the
-  move is complete. An illegal action raises ``IllegalAction`` and changes nothing.
+  move is complete. An illegal action raises ``IllegalAction`` and changes nothing. Once the
+  game ends, each agent is stepped with ``None`` and leaves (PettingZoo's rule); a step after
+  every agent has left raises ``RuntimeError`` (call ``reset()``).
 - Observation: a dict of ``observation``, the public state from the agent's side as a flat
   float32 vector (fields: ``actions.observation_layout(players)``; written by an
   ``actions.Encoder`` from the engine's view, each change once), and ``action_mask`` (int8;
   1 for the legal actions of the agent to move, all 0 for the others). ``public_state()``
   gives the same as JSON-ready data.
 - Rewards come at the end: ``"win"`` (zero-sum: each winner ``players / winners - 1``, the
-  others -1) or ``"score"`` (the final scores). ``max_rounds`` truncates a game after that
-  many rounds, without rewards.
+  others -1) or ``"score"`` (the final scores). ``max_rounds`` (None, or 1 or more)
+  truncates a game after that many rounds, without rewards.
 - ``reset(seed=s)`` plays the engine's ``new_game(players, s)``; a reset without a seed takes
   the next seed from a generator seeded by the last seed given. ``game`` is the engine state
   (``game.record()`` replays with ``century replay``).
@@ -44,7 +46,8 @@ environment checkers of Gymnasium and stable-baselines3) run; with ``illegal_rew
 it raises ``IllegalAction``. Seeding and rewards as above.
 
 ``SingleAgentVectorEnv(num_envs=8, **kwargs)`` (keyword arguments as ``SingleAgentEnv``): a
-Gymnasium vector environment stepping ``num_envs`` such games in this process. Batched
+Gymnasium vector environment stepping ``num_envs`` (1 to ``MAX_ENVS``) such games in this
+process. Batched
 observations ``(num_envs, size)``, one whole-number action per game, the masks in
 ``info["action_mask"]`` ``(num_envs, NUM_ACTIONS)`` and ``action_masks()``;
 ``reset(seed=s)`` starts game i on ``s + i``. A game that ends starts anew in the same step
@@ -203,7 +206,7 @@ class CenturyEnv(_Shown, AECEnv):
         _check(players, reward, render_mode, self.metadata["render_modes"])
         self.players = players
         self.reward = reward
-        self.max_rounds = max_rounds
+        self.max_rounds = _max_rounds(max_rounds)
         self.render_mode = render_mode
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
@@ -243,6 +246,8 @@ class CenturyEnv(_Shown, AECEnv):
     def step(self, action: int | None) -> None:
         if self.game is None:
             raise RuntimeError("call reset() before step()")
+        if not self.agents:
+            raise RuntimeError("the game is over and every agent has left: call reset()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -328,7 +333,7 @@ class SingleAgentEnv(_Shown, gymnasium.Env):
             raise ValueError(f"seat must be 0..{players - 1}, not {seat}")
         self.players, self.seat = players, seat
         self.opponent: Callable[[int], Opponent] = opponent or RandomOpponent
-        self.reward, self.max_rounds = reward, max_rounds
+        self.reward, self.max_rounds = reward, _max_rounds(max_rounds)
         self.illegal_reward = illegal_reward
         self.render_mode = render_mode
         self.observation_space = _box(players)
@@ -427,6 +432,21 @@ class SingleAgentEnv(_Shown, gymnasium.Env):
         return _mask(_turn(self.turn)).astype(bool)
 
 
+MAX_ENVS = 4096
+"""The most games one `SingleAgentVectorEnv` steps (each holds an engine state and a row of
+observations; more belong in more processes)."""
+
+
+def _max_rounds(value: int | None) -> int | None:
+    """`value` checked as a ``max_rounds``: None (no bound) or a whole number of 1 or more."""
+    if value is None:
+        return None
+    rounds = engine.whole_number(value, "max_rounds")
+    if rounds < 1:
+        raise ValueError(f"max_rounds must be None or 1 or more, not {rounds}")
+    return rounds
+
+
 class SingleAgentVectorEnv(gymnasium.vector.VectorEnv):
     """``num_envs`` games of `SingleAgentEnv` (the same keyword arguments) stepped in this
     process as one Gymnasium vector environment (see the module doc)."""
@@ -438,8 +458,8 @@ class SingleAgentVectorEnv(gymnasium.vector.VectorEnv):
 
     def __init__(self, num_envs: int = 8, **kwargs: Any) -> None:
         num_envs = engine.whole_number(num_envs, "num_envs")
-        if num_envs < 1:
-            raise ValueError(f"num_envs must be 1 or more, not {num_envs}")
+        if not 1 <= num_envs <= MAX_ENVS:
+            raise ValueError(f"num_envs must be 1 to {MAX_ENVS}, not {num_envs}")
         if kwargs.get("render_mode") is not None:
             raise ValueError("a vector environment does not render: pass no render_mode")
         self.envs = [SingleAgentEnv(**kwargs) for _ in range(num_envs)]

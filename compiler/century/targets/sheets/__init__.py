@@ -1,8 +1,9 @@
 """Rule sheets: one PDF per language and paper, drawn from the model by ``rules.typ``.
 
 The sentences are the game's prose rendered by `century.prose`; this module adds the drawing
-data (ladder, seats, coins, end table, one card face per kind drawn like the printed cards,
-the worked examples to show, and for a variant the sentences of what it changes from the game
+data (ladder, seats, coins, end table, one card face per short form drawn like the printed
+cards, every distinct composed effect drawn and spelled out with a legend of the symbols, the
+worked examples to show, and for a variant the sentences of what it changes from the game
 it extends) and hands both to Typst as JSON. Letter colours on cubes and
 coins are chosen here for contrast (`century.render.typst.colours`).
 """
@@ -12,9 +13,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from century.model.cards import COMPOSED
 from century.model.ruleset import Ruleset
-from century.model.text import TextError, term
-from century.prose import CHANGE_KEYS, example_cards, prose_context, prose_keys, render_prose
+from century.model.text import TextError, shown, term
+from century.prose import (
+    CHANGE_KEYS,
+    SYMBOL_KEYS,
+    effect_words,
+    example_cards,
+    prose_context,
+    prose_keys,
+    render_prose,
+    typeset,
+)
 from century.render.cards.faces import card_kinds, merchant_face, point_face
 from century.render.typst.colours import ink_on
 from century.targets import Languages, Papers, Target, TargetError, check_paper, languages
@@ -55,6 +66,27 @@ def _card_faces(ruleset: Ruleset, lang: str) -> list[dict[str, Any]]:
     return faces
 
 
+def _composed_cards(ruleset: Ruleset, lang: str, context: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every distinct effect of the game's composed cards (`COMPOSED`: no short form), in
+    deck order (starting cards first): its face as printed, its title (the first such card's
+    name, else empty: the sheet heads it by ``card_composed_title``) and its sentence
+    (`century.prose.effect_sentence`). The short forms are explained once each by their
+    ``card_<kind>`` text; a composed effect has no such text, so each one is spelled out.
+    `context` is the language's prose context."""
+    words = effect_words(ruleset, lang, context)
+    found: dict[Any, dict[str, Any]] = {}
+    for deck, cards in (("starting", ruleset.starting_cards), ("merchant", ruleset.merchant_deck)):
+        for card in cards:
+            if card.kind != COMPOSED or card.effect in found:
+                continue
+            found[card.effect] = {
+                "face": merchant_face(ruleset, card, lang, deck),
+                "title": shown(card.name, lang),
+                "text": typeset(words(card.effect)),
+            }
+    return list(found.values())
+
+
 def _lead(ruleset: Ruleset, text: dict[str, str], key: str, lang: str) -> str:
     """The few words in bold that open a worked example."""
     if key in _LEADS:
@@ -74,9 +106,13 @@ def sheet_data(ruleset: Ruleset, lang: str, paper: str) -> dict[str, Any]:
         text = render_prose(ruleset, lang)
     except TextError as err:
         raise SheetError(str(err)) from None
-    missing = sorted(prose_keys() - text.keys())
+    missing = sorted(prose_keys() - set(ruleset.prose.get(lang, {})))
     if missing:
         raise SheetError(f"prose {lang}: no text for {', '.join(missing)}")
+    try:
+        composed = _composed_cards(ruleset, lang, context)
+    except TextError as err:
+        raise SheetError(str(err)) from None
     counts = list(ruleset.player_counts)
     return {
         "lang": lang,
@@ -106,6 +142,8 @@ def sheet_data(ruleset: Ruleset, lang: str, paper: str) -> dict[str, Any]:
         "tie_break": ruleset.tie_break,
         "coin_runout": ruleset.coin_runout,
         "cards": _card_faces(ruleset, lang),
+        "composed": composed,
+        "symbols": [key for key in SYMBOL_KEYS if composed],
         "examples": [
             {"key": key, "lead": _lead(ruleset, text, key, lang)} for key in EXAMPLES if text[key]
         ],

@@ -36,9 +36,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from century.model.cards import steps_from_json
 from century.model.ruleset import Ruleset, cube_string
 from century.model.text import shown, term
-from century.prose import render_prose
+from century.prose import effect_tokens, render_prose
 from century.render.cards import kit
 from century.render.cards.faces import mat_text
 from century.render.cards.images import (
@@ -190,22 +191,36 @@ def _colour(hex_colour: str) -> dict[str, float]:
 
 def card_name(face: dict[str, Any], codes: str) -> str:
     """What a card is called in Tabletop Simulator: its title and its effect in the ladder's
-    `codes` (``Upgrade card ↑↑``, ``Trade card YY → G``, ``Point card
-    12 (YGBP)``); a card without an effect (the reference card) by its title."""
-
-    def cubes(key: str) -> str:
-        return cube_string(codes, tuple(face.get(key, ())))
-
-    kind, title = face["kind"], face["title"]
-    if kind == "gain":
-        return f"{title} +{cubes('get')}"
-    if kind == "upgrade":
-        return f"{title} {'↑' * face['steps']}"
-    if kind == "trade":
-        return f"{title} {cubes('pay')} → {cubes('get')}"
-    if kind == "point":
-        return f"{title} {face['points']} ({cubes('cost')})"
+    `codes` (``Upgrade card ↑↑``, ``Trade card YY → G``, ``Merchant card +YY ↑``, ``Point
+    card 12 (YGBP)``); a card without an effect (the reference card) by its title."""
+    title = face["title"]
+    if "effect" in face:
+        return f"{title} {effect_name(steps_from_json(face['effect']), codes)}"
+    if face["kind"] == "point":
+        return f"{title} {face['points']} ({cube_string(codes, tuple(face['cost']))})"
     return str(title)
+
+
+_SIGNS = {"arrow": "→", "pay": "↓", "up": "↑", "any": "?"}
+"""The text of the icon tokens of an effect (`century.prose.effect_tokens`)."""
+
+
+def effect_name(steps: Any, codes: str) -> str:
+    """A merchant card's effect in one line of text, from the same tokens the rule sheet's
+    icons are drawn from: ``+YY``, ``↑↑``, ``YY → G``, ``+YY ↑``, ``?? ↓ +B``, ``(Y ↓ R)≤2×``,
+    ``YYY / ↑↑``."""
+    tokens = effect_tokens(steps, codes)
+    text = ""
+    for i, token in enumerate(tokens):
+        part = token.partition(":")[2] if token.startswith("cubes:") else _SIGNS.get(token, token)
+        if token.startswith("cubes:"):  # a gain (no arrow after it) is marked +, as in ids
+            before, after = tokens[i - 1] if i else "", tokens[i + 1 : i + 2]
+            gain = after not in (["arrow"], ["pay"]) and before not in ("arrow", "pay", "+")
+            part = "+" + part if gain else part
+        glued = text.endswith(("(", "+")) or token == ")" or token.startswith(("≤", "×"))
+        glued = glued or (token in ("up", "any") and text.endswith(part))
+        text += part if glued or not text else " " + part
+    return text
 
 
 def deck_object(
