@@ -19,15 +19,23 @@ median ratio is printed. Comparing an engine with a copy of itself shows the noi
     git worktree add /tmp/old main
     PYTHONPATH=/tmp/old/compiler python -m century engine spice-road --out /tmp/ab
     python benchmarks/bench_engine.py --ab /tmp/ab/spice_road.py --rounds 7
+
+`--ab` also takes a compiled engine (``century engine GAME --native`` writes one beside the
+.py), and ``--native`` compiles this tree's engine with mypyc into a temporary folder and
+times it as B against the pure module (A), printing the compile time and the module's size:
+
+    python benchmarks/bench_engine.py --native --rounds 5
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib.util
+import os
 import random
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -84,8 +92,11 @@ def report(label: str, players: int, games: int, result: tuple[int, int, float])
 
 
 def load_file(path: Path):
-    """A generated engine imported from its file (its own module and tables)."""
-    spec = importlib.util.spec_from_file_location(f"bench_{path.stem}_other", path)
+    """A generated engine imported from its file (its own module and tables); a compiled
+    one keeps its own name, which its init function is named after."""
+    compiled = path.suffix != ".py"
+    name = path.name.split(".")[0] if compiled else f"bench_{path.stem}_other"
+    spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)
@@ -139,6 +150,26 @@ def ab(engine, other, args) -> None:
         )
 
 
+def compiled(ruleset, folder: Path) -> Path:
+    """The engine of `ruleset` compiled with mypyc into `folder`; prints time and size."""
+    from century.engine import generate, module_name
+    from century.engine.native import compile_native
+
+    start, cpu = time.perf_counter(), children_cpu()
+    name, data = compile_native(generate(ruleset), module_name(ruleset))
+    wall, cpu = time.perf_counter() - start, children_cpu() - cpu
+    path = folder / name
+    path.write_bytes(data)
+    print(f"compiled {name}: {wall:.1f} s wall, {cpu:.1f} s CPU, {len(data) / 1e6:.2f} MB")
+    return path
+
+
+def children_cpu() -> float:
+    """CPU seconds of the finished child processes (the compiler's), where known."""
+    times = os.times()
+    return times.children_user + times.children_system
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="spice-road", help="game or variant id")
@@ -148,10 +179,15 @@ def main() -> None:
     parser.add_argument("--untabled", type=int, default=0, help="games without memo tables")
     parser.add_argument("--ab", type=Path, help="another generated engine file to compare with")
     parser.add_argument("--rounds", type=int, default=5, help="alternating rounds for --ab")
+    parser.add_argument(
+        "--native", action="store_true", help="A/B against this engine compiled with mypyc"
+    )
     args = parser.parse_args()
 
     ruleset = compile_paths().rulesets[args.game]
     engine = load_engine(ruleset)
+    if args.native:
+        args.ab = compiled(ruleset, Path(tempfile.mkdtemp(prefix="bench-native-")))
     if args.ab:
         print(f"A/B: {args.game} of this tree (A) against {args.ab} (B)")
         ab(engine, load_file(args.ab), args)

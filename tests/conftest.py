@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -20,6 +21,8 @@ _CACHE = tempfile.TemporaryDirectory(prefix="century-cache-")
 os.environ["CENTURY_CACHE_DIR"] = _CACHE.name
 """The tests' compiled templates (`century.codecache`) go to a folder of their own, the
 commands they run in subprocesses included: never the user's cache."""
+_NATIVE = tempfile.TemporaryDirectory(prefix="century-native-engine-")
+"""Where ``--native-engine`` compiles the engine (removed at exit, as the cache is)."""
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -28,6 +31,23 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         action="store_true",
         help="Rewrite the golden files (engine source, playthroughs) instead of comparing.",
     )
+    parser.addoption(
+        "--native-engine",
+        action="store_true",
+        help="Play Spice Road's engine compiled with mypyc wherever a test loads it "
+        "(needs mypy and a C compiler; compiles once, tens of seconds).",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if config.getoption("--native-engine"):
+        from helpers.native import serve_native
+
+        folder = _NATIVE.name
+        try:
+            serve_native(Path(folder))
+        except ValueError as err:
+            raise pytest.UsageError(str(err)) from None
 
 
 @pytest.fixture

@@ -135,6 +135,14 @@ def build(
     out: OutOpt = BUILD,
     paper: PapersOpt = None,
     target: TargetsOpt = None,
+    native: Annotated[
+        bool,
+        typer.Option(
+            "--native",
+            help="Also compile each engine with mypyc (needs mypy and a C compiler; see "
+            "`century engine --help`).",
+        ),
+    ] = False,
 ) -> None:
     """Build every game and variant found into OUT/<game>/: ruleset, engine, sheets, cards.
 
@@ -152,7 +160,7 @@ def build(
     if not compiled.rulesets:
         fail("no games found to build")
     report(compiled.diagnostics)  # warnings
-    options = BuildOptions(papers=tuple(p.value for p in paper or [Paper.a4]))
+    options = BuildOptions(papers=tuple(p.value for p in paper or [Paper.a4]), native=native)
     try:
         build_games(
             compiled.rulesets,

@@ -823,6 +823,11 @@ def _sorted_cubes(move: str) -> str:
 # -- the game state ------------------------------------------------------------------------
 
 
+_BARE: Any = object()
+"""`State`'s default argument: a bare instance, for `clone` and unpickling (a class compiled
+with mypyc calls ``__init__`` from ``__new__``)."""
+
+
 class State:
     """A position: rows, decks, coin piles, and per seat caravan, hand and claimed cards."""
 
@@ -858,7 +863,9 @@ class State:
         "players",
     )
 
-    def __init__(self, players: int) -> None:
+    def __init__(self, players: Any = _BARE) -> None:
+        if players is _BARE:
+            return
         players = whole_number(players, "players")
         if not PLAYERS_MIN <= players <= PLAYERS_MAX:
             raise ValueError(f"players must be {PLAYERS_MIN}..{PLAYERS_MAX}, not {players}")
@@ -999,7 +1006,7 @@ class State:
 
     # -- moves ---------------------------------------------------------------------------
 
-    def play(self, move: str) -> None:
+    def play(self, move: Any) -> None:
         """Apply `move`; raise IllegalMove (state unchanged) if it is not legal."""
         if self._over:
             raise IllegalMove("the game is over")
@@ -1125,7 +1132,7 @@ class State:
                 self._over = True
         self.current_player = (seat + 1) % self.players
 
-    def _play_slow(self, move: str) -> None:
+    def _play_slow(self, move: Any) -> None:
         """Accept a non-canonical spelling of a legal move, or raise IllegalMove saying why."""
         if not isinstance(move, str):
             raise IllegalMove(f"a move is a string, not {type(move).__name__}")
@@ -1332,7 +1339,7 @@ class State:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> State:
+    def from_dict(cls, data: Any) -> State:
         """A state from `to_dict` output or from a position written by hand.
 
         Every field is checked: a position that could not occur in a game, or is not a
@@ -1971,7 +1978,7 @@ class View:
 # -- games ---------------------------------------------------------------------------------
 
 
-def new_game(players: int, seed: int = 0) -> State:
+def new_game(players: Any, seed: Any = 0) -> State:
     """A new game: both decks shuffled with `seed` (a whole number), rows dealt, coin piles
     placed."""
     seed = whole_number(seed, "seed")
@@ -1993,7 +2000,7 @@ def new_game(players: int, seed: int = 0) -> State:
     return state
 
 
-def replay(record: dict[str, Any]) -> State:
+def replay(record: Any) -> State:
     """Play a game record back; raise ValueError naming the field for a record of another
     game or rules data, a record that is not one (tampered, truncated) or an illegal move."""
     if not isinstance(record, dict):

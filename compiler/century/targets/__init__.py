@@ -128,6 +128,8 @@ class BuildOptions:
     dest: Path | None = None
     """Where the files end up: a build renders for a temporary folder that then replaces it,
     and a target whose files name each other by absolute path (URLs) needs the final place."""
+    native: bool = False
+    """Also compile what a target can compile (the engine, with mypyc: ``--native``)."""
 
 
 def languages(ruleset: Ruleset, asked: Iterable[str]) -> list[str]:

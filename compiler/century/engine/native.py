@@ -1,0 +1,140 @@
+"""The generated engine compiled to a CPython extension module with mypyc (``--native``).
+
+`compile_native(source, name)` compiles an engine module's source in a temporary folder and
+returns the extension's file name (``<name>`` plus this interpreter's extension suffix, such as
+``.cpython-311-x86_64-linux-gnu.so``) and bytes; it writes nothing else. Placed beside
+``<name>.py`` the extension is what ``import <name>`` loads (Python prefers an extension to a
+source file), and it refuses to load (ImportError) once that ``.py`` is no longer the source
+it was compiled from, so a stale extension never plays other rules. The pure-Python module
+stays the reference: the compiled one plays the same moves (`tests/engine/test_native.py`).
+
+What is missing to compile (mypyc, a C compiler, Python's headers) is a `NativeError`
+naming it, raised before any work.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
+from importlib.machinery import EXTENSION_SUFFIXES
+from pathlib import Path
+
+from century.extras import install_hint
+
+COMPILE_TIMEOUT = 900.0
+"""Seconds a compile may take before it is given up (a quiet machine takes 20-60)."""
+
+_GUARD = '''
+
+def _check_source() -> None:
+    """Refuse to load once the .py beside this compiled engine is not its source."""
+    import hashlib
+    import os
+    from importlib.machinery import PathFinder
+
+    found = PathFinder.find_spec(__name__)  # the file being loaded (__file__ is not set yet)
+    where = found.origin if found is not None else None
+    if not where or os.path.basename(where) != {extension!r}:
+        return  # loaded some other way: nothing to compare
+    path = os.path.join(os.path.dirname(where), {source!r})
+    try:
+        with open(path, "rb") as fh:
+            digest = hashlib.sha256(fh.read()).hexdigest()
+    except OSError:
+        return  # no source beside it: the compiled engine alone
+    if digest != {digest!r}:
+        raise ImportError(
+            f"{{where}} was compiled from another {{path}}: "
+            "rebuild it (century engine GAME --native) or delete it"
+        )
+
+
+_check_source()
+'''
+
+
+_HINT = install_hint("native", "mypy[mypyc]")
+
+
+class NativeError(ValueError):
+    """The engine cannot be compiled here (what is missing), or the compile failed."""
+
+
+def missing() -> str:
+    """What this machine lacks to compile an engine ("" when nothing): mypyc, setuptools
+    (which mypyc builds with), a C compiler or Python's headers."""
+    if importlib.util.find_spec("mypyc") is None:
+        return f"mypyc is not installed: {_HINT}"
+    if importlib.util.find_spec("setuptools") is None:
+        return f"setuptools (which mypyc builds with) is not installed: {_HINT}"
+    compiler = os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc"
+    words = shlex.split(compiler)
+    if os.name != "nt" and (not words or shutil.which(words[0]) is None):  # Windows: MSVC
+        return f"no C compiler found ({words[0] if words else 'CC is empty'})"
+    include = sysconfig.get_paths().get("include", "")
+    if not (Path(include) / "Python.h").is_file():
+        return f"Python's C headers are missing (no Python.h in {include})"
+    return ""
+
+
+def extension_name(name: str) -> str:
+    """The file name of the compiled module `name` for this interpreter."""
+    return name + (sysconfig.get_config_var("EXT_SUFFIX") or EXTENSION_SUFFIXES[0])
+
+
+def native_source(source: str, name: str) -> str:
+    """What is compiled: the engine's source and a check, run on import, that the ``.py``
+    beside the extension (if any) is still `source`."""
+    digest = hashlib.sha256(source.encode("utf-8")).hexdigest()
+    guard = _GUARD.format(extension=extension_name(name), source=f"{name}.py", digest=digest)
+    return source + guard
+
+
+def compile_native(source: str, name: str) -> tuple[str, bytes]:
+    """The engine module `name` of `source` compiled with mypyc: (file name, bytes). Built in
+    a temporary folder that is removed; `NativeError` says what is missing or why it failed."""
+    lacking = missing()
+    if lacking:
+        raise NativeError(f"cannot compile the engine natively: {lacking}")
+    with tempfile.TemporaryDirectory(prefix="century-native-") as folder:
+        tmp = Path(folder)
+        (tmp / f"{name}.py").write_text(native_source(source, name), encoding="utf-8")
+        env = {
+            **os.environ,
+            "MYPYC_OPT_LEVEL": "3",
+            "MYPYC_DEBUG_LEVEL": "0",  # no debug info: no paths of the temporary folder
+            "CFLAGS": f"{os.environ.get('CFLAGS', '')} -ffile-prefix-map={folder}=.".strip(),
+            "MYPY_CACHE_DIR": str(tmp / ".mypy_cache"),
+            "PYTHONHASHSEED": "0",
+            "SOURCE_DATE_EPOCH": "0",
+        }
+        command = [sys.executable, "-m", "mypyc", "--config-file", os.devnull, f"{name}.py"]
+        try:
+            done = subprocess.run(
+                command,
+                cwd=tmp,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                text=True,
+                errors="replace",
+                timeout=COMPILE_TIMEOUT,
+                check=False,
+            )
+        except subprocess.TimeoutExpired:
+            raise NativeError(f"mypyc took more than {COMPILE_TIMEOUT:.0f} s") from None
+        except OSError as err:
+            raise NativeError(f"cannot run mypyc: {err.strerror or err}") from None
+        built = tmp / extension_name(name)
+        if done.returncode != 0 or not built.is_file():
+            output = (done.stdout + done.stderr).strip().splitlines()
+            tail = "\n".join(output[-15:]) or "no output"
+            raise NativeError(f"mypyc failed (exit {done.returncode}):\n{tail}")
+        return built.name, built.read_bytes()

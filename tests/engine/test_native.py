@@ -1,0 +1,221 @@
+"""The engine compiled with mypyc (``--native``): the same moves as the pure module over
+seeded games, the documented API (errors, copies, pickling, NumPy seeds, positions), a
+refusal to load beside another source, and a clear error where it cannot be compiled.
+
+The engine is compiled once per session (tens of seconds); the tests that need it are
+skipped, saying why, where mypyc or a C compiler is missing (CI has both)."""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import importlib
+import pickle
+import random
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+import century.engine.native as native_module
+from century.engine import load_engine
+from century.engine.native import extension_name, missing
+from century.targets import BuildOptions, targets
+
+from helpers import ROOT, spice_road
+
+
+@pytest.fixture(scope="session")
+def native_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """`century engine spice-road --native` written into a temporary folder."""
+    lacking = missing()
+    if lacking:
+        pytest.skip(f"no native engine here: {lacking}")
+    folder = tmp_path_factory.mktemp("native") / "spice-road"
+    done = subprocess.run(
+        [sys.executable, "-m", "century", "engine", "spice-road", "--native", "--out", folder],
+        capture_output=True,
+        text=True,
+        cwd=folder.parent,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return folder
+
+
+@pytest.fixture(scope="session")
+def native(native_folder: Path):
+    """The compiled engine, imported by its name as a user would (`import spice_road`)."""
+    sys.path.insert(0, str(native_folder))
+    try:
+        module = importlib.import_module("spice_road")
+    finally:
+        sys.path.remove(str(native_folder))
+    assert Path(module.__file__).name == extension_name("spice_road")
+    yield module
+    sys.modules.pop("spice_road", None)
+
+
+@pytest.fixture(scope="session")
+def pure():
+    return load_engine(spice_road())
+
+
+def digest(engine, games: int = 60) -> str:
+    """Every legal list, move, score and winner of seeded random games at 2 to 4 players."""
+    hashed = hashlib.sha256()
+    for seed in range(games):
+        state = engine.new_game(2 + seed % 3, seed)
+        chooser = random.Random(seed)
+        while not state.is_over():
+            moves = state.legal_moves()
+            move = chooser.choice(moves)
+            hashed.update(repr((moves, move)).encode())
+            state.play(move)
+        hashed.update(repr((state.scores(), state.winners(), state.to_dict())).encode())
+    return hashed.hexdigest()
+
+
+def test_the_compiled_engine_is_the_pure_one_compiled(native, pure):
+    assert native.SOURCE_HASH == pure.SOURCE_HASH
+    assert native.CODES == pure.CODES and native.CARDS == pure.CARDS
+
+
+def test_the_compiled_engine_plays_the_same_moves(native, pure):
+    assert digest(native) == digest(pure)
+
+
+def test_records_and_positions_round_trip_between_the_two(native, pure):
+    state = native.new_game(3, 8)
+    chooser = random.Random(8)
+    for _ in range(90):
+        state.play(chooser.choice(state.legal_moves()))
+    data = state.to_dict()
+    assert pure.State.from_dict(data).to_dict() == data
+    assert native.State.from_dict(data).to_dict() == data
+    assert native.replay(state.record()).to_dict() == pure.replay(state.record()).to_dict()
+
+
+def test_copies_and_pickles_are_independent_states(native):
+    state = native.new_game(2, 5)
+    state.play(state.legal_moves()[0])
+    for twin in (
+        state.clone(),
+        copy.copy(state),
+        copy.deepcopy(state),
+        pickle.loads(pickle.dumps(state)),
+    ):
+        assert type(twin) is native.State
+        assert twin.to_dict() == state.to_dict() and twin.record() == state.record()
+        twin.play(twin.legal_moves()[0])
+        assert twin.moves() != state.moves()
+    cubes = state.view().caravan(0)
+    assert pickle.loads(pickle.dumps(cubes)) is cubes  # caravans unpickle interned
+
+
+def outcome(call):
+    try:
+        result = call()
+    except Exception as err:
+        return type(err).__name__, str(err)
+    return "ok", repr(result.to_dict() if hasattr(result, "to_dict") else result)
+
+
+def calls(engine):
+    """Calls the documented API answers with an error (or a state) the same way."""
+    started = engine.new_game(2, 1)
+    return [
+        lambda: engine.new_game(1.5),
+        lambda: engine.new_game(9),
+        lambda: engine.new_game("2"),
+        lambda: engine.new_game(2, 1.5),
+        lambda: engine.new_game(2, None),
+        lambda: engine.new_game(True),
+        lambda: engine.replay("x"),
+        lambda: engine.replay({"rules": engine.GAME_ID, "players": 2, "moves": ["nope"]}),
+        lambda: engine.State.from_dict({}),
+        lambda: engine.State.from_dict([]),
+        lambda: started.clone().play("zzz"),
+        lambda: started.clone().play(3),
+        lambda: started.clone().play(None),
+        lambda: started.clone().play(" REST "),
+    ]
+
+
+def test_the_api_answers_alike(native, pure):
+    assert [outcome(c) for c in calls(native)] == [outcome(c) for c in calls(pure)]
+    with pytest.raises(native.IllegalMove):
+        native.new_game(2).play("zzz")
+    assert issubclass(native.IllegalMove, ValueError)
+
+
+def test_numpy_integers_are_seeds_and_player_counts(native, pure):
+    numpy = pytest.importorskip("numpy")
+    state = native.new_game(numpy.int8(3), numpy.int64(12))
+    assert state.to_dict() == pure.new_game(3, 12).to_dict()
+    assert isinstance(state.to_dict()["seed"], int)
+
+
+def test_a_compiled_engine_refuses_to_load_beside_another_source(native_folder, tmp_path):
+    ext = extension_name("spice_road")
+    shutil.copy(native_folder / ext, tmp_path / ext)
+    source = (native_folder / "spice_road.py").read_text(encoding="utf-8")
+    script = (
+        f"import sys; sys.path.insert(0, {str(tmp_path)!r}); "
+        "import spice_road; print(spice_road.new_game(2).players)"
+    )
+
+    def load() -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-I", "-c", script], capture_output=True, text=True, cwd=tmp_path
+        )
+
+    done = load()  # alone, without its source
+    assert (done.returncode, done.stdout) == (0, "2\n"), done.stderr
+    (tmp_path / "spice_road.py").write_text(source, encoding="utf-8")
+    assert load().returncode == 0
+    (tmp_path / "spice_road.py").write_text(source + "# changed\n", encoding="utf-8")
+    done = load()
+    assert done.returncode == 1
+    assert "ImportError" in done.stderr and "was compiled from another" in done.stderr
+    assert "rebuild it (century engine GAME --native) or delete it" in done.stderr
+
+
+# -- without a compiler (always run) ------------------------------------------------------
+
+
+def test_a_build_asks_the_engine_for_a_native_module():
+    engine = targets()["engine"]
+    assert engine.options_for(BuildOptions(native=True)).native is True
+    assert engine.options_for(BuildOptions()).native is False
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="setuptools finds MSVC itself")
+@pytest.mark.parametrize("command", [["engine", "spice-road"], ["build", "--target", "engine"]])
+def test_no_compiler_is_an_error_saying_so_and_writes_nothing(run, monkeypatch, tmp_path, command):
+    monkeypatch.setenv("CC", "no-such-cc-for-century")
+    monkeypatch.chdir(tmp_path)
+    rules = [] if command[0] == "engine" else [str(Path(__file__).parents[2] / "rules")]
+    result = run(*command, *rules, "--native", "--out", str(tmp_path / "out"))
+    assert result.exit_code == 1, result.output
+    assert "cannot compile the engine natively: no C compiler found" in result.output
+    assert "no-such-cc-for-century" in result.output
+    assert "Traceback" not in result.output
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").rglob("*.py"))
+
+
+def test_without_mypyc_the_error_names_the_native_extra(run, monkeypatch, tmp_path):
+    monkeypatch.setattr(native_module.importlib.util, "find_spec", lambda name: None)
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    [required] = project["optional-dependencies"]["native"]
+    package = required.split(">")[0]
+    result = run("engine", "spice-road", "--native", "--out", str(tmp_path / "out"))
+    assert result.exit_code == 1, result.output
+    assert result.stderr == (
+        "error: spice-road: cannot compile the engine natively: mypyc is not installed: "
+        f"pip install '{package}' (installed with pipx: pipx inject {project['name']} "
+        f"'{package}'; in a checkout: pip install -e '.[native]')\n"
+    )
+    assert not (tmp_path / "out").exists()

@@ -1,0 +1,47 @@
+"""``pytest --native-engine``: the engine tests run against Spice Road's engine compiled with
+mypyc. `serve_native` compiles it once into a folder and makes `century.engine.load_engine`
+return it for that very source (every other ruleset keeps the pure module), so the test
+modules, which import `load_engine` when they are collected, play the compiled engine."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import sys
+from pathlib import Path
+from typing import Any
+
+import century.engine as engine_package
+from century.engine import generate, module_name
+from century.engine.native import compile_native, missing
+
+from helpers.rulesets import spice_road
+
+
+def serve_native(folder: Path) -> Any:
+    """Compile Spice Road's engine into `folder` and serve it from `load_engine`; the
+    compiled module (a usage error saying what is missing where it cannot be compiled)."""
+    lacking = missing()
+    if lacking:
+        raise ValueError(f"--native-engine: {lacking}")
+    ruleset = spice_road()
+    source = generate(ruleset)
+    name = module_name(ruleset)
+    extension, data = compile_native(source, name)
+    (folder / extension).write_bytes(data)
+    (folder / f"{name}.py").write_text(source, encoding="utf-8")
+    sys.path.insert(0, str(folder))
+    try:
+        native = importlib.import_module(name)
+    finally:
+        sys.path.remove(str(folder))
+    digest = hashlib.sha256(source.encode("utf-8")).hexdigest()
+    pure = engine_package.load_engine
+
+    def load_engine(ruleset: Any) -> Any:
+        if hashlib.sha256(generate(ruleset).encode("utf-8")).hexdigest() == digest:
+            return native
+        return pure(ruleset)
+
+    engine_package.load_engine = load_engine
+    return native
