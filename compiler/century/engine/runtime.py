@@ -450,10 +450,6 @@ def _card_table(vector: tuple[int, ...], card: int) -> dict[str, Caravan]:
     return {move: caravan(after) for move, after in effect_outcomes(vector, ways, name).items()}
 
 
-def _cube_text(vector: tuple[int, ...]) -> str:
-    return "".join(code * n for code, n in zip(CODES, vector, strict=True))
-
-
 # -- card effects ----------------------------------------------------------------------------
 # A merchant card's effect is a tuple of steps done in order. A step is a tuple:
 #   ("gain", cubes)        take the cubes (counts per rank)

@@ -386,16 +386,7 @@ def render_html(
     are cards' takers against the players who left them (`compare.buyers_against_passers`);
     `title` names the page (an experiment names its change); `own_table` is the game's
     reference table of owner effects (`century.play.experiment_own`), drawn as a chart."""
-    from jinja2 import Environment, FileSystemLoader, StrictUndefined
-
-    env = Environment(
-        loader=FileSystemLoader(Path(__file__).resolve().parent),
-        autoescape=True,
-        undefined=StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
+    env = _environment()
     env.globals["zip"] = zip
     env.filters["fig"] = figure
     template = env.get_template("report.html.j2")
@@ -463,18 +454,9 @@ def render_own_html(
 ) -> str:
     """An owner-effect answer and the game's reference table (either may be missing) as a
     standalone HTML page; the title names what was measured."""
-    from jinja2 import Environment, FileSystemLoader, StrictUndefined
-
     from century.play.experiment_own import value_line
 
-    env = Environment(
-        loader=FileSystemLoader(Path(__file__).resolve().parent),
-        autoescape=True,
-        undefined=StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
+    env = _environment()
     if answer is not None:
         title = f"{game}: what owning {answer['written']} from the start is worth"
     else:
@@ -488,4 +470,18 @@ def render_own_html(
         table=table,
         rows=_strongest_first(table) if table else [],
         chart=own_chart(table) if table else "",
+    )
+
+
+def _environment() -> Any:
+    """The Jinja environment of the report templates beside this module (HTML-escaped)."""
+    from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+    return Environment(
+        loader=FileSystemLoader(Path(__file__).resolve().parent),
+        autoescape=True,
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
     )
