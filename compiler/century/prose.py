@@ -327,7 +327,7 @@ def _effect_fields(
         "noun": required(terms.get(noun, {}), lang, f"term {noun!r}"),
         "nouns": required(terms.get(nouns, {}), lang, f"term {nouns!r}"),
         "icons": " ".join(effect_tokens(steps, ruleset.codes)),
-        "text": words(steps),
+        "text": words(steps) if kind == COMPOSED else "",  # a short form has its card text
     }
 
 
@@ -991,7 +991,8 @@ def check_prose_renders(ruleset: Ruleset, lang: str) -> None:
     _rendered(ruleset, lang, context)
     words = effect_words(ruleset, lang, context)
     for card in (*ruleset.starting_cards, *ruleset.merchant_deck):
-        words(card.effect)
+        if card.kind == COMPOSED:  # the sentences a sheet prints (a short form has its text)
+            words(card.effect)
 
 
 def _rendered(ruleset: Ruleset, lang: str, context: dict[str, Any] | None = None) -> dict[str, str]:

@@ -18,7 +18,7 @@ def plays(ctx: Context) -> Plays:
     """Every way to play every card of the merchant deck and the starting hand, as the codes
     it needs and the codes it leaves (upper case)."""
     codes = ladder(ctx).upper()
-    return [
+    found = {
         (
             frozenset(codes[r] for r, n in enumerate(way.need) if n),
             frozenset(codes[r] for r, n in enumerate(way.need) if n + way.delta[r] > 0),
@@ -26,7 +26,8 @@ def plays(ctx: Context) -> Plays:
         for path, card, steps in merchant_cards(ctx)
         if path[1] != "point"
         for way in card_ways(ctx, card, steps) or ()
-    ]
+    }
+    return sorted(found, key=lambda play: (sorted(play[0]), sorted(play[1])))
 
 
 def reachable(found: Plays, start: str) -> frozenset[str]:

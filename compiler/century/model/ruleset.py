@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, is_dataclass
-from functools import cache
+from functools import cache, cached_property
 from types import MappingProxyType, NoneType, UnionType
 from typing import Any, Literal, get_args, get_origin, get_type_hints
 
@@ -65,7 +65,7 @@ class MerchantCard:
     """The steps, cubes as vectors by rank (`century.model.cards.Step`)."""
     name: Text
 
-    @property
+    @cached_property
     def kind(self) -> str:
         """The short form the effect is (``gain``, ``upgrade``, ``trade``), else
         ``composed``: a name for titles and terms, never a rule of its own."""
