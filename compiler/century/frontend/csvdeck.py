@@ -37,10 +37,13 @@ from functools import cache
 from typing import Any
 
 from century.diagnostics import CONTROL, Diagnostic, DiagnosticError, Mark
-from century.frontend import effectcell
 from century.frontend import schema as schemas
 from century.frontend.loader import Node
 from century.limits import MAX_CELL_CHARS, MAX_DIGITS, MAX_FILE_BYTES, MAX_ITEMS, MAX_NODES
+
+EFFECT_COLUMN = "effect"
+"""The column of a deck table that holds a card's steps in the one-cell notation
+(`century.frontend.effectcell`, imported only for a table that has it)."""
 
 SUFFIXES = (".csv", ".tsv")
 """The file name endings of deck tables."""
@@ -304,7 +307,7 @@ def check_table(table: Table) -> list[Diagnostic]:
 def _add_column(column: str, columns: dict[str, Mark]) -> str:
     """What to add for a missing column: a card with no ``kind`` may have its steps in an
     ``effect`` cell instead, where the table has that column."""
-    if column == "kind" and effectcell.COLUMN in columns:
+    if column == "kind" and EFFECT_COLUMN in columns:
         return "add a 'kind' column, or write the card's steps in its 'effect' cell"
     return f"add a {column!r} column"
 
@@ -415,7 +418,9 @@ def _card(
         if problem:
             problems.append(Diagnostic.at(cell.mark, problem[0], problem[1], hint=problem[2]))
             continue
-        if column == effectcell.COLUMN:
+        if column == EFFECT_COLUMN:
+            from century.frontend import effectcell  # only for a table with effects
+
             steps, count, found = effectcell.cell_effect(text, cell.text, cell.mark, cell.quoted)
             problems += found
             if steps is not None:

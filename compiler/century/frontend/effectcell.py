@@ -8,9 +8,6 @@ from century.diagnostics import Diagnostic, Mark
 from century.frontend.loader import Node
 from century.model.notation import NotationError, Piece, parse
 
-COLUMN = "effect"
-"""The column of a deck table that holds a card's steps in the notation."""
-
 
 def cell_effect(
     text: str, raw: str, start: Mark, quoted: bool

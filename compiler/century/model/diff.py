@@ -12,7 +12,6 @@ from collections.abc import Callable
 from typing import Any
 
 from century.model.cards import COMPOSED, derived_id, short_fields
-from century.model.notation import text_of, written
 from century.model.ruleset import Change, MerchantCard, PointCard, Ruleset, Vector, frozen_map
 
 
@@ -123,6 +122,8 @@ def _effect(card: Card, ruleset: Ruleset) -> dict[str, Any]:
     if not isinstance(card, MerchantCard):
         return {}
     found = {k: v for k, v in _card(card, ruleset).items() if k not in ("id", "copies", "name")}
+    from century.model.notation import text_of, written  # only where a card is shown
+
     found["text"] = text_of(card.effect, ruleset.codes)
     found["derived_id"] = derived_id({"effect": written(card.effect, ruleset.codes)})
     return found
