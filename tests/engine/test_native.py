@@ -48,6 +48,8 @@ def native_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def native(native_folder: Path):
     """The compiled engine, imported by its name as a user would (`import spice_road`)."""
+    earlier = sys.modules.pop("spice_road", None)  # a test may have imported a pure one
+    importlib.invalidate_caches()
     sys.path.insert(0, str(native_folder))
     try:
         module = importlib.import_module("spice_road")
@@ -56,6 +58,8 @@ def native(native_folder: Path):
     assert Path(module.__file__).name == extension_name("spice_road")
     yield module
     sys.modules.pop("spice_road", None)
+    if earlier is not None:
+        sys.modules["spice_road"] = earlier
 
 
 @pytest.fixture(scope="session")

@@ -367,7 +367,7 @@ def require_game(compiled: Compiled, game: str) -> None:
 
 
 def unknown_game(game: str, known: list[str]) -> str:
-    """``unknown game 'spice-raod'; did you mean 'spice-road'? (known: ...)``: the closest
+    """``unknown game 'house-rulez'; did you mean 'house-rules'? (known: ...)``: the closest
     ids first, when any is close."""
     import difflib
 

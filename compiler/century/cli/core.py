@@ -179,7 +179,7 @@ def build(
 
 def check_not_game_ids(paths: list[Path] | None) -> None:
     """Exit 2 for a path that does not exist and reads as a game id (``century build
-    spice-raod``): `build` takes files and folders, so say which game it may have meant and
+    house-rulez``): `build` takes files and folders, so say which game it may have meant and
     which commands take an id."""
     import re
 
