@@ -94,7 +94,12 @@ def test_no_games_is_said_in_centurys_words(args: list[str], tmp_path: Path, mon
          "more, not 0"),
         (
             "Invalid value for '--games' / '-n': 0 is not in the range 1<=x<=1000000.",
-            "--games must be from 1 to 1000000, not 0",
+            "--games must be 1 or more and at most 1000000, not 0",
+        ),
+        (
+            "Invalid value for '--games' / '-n' (env var: 'None'): 0 is not in the range "
+            "1<=x<=1000000.",
+            "--games must be 1 or more and at most 1000000, not 0",
         ),
         (
             "Invalid value for '--workers' / '-w': 'x' is not a valid integer.",

@@ -85,7 +85,7 @@ _BOUNDS = (
     (re.compile(r"(\S+) is not in the range x<=(\S+?)\.?$"), r"must be at most \2, not \1"),
     (
         re.compile(r"(\S+) is not in the range (\S+)<=x<=(\S+?)\.?$"),
-        r"must be from \2 to \3, not \1",
+        r"must be \2 or more and at most \3, not \1",
     ),
     (re.compile(r"Input should be a valid integer.*$"), "must be a whole number"),
     (re.compile(r"'?(\S+?)'? is not a valid integer\.?$"), r"must be a whole number, not '\1'"),
@@ -98,7 +98,9 @@ def plain_usage(message: str) -> str:
     """A usage error in century's words: ``Invalid value for '--games' / '-n': Input should
     be greater than or equal to 1`` -> ``--games must be 1 or more``."""
     message = message.replace("Value error, ", "")
-    found = re.match(r"Invalid value for '(--[\w-]+)'(?: / '-\w')?: (.*)$", message, re.S)
+    found = re.match(
+        r"Invalid value for '(--[\w-]+)'(?: / '-\w')?(?: \(env var: [^)]*\))?: (.*)$", message, re.S
+    )
     if not found:
         return message
     option, problem = found.groups()
