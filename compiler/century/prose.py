@@ -414,7 +414,7 @@ def effect_sentence(
     prose = ruleset.prose.get(lang, {})
     names = [required(r.name, lang, f"resource {r.id!r}") for r in ruleset.resources]
     shared = {key: context[key] for key in PHRASE_CONTEXT if key in context}
-    said = {} if said is None else said
+    known_phrases: dict[tuple[str, str], str] = {} if said is None else said
 
     def say(key: str, **values: Any) -> str:
         from century.sandbox import PrintedObject, SandboxLimit, render
@@ -422,8 +422,8 @@ def effect_sentence(
         if key not in prose:
             raise ProseError(lang, key, "no text for this phrase of card effects", "C401")
         known = (key, repr(sorted(values.items())))
-        if known in said:
-            return said[known]
+        if known in known_phrases:
+            return known_phrases[known]
         try:
             text = render(_template(prose[key]), {**shared, **values}, budget).strip()
         except (SandboxLimit, PrintedObject) as err:
@@ -433,8 +433,8 @@ def effect_sentence(
         except Exception as err:  # prose is data: any failure is reported with its key
             raise ProseError(lang, key, f"{type(err).__name__}: {err}") from err
         # "[[" from a value stays text: it is escaped again where the phrase is a value
-        said[known] = text.replace(_LIT_OPEN, "[[").replace(_LIT_CLOSE, "]]")
-        return said[known]
+        known_phrases[known] = text.replace(_LIT_OPEN, "[[").replace(_LIT_CLOSE, "]]")
+        return known_phrases[known]
 
     def cubes(vector: Any) -> str:
         parts = [

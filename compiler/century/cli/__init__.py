@@ -14,7 +14,7 @@ import importlib
 import os
 import re
 import sys
-from typing import Annotated, Any
+from typing import Annotated, Any, TextIO, cast
 
 import typer
 import typer.core
@@ -254,7 +254,7 @@ def _guard_closed_streams() -> None:
             with contextlib.suppress(OSError):
                 os.open(os.devnull, os.O_RDWR)  # the lowest free descriptor: this one
             if fd == 1:
-                sys.stdout = _Closed()
+                sys.stdout = cast(TextIO, _Closed())
 
 
 def _quiet_stdout() -> None:

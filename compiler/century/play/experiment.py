@@ -80,7 +80,7 @@ class CardChanges:
 SETTABLE = ("setup", "coins", "caravan_limit", "end", "scoring", "balance")
 """The sections of a game whose values `--set` changes (cards have their own options)."""
 
-LISTS = {
+LISTS: dict[tuple[str, ...], str] = {
     ("setup", "seats"): "seat",
     ("scoring", "resource_points"): "rank",
     ("balance", "value_weights"): "rank",
