@@ -132,16 +132,8 @@ def bar_chart(
         body.append(line(x, top_pad, x, top_pad + plot_h, "#e4e4e4"))
         body.append(text(x, top_pad + plot_h + 14, label, "middle"))
     body.append(line(left, top_pad, left, top_pad + plot_h, "#999"))
-    body.append(text(left + plot_w / 2, height - 8, value_axis, "middle", 'font-weight="bold"'))
-    middle = top_pad + plot_h / 2
-    body.append(
-        text(
-            12,
-            middle,
-            category_axis,
-            "middle",
-            f'font-weight="bold" transform="rotate(-90 12 {middle:.1f})"',
-        )
+    body += _axis_titles(
+        left + plot_w / 2, height - 8, top_pad + plot_h / 2, value_axis, category_axis
     )
     for g, (label, name) in enumerate(zip(labels, names, strict=True)):
         y0 = top_pad + g * group + gap / 2
@@ -221,18 +213,8 @@ def histogram(
     step = max(1, math.ceil(len(starts) / 10))
     for i in range(0, len(starts), step):
         body.append(text(left + (i + 0.5) * group, base + 14, str(starts[i]), "middle"))
-    body.append(text(left + plot_w / 2, height - 8, value_axis, "middle", 'font-weight="bold"'))
     axis = "share of games" if shares else "games"
-    middle = top_pad + plot_h / 2
-    body.append(
-        text(
-            12,
-            middle,
-            axis,
-            "middle",
-            f'font-weight="bold" transform="rotate(-90 12 {middle:.1f})"',
-        )
-    )
+    body += _axis_titles(left + plot_w / 2, height - 8, top_pad + plot_h / 2, value_axis, axis)
     return svg(max(left + plot_w + 10, left + _legend_width(sides)), height, body, title)
 
 
@@ -267,16 +249,8 @@ def effect_chart(
         colour = "#999" if k == 0 else "#e4e4e4"
         body.append(line(x, top_pad, x, top_pad + plot_h, colour))
         body.append(text(x, top_pad + plot_h + 14, fmt(k * step), "middle"))
-    body.append(text(left + plot_w / 2, height - 8, value_axis, "middle", 'font-weight="bold"'))
-    middle = top_pad + plot_h / 2
-    body.append(
-        text(
-            12,
-            middle,
-            category_axis,
-            "middle",
-            f'font-weight="bold" transform="rotate(-90 12 {middle:.1f})"',
-        )
+    body += _axis_titles(
+        left + plot_w / 2, height - 8, top_pad + plot_h / 2, value_axis, category_axis
     )
     for g, (label, name) in enumerate(zip(labels, names, strict=True)):
         y0 = top_pad + g * row_h + 4
@@ -299,3 +273,20 @@ def effect_chart(
                 f"<title>{escape(s.name)}, {escape(label)}: {escape(fmt(value))}</title></circle>"
             )
     return svg(max(left + plot_w + 30, left + _legend_width(series)), height, body, title)
+
+
+def _axis_titles(
+    x: float, y: float, middle: float, value_axis: str, category_axis: str
+) -> list[str]:
+    """A bar chart's axis titles: the value axis's under the plot at (`x`, `y`), the category
+    axis's turned up the left edge at height `middle`."""
+    return [
+        text(x, y, value_axis, "middle", 'font-weight="bold"'),
+        text(
+            12,
+            middle,
+            category_axis,
+            "middle",
+            f'font-weight="bold" transform="rotate(-90 12 {middle:.1f})"',
+        ),
+    ]
