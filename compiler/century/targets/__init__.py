@@ -11,16 +11,22 @@ none: `NoOptions`) whose fields made with `option` are its command-line options;
 a new target without an edit anywhere else; so does the command line, which gives every
 target a ``century NAME GAME`` command with its options. Targets import the libraries in
 `century.render` and `century.engine`, never each other.
+
+Another package adds a target by naming a `Target` (or a module with ``TARGET``) under the
+entry-point group `ENTRY_POINTS` (``century.targets``) in its metadata; a plug-in that fails
+to load, is no `Target` or takes a name already taken is left out, and said so on stderr.
 """
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
+import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from functools import cache
+from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 from typing import Any
 
@@ -186,6 +192,9 @@ class Target:
     """More help after the options, worked out when the command line is built."""
     report: Callable[[Path, Files, Any], list[str]] | None = None
     """What the command prints once the files are in `out` (default: ``wrote PATH`` each)."""
+    plugin: str = ""
+    """The entry point a plug-in's target came from (empty: one of this package's); any
+    error of a plug-in's rendering is told as its `error`, naming it."""
 
     def options_for(self, request: BuildOptions) -> Any:
         """This target's options for what a build asks (its other fields keep defaults)."""
@@ -221,19 +230,49 @@ class Target:
             raise self.error(str(err)) from None
         except RenderError as err:
             raise self.error(f"could not render the {self.name}: {err}") from None
+        except Exception as err:
+            if not self.plugin:
+                raise
+            failed = f"plug-in target {self.name} ({self.plugin}) failed"
+            raise self.error(f"{failed}: {type(err).__name__}: {err}") from None
 
     def build(self, ruleset: Ruleset, request: BuildOptions | None = None) -> dict[str, bytes]:
         """The files a build writes for `ruleset` (`files` with `options_for` the request)."""
         return self.files(ruleset, self.options_for(request or BuildOptions()))
 
 
+ENTRY_POINTS = "century.targets"
+"""The entry-point group through which another package adds targets."""
+
+
 @cache
 def targets() -> dict[str, Target]:
-    """Every target in this package, by name, in name order."""
+    """Every target in this package and every plug-in's (`ENTRY_POINTS`), by name, in name
+    order."""
     found: dict[str, Target] = {}
     for info in pkgutil.iter_modules(__path__):
         module = importlib.import_module(f"{__name__}.{info.name}")
         target = getattr(module, "TARGET", None)
         if isinstance(target, Target):
             found[target.name] = target
+    for point in entry_points(group=ENTRY_POINTS):
+        target, problem = _plugin(point)
+        if target is not None and target.name in found:
+            problem = f"the name {target.name!r} is taken"
+        if target is None or problem:
+            sys.stderr.write(f"century: plug-in target {point.value!r} left out: {problem}\n")
+            continue
+        found[target.name] = replace(target, plugin=point.value)
     return dict(sorted(found.items()))
+
+
+def _plugin(point: EntryPoint) -> tuple[Target | None, str]:
+    """The `Target` an entry point names (itself, or a module's ``TARGET``), or why not."""
+    try:
+        loaded = point.load()
+    except Exception as err:  # a plug-in's own error: any import or attribute failure
+        return None, f"it failed to load ({type(err).__name__}: {err})"
+    target = getattr(loaded, "TARGET", loaded)
+    if not isinstance(target, Target):
+        return None, f"it is a {type(target).__name__}, not a century.targets.Target"
+    return target, ""
