@@ -18,8 +18,11 @@ import century
 
 PACKAGE = Path(century.__file__).resolve().parent
 
+FACE = "century"
+"""The package itself: its face, the supported API, which names what the layers hold (typed
+imports, imported on first use) and is imported by none of them."""
+
 ROOT_MODULES = {
-    "century",
     "century.diagnostics",
     "century.resources",
     "century.limits",
@@ -66,6 +69,7 @@ MAY_IMPORT = {
         *("render", "targets", "play"),
     },
     "entry": {"cli"},
+    "face": {"root", "model", "engine", "pipeline", "targets", "play"},
 }
 """What each layer may import besides itself (the runtime: not even itself)."""
 
@@ -93,6 +97,8 @@ def exists(name: str) -> bool:
 
 def layer(module: str) -> str:
     """The layer of a module (`LAYERS`, `ROOT_MODULES`); AssertionError for one in none."""
+    if module == FACE:
+        return "face"
     parts = module.split(".")
     for size in range(len(parts), 0, -1):
         found = LAYERS.get(".".join(parts[:size]))
@@ -122,6 +128,8 @@ def imports(source: str, module: str, is_package: bool = False) -> list[str]:
                 base = ".".join([*anchor, *([base] if base else [])])
             for alias in node.names:
                 full = f"{base}.{alias.name}"
+                if base == FACE and alias.name.startswith("__"):
+                    continue  # the face's own dunders (its version) import none of its API
                 found.append(full if exists(full) else base)
         elif (
             isinstance(node, ast.Call)
@@ -199,6 +207,9 @@ PLANTED = [
     ("century.cli.engine", "from century import cli", "command-line root"),
     ("century.cli.engine", "from .. import cli", "command-line root"),
     ("century.newmodule", "", "in no layer"),
+    ("century.model.text", "from century import compile_paths", "imports century (face)"),
+    ("century.play.bots", "import century", "imports century (face)"),
+    ("century", "from century.cli import app", "imports century.cli (cli)"),
 ]
 
 

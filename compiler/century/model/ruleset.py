@@ -188,13 +188,15 @@ class Ruleset:
 
     def to_json(self) -> dict[str, Any]:
         """A plain, JSON-ready dict; `from_json` reads it back."""
-        return _plain(self)
+        plain: dict[str, Any] = _plain(self)
+        return plain
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Ruleset:
         """The ruleset from its JSON form (`to_json`), read field by field from the types
         declared above: the dataclasses are the one table of what a ruleset holds."""
-        return _read(cls, data)
+        ruleset: Ruleset = _read(cls, data)
+        return ruleset
 
 
 def cube_vector(codes: str, cubes: str) -> Vector:

@@ -43,23 +43,23 @@ class Aggregate:
     ruleset: Ruleset
     config: SimConfig
     games: int = 0
-    wins: Counter = field(default_factory=Counter)
-    bot_seats: Counter = field(default_factory=Counter)  # seats each bot spec played
-    bot_wins: Counter = field(default_factory=Counter)
-    score_sum: Counter = field(default_factory=Counter)
-    score_sq: Counter = field(default_factory=Counter)
-    score_hist: list[Counter] = field(default_factory=list)
-    winner_scores: Counter = field(default_factory=Counter)
-    margins: Counter = field(default_factory=Counter)
-    rounds: Counter = field(default_factory=Counter)
+    wins: Counter[Any] = field(default_factory=Counter)
+    bot_seats: Counter[Any] = field(default_factory=Counter)  # seats each bot spec played
+    bot_wins: Counter[Any] = field(default_factory=Counter)
+    score_sum: Counter[Any] = field(default_factory=Counter)
+    score_sq: Counter[Any] = field(default_factory=Counter)
+    score_hist: list[Counter[int]] = field(default_factory=list)
+    winner_scores: Counter[Any] = field(default_factory=Counter)
+    margins: Counter[Any] = field(default_factory=Counter)
+    rounds: Counter[Any] = field(default_factory=Counter)
     points: dict[str, CardTally] = field(default_factory=dict)
     merchants: dict[str, CardTally] = field(default_factory=dict)
-    coins_taken: Counter = field(default_factory=Counter)
-    coins_by_winner: Counter = field(default_factory=Counter)
-    coins_emptied: Counter = field(default_factory=Counter)
-    lead_changes: Counter = field(default_factory=Counter)  # lead changes -> games
-    led: Counter = field(default_factory=Counter)  # round -> games with one leader then
-    led_won: Counter = field(default_factory=Counter)  # round -> of them, the leader won
+    coins_taken: Counter[Any] = field(default_factory=Counter)
+    coins_by_winner: Counter[Any] = field(default_factory=Counter)
+    coins_emptied: Counter[Any] = field(default_factory=Counter)
+    lead_changes: Counter[Any] = field(default_factory=Counter)  # lead changes -> games
+    led: Counter[Any] = field(default_factory=Counter)  # round -> games with one leader then
+    led_won: Counter[Any] = field(default_factory=Counter)  # round -> of them, the leader won
     digest: Any = field(default_factory=hashlib.sha256)
 
     def __post_init__(self) -> None:

@@ -22,7 +22,9 @@ from century.play.game import WARM_GAMES, GameResult, game_engine, play_game, pr
 from century.play.progress import ProgressFn
 
 
-def run_chunk(ruleset_json: dict[str, Any], config: SimConfig, indices: Sequence[int]) -> list:
+def run_chunk(
+    ruleset_json: dict[str, Any], config: SimConfig, indices: Sequence[int]
+) -> list[GameResult]:
     """Play the games `indices` (used by worker processes and Dask workers)."""
     ruleset = Ruleset.from_json(ruleset_json)
     engine = game_engine(ruleset)
