@@ -4,6 +4,7 @@ network."""
 from __future__ import annotations
 
 import ipaddress
+import signal
 from typing import Annotated
 
 import typer
@@ -108,10 +109,20 @@ def serve(
                 "listening on the network: each person joins through their seat's secret link"
             )
 
+    stops: list[int] = []
+    # uvicorn stops on SIGINT and SIGTERM, then raises the signal again for the handler it
+    # found: this one notes it, so the command ends with exit 0 after a clean stop
+    previous = {
+        number: signal.signal(number, lambda signum, frame: stops.append(signum))
+        for number in (signal.SIGINT, signal.SIGTERM)
+    }
     try:
         run(config, ready)
     except OSError as err:
         fail(f"cannot listen on {address}:{port}: {err.strerror or err}")
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
     typer.echo("century serve: stopped")
 
 

@@ -35,6 +35,8 @@ MAX_BODY = 2_000_000
 """The largest request body (a record to continue included): 2 MB."""
 HEARTBEAT = 15.0
 """Seconds between the live channel's keep-alive comments."""
+GLANCE = 0.5
+"""Seconds a live channel waits for a change before it looks whether the server stops."""
 STATIC = {
     "table.js": "text/javascript; charset=utf-8",
     "table.css": "text/css; charset=utf-8",
@@ -66,6 +68,8 @@ class Config:
     """Whether the server listens beyond this computer (`--host`): any Host header is then
     taken, and new tables may put people on their own devices."""
     engines: dict[str, Engine] = field(default_factory=dict)
+    stopping: Callable[[], bool] = lambda: False
+    """Whether the server is stopping (uvicorn was asked to): live channels then end."""
 
     def engine(self, game: str) -> Engine:
         from century.engine import load_engine
@@ -85,6 +89,10 @@ class Server:
         self.bots: dict[str, asyncio.Task[None]] = {}
         self.closing = asyncio.Event()
 
+    @property
+    def stopped(self) -> bool:
+        return self.closing.is_set() or self.config.stopping()
+
     def changed(self, table: Table) -> None:
         """Wake the table's live channels, and its bots if one is to move."""
         event = self.wake.pop(table.id, None)
@@ -101,7 +109,7 @@ class Server:
         thinks on a copy of the table's state, in a worker thread; its move is made only if
         the table has not changed meanwhile (an undo)."""
         try:
-            while (seat := table.bot_to_move()) is not None and not self.closing.is_set():
+            while (seat := table.bot_to_move()) is not None and not self.stopped:
                 version = table.version
                 if self.config.bot_pause > 0:
                     await asyncio.sleep(self.config.bot_pause)
@@ -335,17 +343,20 @@ async def events(request: Request, server: Server) -> Response:
     async def stream() -> AsyncIterator[str]:
         table.watchers += 1
         try:
-            sent = -1
-            while not server.closing.is_set():
+            sent, quiet = -1, 0.0
+            while not server.stopped:
                 if table.version != sent:
-                    sent = table.version
+                    sent, quiet = table.version, 0.0
                     yield f"event: table\ndata: {json.dumps(table.snapshot(seats))}\n\n"
                     continue
                 waiter = server.waiter(table)
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(waiter.wait(), HEARTBEAT)
+                    await asyncio.wait_for(waiter.wait(), GLANCE)
                     continue
-                yield ": still here\n\n"
+                quiet += GLANCE
+                if quiet >= HEARTBEAT:
+                    quiet = 0.0
+                    yield ": still here\n\n"
         finally:
             table.watchers -= 1
 
@@ -424,6 +435,8 @@ def run(config: Config, ready: Callable[[str], None] | None = None) -> None:
     import uvicorn
 
     app = make_app(config)
+    server: Any = None
+    config.stopping = lambda: bool(server is not None and server.should_exit)
     server = uvicorn.Server(
         uvicorn.Config(
             app,

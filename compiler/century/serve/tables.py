@@ -321,13 +321,19 @@ def describe(table: Table, move: str) -> str:
     if verb == "play":
         card = engine.CARDS[_card_index(engine, what)]
         words = effect_words(engine, card.effect)
-        choices = f" ({_option(Choice(key, (option,), option, ''), option)})" if option else ""
-        return f"{who} plays {what} — {words}{choices}; the caravan held {before}."
+        choices = f", {_option(Choice(key, (option,), option, ''), option)}" if option else ""
+        after = dict(view.outcomes()).get(move)
+        held = after.text.upper() if after is not None else "?"
+        return f"{who} plays {what} ({words}{choices}): caravan {before} becomes {held or 'empty'}."
     if verb == "acquire":
         slot = int(what)
         card = engine.CARDS[view.merchant_row[slot - 1]]
         lying = view.merchant_cubes[slot - 1].text.upper()
-        placed = f", placing {_letters(option)} one on each card before it" if option else ""
+        placed = (
+            f", placing {_letters(option)} on the card{'s' * (len(option) > 1)} before it"
+            if option
+            else ""
+        )
         taken = f" and taking the {_letters(lying)} lying on it" if lying else ""
         return f"{who} acquires {card.id} from slot {slot} of the merchant row{placed}{taken}."
     if verb == "claim":
@@ -399,14 +405,18 @@ def new_table(ruleset: Ruleset, engine: Engine, setup: Setup, lang: str) -> Tabl
     from century.play.bots import make_bot
     from century.play.config import derive_seed
 
-    seats = check_seats(ruleset, list(setup.seats))
     seed = setup.seed
     moves: list[str] = []
+    wanted: Any = setup.seats
     if setup.record is not None:
         try:
             played, seed = _continue(engine, setup.record)
-        except ValueError as err:
+        except (ValueError, TypeError) as err:
             raise TableError(400, f"the record does not replay: {str(err)[:200]}") from None
+        if wanted is None:  # you in the first seat, the greedy bot in the others
+            wanted = [HUMAN] + ["greedy"] * (played.players - 1)
+    seats = check_seats(ruleset, wanted)
+    if setup.record is not None:
         if played.players != len(seats):
             raise TableError(400, f"the record is for {played.players} players, not {len(seats)}")
         moves = played.moves()
