@@ -17,6 +17,7 @@ import json
 from pathlib import Path
 
 import pytest
+
 from helpers import bundled_rulesets
 from helpers.serve import CHROMIUM_FLAGS, browser_skip_reason, chromium, served
 
@@ -156,7 +157,9 @@ def test_a_network_game_on_two_devices(browser, page_errors):
         assert one.locator("#hand-cards li").count() > 0
         assert two.locator("#hand-cards li").count() > 0
         assert one.locator("[data-key^='play']").count() > 0
-        assert two.locator("button[data-key]:not([disabled]):not([hidden])").count() == 0  # not its turn
+        assert (
+            two.locator("button[data-key]:not([disabled]):not([hidden])").count() == 0
+        )  # not its turn
         # a move on one device arrives live on the other, which then moves
         click_move(one, "rest")
         two.wait_for_function("() => document.body.dataset.acting === '1'")

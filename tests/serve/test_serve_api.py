@@ -12,6 +12,7 @@ import urllib.request
 import warnings
 
 import pytest
+
 from helpers import bundled_rulesets, spice_road
 from helpers.serve import served, wait_until
 
@@ -20,10 +21,10 @@ pytest.importorskip("httpx")
 
 with warnings.catch_warnings():  # Starlette 1.x would rather have httpx2; httpx works
     warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient  # noqa: E402
+    from starlette.testclient import TestClient
 
-from century.engine import load_engine  # noqa: E402
-from century.serve.app import MAX_BODY, Config, make_app  # noqa: E402
+from century.engine import load_engine
+from century.serve.app import MAX_BODY, Config, make_app
 
 BASE = "http://127.0.0.1:8000"
 pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx` with `starlette.testclient`")
@@ -40,7 +41,9 @@ def client():
 
 
 def table(client, seats=("human", "greedy"), seed=5, **extra):
-    answer = client.post("/api/tables", json={"game": "spice-road", "seats": list(seats), "seed": seed, **extra})
+    answer = client.post(
+        "/api/tables", json={"game": "spice-road", "seats": list(seats), "seed": seed, **extra}
+    )
     assert answer.status_code == 201, answer.text
     made = answer.json()
     return made["table"], made["links"]
@@ -75,18 +78,21 @@ def test_a_table_plays_the_engines_moves_and_the_bots_answer(client):
     legal = [o["move"] for m in seen["moves"] for o in m["options"]]
     engine = load_engine(spice_road())
     assert sorted(legal) == sorted(engine.new_game(2, 5).legal_moves())
-    answer = client.post(f"/api/tables/{table_id}/move", json={"move": "rest"}, headers={"X-Seat-Token": token})
+    answer = client.post(
+        f"/api/tables/{table_id}/move", json={"move": "rest"}, headers={"X-Seat-Token": token}
+    )
     assert answer.status_code == 200
     after = settled(client, table_id, token)
-    assert [e["move"] for e in after["log"]][0] == "rest"
+    assert after["log"][0]["move"] == "rest"
     assert len(after["log"]) == 2 and after["log"][1]["seat"] == 1  # the bot answered
     assert after["log"][0]["text"].startswith("Seat 1 (person) rests")
     # the record replays with the engine to the same position
     record = client.get(f"/api/tables/{table_id}/record", headers={"X-Seat-Token": token}).json()
     assert record["seats"] == ["human", "greedy"]
-    assert engine.replay(record).to_dict() == engine.replay(
-        {**record, "moves": [e["move"] for e in after["log"]]}
-    ).to_dict()
+    assert (
+        engine.replay(record).to_dict()
+        == engine.replay({**record, "moves": [e["move"] for e in after["log"]]}).to_dict()
+    )
 
 
 @pytest.mark.parametrize(
@@ -104,7 +110,9 @@ def test_a_table_plays_the_engines_moves_and_the_bots_answer(client):
         ("rest", {"Content-Type": "text/plain"}, 415, "send JSON"),
     ],
 )
-def test_a_refused_move_is_a_4xx_and_leaves_the_table_as_it_was(client, body, headers, status, says):
+def test_a_refused_move_is_a_4xx_and_leaves_the_table_as_it_was(
+    client, body, headers, status, says
+):
     table_id, [link] = table(client)
     token = link["token"]
     before = snapshot(client, table_id, token)
@@ -141,7 +149,10 @@ def test_an_oversized_body_is_refused_before_it_is_read(client):
         ({"game": "spice-road", "seats": ["human", "greedy"], "seed": -1}, "seed"),
         ({"game": "spice-road", "seats": ["human", "greedy"], "seed": "7"}, "seed"),
         ({"game": "spice-road", "seats": ["human", "human"], "network": True}, "--host"),
-        ({"record": {"rules": "spice-road", "players": 2, "seed": 1, "moves": ["fly"]}}, "does not replay"),
+        (
+            {"record": {"rules": "spice-road", "players": 2, "seed": 1, "moves": ["fly"]}},
+            "does not replay",
+        ),
         ({"record": [1, 2]}, "unknown game"),
     ],
 )
@@ -155,7 +166,12 @@ def test_only_the_pages_own_files_are_served(client):
     assert client.get("/").status_code == 200
     assert "Content-Security-Policy" in client.get("/").headers
     assert client.get("/static/table.js").status_code == 200
-    for path in ("/static/index.html", "/static/..%2f..%2fpyproject.toml", "/static/%2e%2e", "/etc/passwd"):
+    for path in (
+        "/static/index.html",
+        "/static/..%2f..%2fpyproject.toml",
+        "/static/%2e%2e",
+        "/etc/passwd",
+    ):
         assert client.get(path).status_code == 404, path
     cards = client.get("/api/games/golem/cards").json()
     image = next(info["image"] for info in cards["merchant"].values() if info["image"])
@@ -199,7 +215,10 @@ def test_network_seats_see_only_their_own_hands():
     rulesets = bundled_rulesets()
     config = Config(games={"spice-road": rulesets["spice-road"]}, port=8000, network=True)
     with TestClient(make_app(config), base_url=BASE) as client:
-        answer = client.post("/api/tables", json={"game": "spice-road", "seats": ["human", "human", "greedy"], "network": True})
+        answer = client.post(
+            "/api/tables",
+            json={"game": "spice-road", "seats": ["human", "human", "greedy"], "network": True},
+        )
         made = answer.json()
         by_seats = {tuple(link["seats"]): link["token"] for link in made["links"]}
         assert set(by_seats) == {(0,), (1,), ()}
@@ -212,7 +231,9 @@ def test_network_seats_see_only_their_own_hands():
         assert two["moves"] == [] and one["moves"]
         # seat 2 cannot move for seat 1, and there is no undo on the network
         headers = {"X-Seat-Token": by_seats[(1,)]}
-        refused = client.post(f"/api/tables/{made['table']}/move", json={"move": "rest"}, headers=headers)
+        refused = client.post(
+            f"/api/tables/{made['table']}/move", json={"move": "rest"}, headers=headers
+        )
         assert refused.status_code == 409 and "seat 1" in refused.json()["error"]
         refused = client.post(f"/api/tables/{made['table']}/undo", json={}, headers=headers)
         assert refused.status_code == 409

@@ -240,9 +240,7 @@ async def games(request: Request, server: Server) -> Response:
         {"name": name, "summary": kind.summary, "option": kind.option}
         for name, kind in BOTS.items()
     ]
-    return _ok(
-        {"games": listed, "bots": bots, "network": config.network, "human": HUMAN}
-    )
+    return _ok({"games": listed, "bots": bots, "network": config.network, "human": HUMAN})
 
 
 def _title(ruleset: Ruleset, lang: str) -> str:
@@ -459,5 +457,5 @@ def run(config: Config, ready: Callable[[str], None] | None = None) -> None:
                 host = config.host if ":" not in config.host else f"[{config.host}]"
                 ready(f"http://{host}:{port}/")
 
-        server.startup = startup  # type: ignore[method-assign]
+        server.startup = startup
     server.run()

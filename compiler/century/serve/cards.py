@@ -65,7 +65,9 @@ def _draw(ruleset: Ruleset, engine: Engine, lang: str) -> GameCards:
             path = next(paths)
             name = f"{len(images)}.png"
             images[name] = files[path]
-            by_id.setdefault(("point" if deck.kind == "point" else "merchant", card.face["id"]), name)
+            by_id.setdefault(
+                ("point" if deck.kind == "point" else "merchant", card.face["id"]), name
+            )
         path = next(paths)
         name = f"{len(images)}.png"
         images[name] = files[path]
@@ -78,11 +80,11 @@ def _draw(ruleset: Ruleset, engine: Engine, lang: str) -> GameCards:
         for card in engine.CARDS
     }
     point = {}
-    for card in engine.POINT_CARDS:
-        cost = "".join(code * n for code, n in zip(engine.CODES, card.cost, strict=True))
-        point[card.id] = {
-            "image": by_id.get(("point", card.id)),
-            "words": f"pay {' '.join(cost.upper())} for {card.points} points",
+    for point_card in engine.POINT_CARDS:
+        cost = "".join(code * n for code, n in zip(engine.CODES, point_card.cost, strict=True))
+        point[point_card.id] = {
+            "image": by_id.get(("point", point_card.id)),
+            "words": f"pay {' '.join(cost.upper())} for {point_card.points} points",
         }
     return GameCards(images, merchant, point, backs)
 

@@ -198,7 +198,9 @@ class Table:
                     "id": card.id,
                     "cost": _cubes(card.cost, codes),
                     "points": card.points,
-                    "coin": None if pile < 0 else {**self._coin(pile), "left": view.coin_count(pile)},
+                    "coin": None
+                    if pile < 0
+                    else {**self._coin(pile), "left": view.coin_count(pile)},
                 }
             )
         merchant_row = [
@@ -228,9 +230,7 @@ class Table:
             "merchant_row": merchant_row,
             "decks_left": list(view.decks_left),
             "moves": self._moves() if acting is not None else [],
-            "log": [
-                {"seat": e.seat, "move": e.move, "text": e.text} for e in self.log[-MAX_LOG:]
-            ],
+            "log": [{"seat": e.seat, "move": e.move, "text": e.text} for e in self.log[-MAX_LOG:]],
             "log_size": len(self.log),
             "can_undo": (
                 not self.network
@@ -258,7 +258,11 @@ class Table:
                     "verb": verb,
                     "what": what,
                     "options": [
-                        {"move": choice.move(option), "option": option, "words": _option(choice, option)}
+                        {
+                            "move": choice.move(option),
+                            "option": option,
+                            "words": _option(choice, option),
+                        }
                         for option in choice.options
                     ],
                     "default": choice.move(choice.default),
