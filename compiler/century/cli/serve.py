@@ -21,7 +21,7 @@ def serve(
     game: Annotated[
         str | None,
         typer.Argument(
-            metavar="[GAME]",
+            metavar="GAME",
             help="The game the new-game form offers first (default: the first found); every "
             "game and variant found can be played.",
             autocompletion=COMPLETE_GAMES,
@@ -56,10 +56,6 @@ def serve(
         int,
         typer.Option("--max-tables", metavar="N", min=1, max=1000, help="Tables held at once."),
     ] = 32,
-    lang: Annotated[
-        str,
-        typer.Option("--lang", "-l", metavar="LANG", help="The language of the cards and names."),
-    ] = "en",
     rules: RulesOpt = None,
 ) -> None:
     """Play the games in the browser: a table with the game's cards, against bots, hot-seat
@@ -87,9 +83,6 @@ def serve(
 
         require_game(compiled, game)
         games = {game: games[game], **{k: v for k, v in games.items() if k != game}}
-    first = next(iter(games.values()))
-    if lang not in first.languages:
-        fail(f"--lang {lang[:20]!r}: {first.id} is in {', '.join(first.languages)}", 2)
     from century.serve.app import Config, run
 
     config = Config(
@@ -98,7 +91,6 @@ def serve(
         host=address,
         port=port,
         max_tables=max_tables,
-        lang=lang,
         network=host is not None,
     )
 

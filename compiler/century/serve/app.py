@@ -63,13 +63,16 @@ class Config:
     host: str = "127.0.0.1"
     port: int = 8000
     max_tables: int = MAX_TABLES
-    lang: str = "en"
     network: bool = False
     """Whether the server listens beyond this computer (`--host`): any Host header is then
     taken, and new tables may put people on their own devices."""
     engines: dict[str, Engine] = field(default_factory=dict)
     stopping: Callable[[], bool] = lambda: False
     """Whether the server is stopping (uvicorn was asked to): live channels then end."""
+
+    def lang(self, game: str) -> str:
+        """The language a game's cards and names are shown in: its first."""
+        return self.games[game].languages[0]
 
     def engine(self, game: str) -> Engine:
         from century.engine import load_engine
@@ -230,7 +233,7 @@ async def games(request: Request, server: Server) -> Response:
     listed = [
         {
             "id": game,
-            "title": _title(ruleset, config.lang),
+            "title": _title(ruleset, config.lang(game)),
             "players": [ruleset.players_min, ruleset.players_max],
             "variant_of": ruleset.extends[0] if ruleset.extends else None,
         }
@@ -283,7 +286,8 @@ async def create(request: Request, server: Server) -> Response:
         seats = record["seats"]
     engine = server.config.engine(ruleset.id)
     setup = Setup(ruleset.id, seats, seed, network, record)  # type: ignore[arg-type]
-    table = await asyncio.to_thread(new_table, ruleset, engine, setup, server.config.lang)
+    lang = server.config.lang(ruleset.id)
+    table = await asyncio.to_thread(new_table, ruleset, engine, setup, lang)
     server.tables.add(table)
     server.changed(table)
     links = [
@@ -367,7 +371,7 @@ async def card_image(request: Request, server: Server) -> Response:
 
     ruleset = _ruleset(server, request.path_params["game"])
     cards = await asyncio.to_thread(
-        game_cards, ruleset, server.config.engine(ruleset.id), server.config.lang
+        game_cards, ruleset, server.config.engine(ruleset.id), server.config.lang(ruleset.id)
     )
     data = cards.images.get(request.path_params["name"])
     if data is None:
@@ -383,7 +387,7 @@ async def card_texts(request: Request, server: Server) -> Response:
 
     ruleset = _ruleset(server, request.path_params["game"])
     cards = await asyncio.to_thread(
-        game_cards, ruleset, server.config.engine(ruleset.id), server.config.lang
+        game_cards, ruleset, server.config.engine(ruleset.id), server.config.lang(ruleset.id)
     )
     return _ok(
         {
@@ -391,7 +395,7 @@ async def card_texts(request: Request, server: Server) -> Response:
             "point": cards.point,
             "backs": cards.backs,
             "limit": ruleset.caravan_limit,
-            **legend(ruleset, server.config.lang),
+            **legend(ruleset, server.config.lang(ruleset.id)),
         }
     )
 
