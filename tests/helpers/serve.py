@@ -45,6 +45,11 @@ def chromium() -> str | None:
 def browser_skip_reason() -> str | None:
     """Why the browser tests cannot run here, or None."""
     try:
+        import starlette  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError:
+        return "the serve extra is not installed (pip install -e '.[serve]')"
+    try:
         import playwright.sync_api  # noqa: F401
     except ImportError:
         return "Playwright is not installed (pip install -e '.[test]')"

@@ -76,10 +76,19 @@ def mirror(engine, page, players, seed):
 
 
 def my_turn(page, seat):
-    page.wait_for_function(
-        f"() => document.body.dataset.over === 'true' || document.body.dataset.acting === '{seat}'"
-    )
+    # selectors, not script: the page's Content-Security-Policy forbids eval, which older
+    # Playwrights use for wait_for_function
+    page.wait_for_selector(f"body[data-over='true'], body[data-acting='{seat}']", state="attached")
     return page.evaluate("() => document.body.dataset.over") != "true"
+
+
+def logged_more(page, count):
+    """Wait for the move log to hold more than `count` entries."""
+    page.wait_for_selector(f"#log li:nth-child({count + 1})", state="attached")
+
+
+def acting(page, seat):
+    page.wait_for_selector(f"body[data-acting='{seat}']", state="attached")
 
 
 def click_move(page, move):
@@ -94,7 +103,7 @@ def click_move(page, move):
     chooser = page.locator("#chooser")
     if chooser.evaluate("d => d.open"):
         chooser.locator(f"button[data-move={json.dumps(move)}]").click()
-    page.wait_for_function(f"() => document.querySelectorAll('#log li').length > {logged}")
+    logged_more(page, logged)
 
 
 def test_a_whole_game_by_clicking_against_a_bot_ends_with_the_engines_scores(
@@ -133,7 +142,6 @@ def test_a_whole_game_by_clicking_against_a_bot_ends_with_the_engines_scores(
         assert record["seats"] == ["human", "greedy"]
         winner = page.text_content("#winner") or ""
         assert f"seat {replayed.winner() + 1}" in winner
-        page.screenshot(path=str(tmp_path / "end.png"))
     assert page_errors == []
 
 
@@ -162,20 +170,20 @@ def test_a_network_game_on_two_devices(browser, page_errors):
         )  # not its turn
         # a move on one device arrives live on the other, which then moves
         click_move(one, "rest")
-        two.wait_for_function("() => document.body.dataset.acting === '1'")
+        acting(two, 1)
         assert "Seat 1 (person) rests" in (two.text_content("#log") or "")
         # seat 2 drops and rejoins through its link
         two.context.close()
         back = new_page(browser, page_errors)
         back.goto(links["1"])
-        back.wait_for_function("() => document.body.dataset.acting === '1'")
+        acting(back, 1)
         click_move(back, "rest")
-        one.wait_for_function("() => document.body.dataset.acting === '0'")
+        acting(one, 0)
         assert one.locator("#log li").count() == 2
         # a made-up token gets a clear refusal and no table
         stranger = new_page(browser, [])
         stranger.goto(links["1"].split("#")[0] + "#not-a-seat-token")
-        stranger.wait_for_function("() => document.getElementById('status').textContent.length > 0")
+        stranger.wait_for_selector("#status:not(:empty)", state="attached")
         assert "not one of this table's" in (stranger.text_content("#status") or "")
     assert page_errors == []
 
@@ -201,7 +209,7 @@ def test_the_page_passes_axe_and_plays_with_the_keyboard_alone(browser, page_err
         assert found.violations_count == 0, found.generate_report()
         # play: Tab to a card of the hand that can be played, Enter, Enter in the chooser
         for turn in range(3):
-            page.wait_for_function("() => document.body.dataset.acting === '0'")
+            acting(page, 0)
             logged = page.locator("#log li").count()
             for _ in range(80):
                 page.keyboard.press("Tab")
@@ -215,5 +223,5 @@ def test_the_page_passes_axe_and_plays_with_the_keyboard_alone(browser, page_err
                 found = axe.run(page)
                 assert found.violations_count == 0, found.generate_report()
                 page.keyboard.press("Enter")  # the suggested way has the focus
-            page.wait_for_function(f"() => document.querySelectorAll('#log li').length > {logged}")
+            logged_more(page, logged)
     assert page_errors == []

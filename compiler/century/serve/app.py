@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import json
 import secrets
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from importlib.resources import files
@@ -308,9 +309,12 @@ async def move(request: Request, server: Server) -> Response:
     body = await _body(request)
     if not isinstance(body, dict):
         raise TableError(400, 'send {"move": "..."}')
+    start = time.perf_counter()
     table.move(seats, body.get("move"), body.get("version"))
     server.changed(table)
-    return _ok(table.snapshot(seats))
+    seen = table.snapshot(seats)
+    spent = (time.perf_counter() - start) * 1000
+    return JSONResponse(seen, headers={**HEADERS, "Server-Timing": f"move;dur={spent:.3f}"})
 
 
 async def undo(request: Request, server: Server) -> Response:
