@@ -225,3 +225,32 @@ def test_the_page_passes_axe_and_plays_with_the_keyboard_alone(browser, page_err
                 page.keyboard.press("Enter")  # the suggested way has the focus
             logged_more(page, logged)
     assert page_errors == []
+
+
+def test_hot_seat_hides_each_hand_until_its_person_asks_and_undo_takes_back(browser, page_errors):
+    with served() as (url, _):
+        page = new_page(browser, page_errors)
+        start_game(page, url, "golem", ["human", "human", "greedy"], 8)
+        page.wait_for_selector("#pass:not([hidden])")  # every hand hidden until asked for
+        page.click("#reveal")
+        page.wait_for_selector("#hand-cards button.card")
+        assert page.text_content("#hand-heading") == "Your hand (seat 1)"
+        click_move(page, "rest")
+        # seat 2's turn on the same screen: its hand hidden until it asks
+        acting(page, 1)
+        page.wait_for_selector("#pass:not([hidden])")
+        assert page.locator("#hand-cards li").count() == 0
+        assert "pass the screen" in (page.text_content("#pass-text") or "")
+        page.click("#reveal")
+        page.wait_for_selector("#hand-cards button.card")
+        assert page.text_content("#hand-heading") == "Your hand (seat 2)"
+        click_move(page, "rest")
+        logged_more(page, 2)  # the bot answered
+        acting(page, 0)
+        assert page.locator("#log li").count() == 3
+        # undo: back to seat 2's decision, the bot's answer taken back too
+        page.click("#undo")
+        page.wait_for_selector("#log li:nth-child(2)", state="detached")
+        assert page.locator("#log li").count() == 1
+        acting(page, 1)
+    assert page_errors == []

@@ -92,6 +92,21 @@ class Server:
         self.wake: dict[str, asyncio.Event] = {}
         self.bots: dict[str, asyncio.Task[None]] = {}
         self.closing = asyncio.Event()
+        self.warming: set[str] = set()
+
+    def warm(self, game: str) -> None:
+        """Draw a game's card images in the background, so its table's first load finds
+        them (a request for them meanwhile waits for the same drawing)."""
+        from century.serve.cards import game_cards
+
+        if game in self.warming:
+            return
+        config = self.config
+        self.warming.add(game)
+        loop = asyncio.get_running_loop()
+        loop.run_in_executor(
+            None, game_cards, config.games[game], config.engine(game), config.lang(game)
+        )
 
     @property
     def stopped(self) -> bool:
@@ -290,6 +305,7 @@ async def create(request: Request, server: Server) -> Response:
     lang = server.config.lang(ruleset.id)
     table = await asyncio.to_thread(new_table, ruleset, engine, setup, lang)
     server.tables.add(table)
+    server.warm(ruleset.id)
     server.changed(table)
     links = [
         {"seats": sorted(seats_of), "token": token} for token, seats_of in table.tokens.items()
@@ -410,6 +426,7 @@ def make_app(config: Config) -> Starlette:
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         app.state.server = Server(config)
+        app.state.server.warm(next(iter(config.games)))
         try:
             yield
         finally:
