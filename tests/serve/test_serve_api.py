@@ -294,3 +294,36 @@ def test_the_server_ends_cleanly_on_sigterm_with_a_live_channel_open():
         assert process.wait(30) == 0
         assert "stopped" in process.stdout.read()
         assert "Traceback" not in process.stderr.read()
+
+
+def test_a_composed_card_offers_its_choices_in_words_and_is_drawn():
+    from helpers import composed
+
+    from century.serve.tables import Setup, new_table
+
+    ruleset = composed()
+    engine = load_engine(ruleset)
+    made = new_table(ruleset, engine, Setup(ruleset.id, ("human", "greedy"), 2), "en")
+    data = made.state.to_dict()
+    data["seats"][0]["hand"] = [*data["seats"][0]["hand"], "{+yyy/up2}", "{any1-+r}x2"]
+    data["seats"][0]["caravan"] = "yyrg"
+    data.pop("moves")
+    made.state = engine.State.from_dict(data)
+    (token,) = made.tokens
+    moves = {m["key"]: m for m in made.snapshot(made.tokens[token])["moves"]}
+    choice = moves["play {+yyy/up2}"]
+    words = {o["option"]: o["words"] for o in choice["options"]}
+    assert words["o1"] == "option 1"
+    assert words["o2 yr"] == "option 2, raising Y R"
+    repeat = moves["play {any1-+r}x2"]
+    assert {o["option"]: o["words"] for o in repeat["options"]}["x2 y g"] == (
+        "twice, paying Y, paying G"
+    )
+    made.apply(choice["options"][-1]["move"])
+    assert made.log[-1].text.startswith("Seat 1 (person) plays {+yyy/up2} (")
+    # the card is drawn as the print kit draws it, and named in words for those who cannot see it
+    from century.serve.cards import game_cards
+
+    cards = game_cards(ruleset, engine, "en")
+    drawn = cards.merchant["{+yyy/up2}"]
+    assert drawn["image"] in cards.images and drawn["words"]

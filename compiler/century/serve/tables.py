@@ -250,8 +250,10 @@ class Table:
         """The legal moves of the player to move, grouped by what is pointed at: a card in
         the hand, a slot of a row, rest, the discard; each with its ways."""
         found = []
-        for choice in group_moves(self.state.legal_moves(), self.engine.CODES):
+        engine = self.engine
+        for choice in group_moves(self.state.legal_moves(), engine.CODES):
             verb, _, what = choice.key.partition(" ")
+            effect = engine.CARDS[_card_index(engine, what)].effect if verb == "play" else None
             found.append(
                 {
                     "key": choice.key,
@@ -261,7 +263,7 @@ class Table:
                         {
                             "move": choice.move(option),
                             "option": option,
-                            "words": _option(choice, option),
+                            "words": _option(choice, option, effect),
                         }
                         for option in choice.options
                     ],
@@ -275,25 +277,67 @@ def _cubes(vector: tuple[int, ...], codes: str) -> str:
     return "".join(code * count for code, count in zip(codes, vector, strict=True))
 
 
-def _option(choice: Choice, option: str) -> str:
-    """An option of an entry in words: ``twice``, ``leaving Y, R``, ``raising Y, G``."""
+def _option(choice: Choice, option: str, effect: tuple[Any, ...] | None = None) -> str:
+    """An option of an entry in words: ``leaving Y, R`` (an acquisition), ``returning Y``
+    (a discard); for a card played, its choices read along its steps (`effect`): ``twice``,
+    ``raising Y, G``, ``option 2, paying R``."""
     verb = choice.key.split()[0]
     if not option:
         return "as it is"
-    words = []
-    for word in option.split():
-        if word[:1] == "x" and word[1:].isdigit():
-            times = int(word[1:])
-            words.append({1: "once", 2: "twice"}.get(times, f"{times} times"))
-        elif word[:1] == "o" and word[1:].isdigit():
-            words.append(f"option {word[1:]}")
-        elif verb == "acquire":
-            words.append("leaving " + _letters(word))
-        elif verb == "discard":
-            words.append("returning " + _letters(word))
-        else:
-            words.append(_letters(word))
-    return ", ".join(words)
+    if verb == "acquire":
+        return "leaving " + _letters(option)
+    if verb == "discard":
+        return "returning " + _letters(option)
+    words = option.split()
+    if effect is not None:
+        said: list[str] = []
+        if _walk(effect, words, said) and not words:
+            return ", ".join(said)
+        words = option.split()
+    return ", ".join(_word(word) for word in words)
+
+
+def _word(word: str) -> str:
+    """One word of a played card's choices, read alone."""
+    if word[:1] == "x" and word[1:].isdigit():
+        return _times(int(word[1:]))
+    if word[:1] == "o" and word[1:].isdigit():
+        return f"option {word[1:]}"
+    return _letters(word)
+
+
+def _times(times: int) -> str:
+    return {1: "once", 2: "twice"}.get(times, f"{times} times")
+
+
+def _walk(steps: tuple[Any, ...], words: list[str], said: list[str]) -> bool:
+    """Read `words` (taken from the front) along `steps`, saying each choice; False when
+    they do not fit the steps."""
+    for step in steps:
+        name = step[0]
+        if name in ("upgrade", "pay_any"):
+            if not words:
+                return False
+            cubes = words.pop(0)
+            said.append(("raising " if name == "upgrade" else "paying ") + _letters(cubes))
+        elif name == "repeat":
+            if not words or words[0][:1] != "x" or not words[0][1:].isdigit():
+                return False
+            times = int(words.pop(0)[1:])
+            said.append(_times(times))
+            for _ in range(times):
+                if not _walk(step[1], words, said):
+                    return False
+        elif name == "choose":
+            if not words or words[0][:1] != "o" or not words[0][1:].isdigit():
+                return False
+            number = int(words.pop(0)[1:])
+            if not 1 <= number <= len(step[1]):
+                return False
+            said.append(f"option {number}")
+            if not _walk(step[1][number - 1], words, said):
+                return False
+    return True
 
 
 def _letters(cubes: str) -> str:
@@ -325,7 +369,8 @@ def describe(table: Table, move: str) -> str:
     if verb == "play":
         card = engine.CARDS[_card_index(engine, what)]
         words = effect_words(engine, card.effect)
-        choices = f", {_option(Choice(key, (option,), option, ''), option)}" if option else ""
+        said = _option(Choice(key, (option,), option, ""), option, card.effect)
+        choices = f", {said}" if option else ""
         after = dict(view.outcomes()).get(move)
         held = after.text.upper() if after is not None else "?"
         return f"{who} plays {what} ({words}{choices}): caravan {before} becomes {held or 'empty'}."
