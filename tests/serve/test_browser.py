@@ -227,7 +227,9 @@ def test_the_page_passes_axe_and_plays_with_the_keyboard_alone(browser, page_err
     assert page_errors == []
 
 
-def test_hot_seat_hides_each_hand_until_its_person_asks_and_undo_takes_back(browser, page_errors):
+def test_hot_seat_hides_each_hand_until_its_person_asks_and_undo_takes_back(
+    browser, page_errors, tmp_path: Path
+):
     with served() as (url, _):
         page = new_page(browser, page_errors)
         start_game(page, url, "golem", ["human", "human", "greedy"], 8)
@@ -251,6 +253,21 @@ def test_hot_seat_hides_each_hand_until_its_person_asks_and_undo_takes_back(brow
         # undo: back to seat 2's decision, the bot's answer taken back too
         page.click("#undo")
         page.wait_for_selector("#log li:nth-child(2)", state="detached")
+        assert page.locator("#log li").count() == 1
+        acting(page, 1)
+        # the record downloaded continues in a new table, its seats as they were
+        with page.expect_download() as download:
+            page.click("#download")
+        saved = tmp_path / "record.json"
+        download.value.save_as(saved)
+        page.goto(url)
+        page.wait_for_selector("#seat-rows .seat-row")
+        page.set_input_files("#record-file", str(saved))
+        page.wait_for_selector("#seat-rows .seat-row:nth-child(3)")
+        assert page.input_value("#game") == "golem"
+        assert [page.input_value(f"#seat-{n}") for n in range(3)] == ["human", "human", "greedy"]
+        page.click("#start")
+        page.wait_for_selector("#log li")
         assert page.locator("#log li").count() == 1
         acting(page, 1)
     assert page_errors == []

@@ -297,9 +297,9 @@ def test_the_server_ends_cleanly_on_sigterm_with_a_live_channel_open():
 
 
 def test_a_composed_card_offers_its_choices_in_words_and_is_drawn():
-    from helpers import composed
-
     from century.serve.tables import Setup, new_table
+
+    from helpers import composed
 
     ruleset = composed()
     engine = load_engine(ruleset)
@@ -327,3 +327,13 @@ def test_a_composed_card_offers_its_choices_in_words_and_is_drawn():
     cards = game_cards(ruleset, engine, "en")
     drawn = cards.merchant["{+yyy/up2}"]
     assert drawn["image"] in cards.images and drawn["words"]
+
+
+def test_the_live_channel_refuses_another_sites_page(client):
+    table_id, [link] = table(client)
+    path = f"/api/tables/{table_id}/events?token={link['token']}"
+    refused = client.get(path, headers={"Origin": "http://evil.example"})
+    assert refused.status_code == 403 and "this server's page" in refused.json()["error"]
+    refused = client.get(path, headers={"Sec-Fetch-Site": "cross-site"})
+    assert refused.status_code == 403
+    assert client.get(f"/api/tables/{table_id}/events?token=nope").status_code == 403

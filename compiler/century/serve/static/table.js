@@ -101,6 +101,42 @@ async function showNewGame() {
   $("players").addEventListener("change", seatRows);
   playerCounts();
   $("new-form").addEventListener("submit", startGame);
+  $("record-file").addEventListener("change", recordChosen);
+}
+
+async function recordChosen() {
+  // a record sets the form as it was played: its game, its players, who played each seat
+  $("form-error").textContent = "";
+  const file = $("record-file").files[0];
+  if (!file) return;
+  let record;
+  try {
+    if (file.size > 2000000) throw new Error("that file is too large to be a game record");
+    record = JSON.parse(await file.text());
+  } catch (err) {
+    $("form-error").textContent = `Cannot read the record: ${err.message}`;
+    return;
+  }
+  if (!record || typeof record !== "object") return;
+  if (state.games.games.some((g) => g.id === record.rules)) {
+    $("game").value = record.rules;
+    playerCounts();
+  }
+  if (Number.isInteger(record.players)) {
+    $("players").value = String(record.players);
+    seatRows();
+  }
+  if (Array.isArray(record.seats)) {
+    record.seats.forEach((spec, seat) => {
+      const kind = $(`seat-${seat}`);
+      if (!kind || typeof spec !== "string") return;
+      const [name, level] = spec.split(":");
+      if ([...kind.options].some((o) => o.value === name)) kind.value = name;
+      kind.dispatchEvent(new Event("change"));
+      if (level && $(`level-${seat}`)) $(`level-${seat}`).value = level;
+    });
+  }
+  if (Number.isInteger(record.seed)) $("seed").value = String(record.seed);
 }
 
 function playerCounts() {
@@ -230,6 +266,17 @@ function connect() {
 }
 
 function render(snap) {
+  // the table is drawn anew: keep the keyboard's place (the same card or button, else the hand)
+  const active = document.activeElement;
+  const key = active && active.dataset ? active.dataset.key : undefined;
+  const inTable = active && $("table").contains(active) && active !== document.body;
+  draw(snap);
+  if (!inTable || $("chooser").open || document.activeElement === active && active.isConnected) return;
+  const same = key ? document.querySelector(`[data-key="${CSS.escape(key)}"]:not([disabled]):not([hidden])`) : null;
+  (same || $("hand")).focus();
+}
+
+function draw(snap) {
   const first = !state.snap;
   state.snap = snap;
   $("title").textContent = snap.title;
