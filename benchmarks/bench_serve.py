@@ -30,6 +30,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -68,7 +69,12 @@ def call(url: str, path: str, body: object = None, token: str = "") -> tuple[dic
 def play(url: str, game: str, seats: list[str], seed: int, until: float, out: dict) -> None:
     """One game through the API, the person moving at random; times into `out`."""
     rng = random.Random(seed)
-    made, _, _ = call(url, "api/tables", {"game": game, "seats": seats, "seed": seed})
+    try:
+        made, _, _ = call(url, "api/tables", {"game": game, "seats": seats, "seed": seed})
+    except urllib.error.HTTPError as err:  # the server is full: counted, not a crash
+        out["refused"] += 1
+        err.close()
+        return
     table, token = made["table"], made["links"][0]["token"]
     for _ in range(MOST_MOVES):
         if time.monotonic() > until:
@@ -97,7 +103,7 @@ def percentiles(values: list[float]) -> str:
 
 
 def load(url: str, tables: int, seconds: float, bots: str) -> None:
-    out: dict = {"trips": [], "server": [], "finished": 0}
+    out: dict = {"trips": [], "server": [], "finished": 0, "refused": 0}
     until = time.monotonic() + seconds
     threads = [
         threading.Thread(
@@ -113,6 +119,7 @@ def load(url: str, tables: int, seconds: float, bots: str) -> None:
     spent = time.perf_counter() - begin
     print(
         f"{tables:3d} tables at once ({bots} bots): {out['finished']}/{tables} games finished "
+        f"({out['refused']} refused) "
         f"in {spent:.1f} s; person's moves {len(out['trips'])} "
         f"({len(out['trips']) / spent:.1f}/s); round trip {percentiles(out['trips'])}; "
         f"server {percentiles(out['server'])}"
@@ -175,11 +182,11 @@ def main() -> None:
     parser.add_argument("--screenshots", type=Path)
     args = parser.parse_args()
     counts = [int(n) for n in args.tables.split(",")]
-    url, process = start(max(counts) + 8)
+    url, process = start(max(counts) + 8)  # room for the page's tables, left unfinished
     try:
         if args.page or args.screenshots:
             page(url, args.screenshots)
-        out: dict = {"trips": [], "server": [], "finished": 0}
+        out: dict = {"trips": [], "server": [], "finished": 0, "refused": 0}
         for seed in range(3):
             play(url, "spice-road", ["human", "greedy"], seed, time.monotonic() + args.seconds, out)
         print(f"per move ({len(out['server'])} moves, 3 games against greedy):")

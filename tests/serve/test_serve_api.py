@@ -246,6 +246,18 @@ def test_the_server_holds_at_most_its_tables(client):
     table(client)
     answer = client.post("/api/tables", json={"game": "spice-road", "seats": ["human", "greedy"]})
     assert answer.status_code == 503 and "2 tables" in answer.json()["error"]
+    # a finished game nobody watches makes room
+    from century.play.bots import GreedyBot
+
+    ruleset = spice_road()
+    engine = load_engine(ruleset)
+    finished, bot = engine.new_game(2, 1), GreedyBot(engine, ruleset, 1)
+    while not finished.is_over():
+        finished.play(bot.choose(finished))
+    first = next(iter(server.tables.tables.values()))
+    first.state = finished
+    assert table(client)[0] in server.tables.tables
+    assert first.id not in server.tables.tables
 
 
 def test_the_log_reads_like_the_rulebook(client):

@@ -520,13 +520,17 @@ class Tables:
         self.tables: dict[str, Table] = {}
 
     def add(self, table: Table) -> None:
-        """Keep `table`, dropping the longest idle table if the server is full (and that one
-        has been idle long enough; else `TableError` 503)."""
+        """Keep `table`; when the server is full, drop a finished game nobody watches, else
+        the longest idle table (idle `IDLE_SECONDS` at least, nobody watching); else
+        `TableError` 503."""
         if len(self.tables) >= self.most:
-            idle = min(self.tables.values(), key=lambda t: t.touched)
-            if time.monotonic() - idle.touched < IDLE_SECONDS or idle.watchers:
+            now = time.monotonic()
+            done = [t for t in self.tables.values() if t.state.is_over() and not t.watchers]
+            idle = [t for t in self.tables.values() if now - t.touched >= IDLE_SECONDS]
+            if not done and not [t for t in idle if not t.watchers]:
                 raise TableError(503, f"this server holds {self.most} tables already")
-            del self.tables[idle.id]
+            gone = min(done or [t for t in idle if not t.watchers], key=lambda t: t.touched)
+            del self.tables[gone.id]
         self.tables[table.id] = table
 
     def get(self, table_id: str) -> Table:
