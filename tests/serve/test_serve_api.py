@@ -289,7 +289,8 @@ def test_serve_usage_errors_exit_2(run, args, says):
     assert "Traceback" not in result.output + result.stderr
 
 
-def test_the_server_ends_cleanly_on_sigterm_with_a_live_channel_open():
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "Ctrl-C"])
+def test_the_server_ends_cleanly_on_a_signal_with_a_live_channel_open(signum):
     with served() as (url, process):
         request = urllib.request.Request(
             url + "api/tables",
@@ -302,7 +303,7 @@ def test_the_server_ends_cleanly_on_sigterm_with_a_live_channel_open():
             f"{url}api/tables/{made['table']}/events?token={token}", timeout=30
         )
         assert stream.readline().startswith(b"event: table")
-        process.send_signal(signal.SIGTERM)
+        process.send_signal(signum)
         assert process.wait(30) == 0
         assert "stopped" in process.stdout.read()
         assert "Traceback" not in process.stderr.read()
@@ -349,3 +350,25 @@ def test_the_live_channel_refuses_another_sites_page(client):
     refused = client.get(path, headers={"Sec-Fetch-Site": "cross-site"})
     assert refused.status_code == 403
     assert client.get(f"/api/tables/{table_id}/events?token=nope").status_code == 403
+
+
+def test_a_bot_that_fails_stops_its_table_and_says_so(client):
+    table_id, [link] = table(client, seed=6)
+    made = client.app.state.server.tables.get(table_id)
+
+    class Broken:
+        def choose(self, state):
+            raise RuntimeError("out of ideas")
+
+    made.bots[1] = Broken()
+    headers = {"X-Seat-Token": link["token"]}
+    client.post(f"/api/tables/{table_id}/move", json={"move": "rest"}, headers=headers)
+    found = {}
+
+    def stalled() -> bool:
+        found.update(snapshot(client, table_id, link["token"]))
+        return bool(found["stalled"])
+
+    wait_until(stalled)
+    assert found["stalled"] == "seat 2 (greedy) could not move: out of ideas"
+    assert client.get("/api/games").status_code == 200  # the server goes on

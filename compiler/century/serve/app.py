@@ -135,7 +135,12 @@ class Server:
                 if table.version != version:
                     continue
                 bot = table.bots[seat]
-                move = await asyncio.to_thread(bot.choose, table.state.clone())
+                try:
+                    move = await asyncio.to_thread(bot.choose, table.state.clone())
+                except Exception as err:  # a bot's bug stops its table, not the server
+                    table.stalled = f"{table.label(seat)} could not move: {str(err)[:200]}"
+                    table.changed()
+                    break
                 if table.version == version and table.state.current_player == seat:
                     table.apply(move)
                     event = self.wake.pop(table.id, None)

@@ -77,6 +77,8 @@ class Table:
     version: int = 0
     touched: float = field(default_factory=time.monotonic)
     watchers: int = 0
+    stalled: str = ""
+    """Why the game cannot go on (a bot that failed), shown to every seat; empty when it can."""
 
     @property
     def humans(self) -> frozenset[int]:
@@ -98,9 +100,10 @@ class Table:
     # -- moves ---------------------------------------------------------------------------
 
     def bot_to_move(self) -> int | None:
-        """The seat of the bot to move, or None (a person moves, or the game is over)."""
+        """The seat of the bot to move, or None (a person moves, the game is over, or a bot
+        failed)."""
         state = self.state
-        if state.is_over() or self.seats[state.current_player] == HUMAN:
+        if state.is_over() or self.stalled or self.seats[state.current_player] == HUMAN:
             return None
         return state.current_player
 
@@ -238,6 +241,7 @@ class Table:
                 and seats == self.humans
                 and any(seat in seats for seat in self.movers)
             ),
+            "stalled": self.stalled,
             "scores": state.scores() if over else None,
             "winners": state.winners() if over else None,
         }

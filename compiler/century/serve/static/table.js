@@ -301,6 +301,7 @@ function renderStatus(snap) {
   else if (snap.acting !== null) text = snap.discarding ? `Seat ${snap.acting + 1}: your caravan is over the limit; return cubes.` : `Seat ${snap.acting + 1}: your turn.`;
   else text = `${snap.seats[snap.current].label} to move.`;
   if (snap.final_round && !snap.over) text += " Final round.";
+  if (snap.stalled) text += ` The game cannot go on: ${snap.stalled}. Download the record to keep it.`;
   $("status").textContent = `Round ${snap.round}. ${text}`;
 }
 
