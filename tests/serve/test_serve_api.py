@@ -372,3 +372,16 @@ def test_a_bot_that_fails_stops_its_table_and_says_so(client):
     wait_until(stalled)
     assert found["stalled"] == "seat 2 (greedy) could not move: out of ideas"
     assert client.get("/api/games").status_code == 200  # the server goes on
+
+
+def test_a_port_in_use_is_a_clear_error(run):
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = run("serve", "--port", str(port))
+    assert result.exit_code == 1, result.output
+    assert f"error: cannot listen on 127.0.0.1:{port}: " in result.stderr
+    assert "Traceback" not in result.output + result.stderr

@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import json
 import secrets
+import socket
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
@@ -457,11 +458,26 @@ def make_app(config: Config) -> Starlette:
     return Starlette(routes=routes, lifespan=lifespan)
 
 
+def listen(host: str, port: int) -> socket.socket:
+    """A socket bound to `host` and `port` (0: any free port); OSError when it cannot be."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
 def run(config: Config, ready: Callable[[str], None] | None = None) -> None:
     """Serve `config` until Ctrl-C or SIGTERM (uvicorn ends the open connections within a
-    second and returns); `ready` is told the address once the server listens."""
+    second and returns); `ready` is told the address once the server listens. OSError, before
+    anything is served, when the address cannot be bound."""
     import uvicorn
 
+    sock = listen(config.host, config.port)
     app = make_app(config)
     server: Any = None
     config.stopping = lambda: bool(server is not None and server.should_exit)
@@ -488,4 +504,7 @@ def run(config: Config, ready: Callable[[str], None] | None = None) -> None:
                 ready(f"http://{host}:{port}/")
 
         server.startup = startup
-    server.run()
+    try:
+        server.run(sockets=[sock])
+    finally:
+        sock.close()
