@@ -385,3 +385,19 @@ def test_a_port_in_use_is_a_clear_error(run):
     assert result.exit_code == 1, result.output
     assert f"error: cannot listen on 127.0.0.1:{port}: " in result.stderr
     assert "Traceback" not in result.output + result.stderr
+
+
+def test_cards_that_cannot_be_drawn_are_shown_as_text(client, monkeypatch):
+    import century.serve.cards as cards
+    import century.targets.images as images
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("no fonts today")
+
+    monkeypatch.setattr(cards, "_CACHE", {})
+    monkeypatch.setattr(images, "render", broken)
+    answer = client.get("/api/games/spice-road/cards")
+    assert answer.status_code == 200
+    found = answer.json()
+    assert all(info["image"] is None and info["words"] for info in found["merchant"].values())
+    assert client.get("/api/games/spice-road/images/0.png").status_code == 404

@@ -4,6 +4,7 @@ screen's resolution, once per game and language, kept in memory."""
 
 from __future__ import annotations
 
+import sys
 import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -52,15 +53,19 @@ def _draw(ruleset: Ruleset, engine: Engine, lang: str) -> GameCards:
     from century.serve.tables import effect_words
     from century.targets.images import ImageOptions, plan, render
 
-    options = ImageOptions(languages=(lang,), dpi=DPI)
-    planned = plan(ruleset, options)
-    files = render(ruleset, options, planned)
     images: dict[str, bytes] = {}
     by_id: dict[tuple[str, str], str] = {}
     backs: dict[str, str] = {}
-    (language,) = planned
-    paths = iter(language.paths)
-    for deck in language.decks:
+    options = ImageOptions(languages=(lang,), dpi=DPI)
+    try:
+        planned = plan(ruleset, options)
+        files = render(ruleset, options, planned)
+    except Exception as err:  # a face that cannot be drawn: the table shows the cards as text
+        print(f"century serve: {ruleset.id}: no card images ({str(err)[:200]})", file=sys.stderr)
+        planned, files = [], {}
+    decks = planned[0].decks if planned else []
+    paths = iter(planned[0].paths if planned else [])
+    for deck in decks:
         for card in deck.cards:
             path = next(paths)
             name = f"{len(images)}.png"
