@@ -396,8 +396,8 @@ def test_cards_that_cannot_be_drawn_are_shown_as_text(client, monkeypatch):
 
     monkeypatch.setattr(cards, "_CACHE", {})
     monkeypatch.setattr(images, "render", broken)
-    answer = client.get("/api/games/spice-road/cards")
+    answer = client.get("/api/games/golem/cards")  # (not the first game: drawn at start)
     assert answer.status_code == 200
     found = answer.json()
     assert all(info["image"] is None and info["words"] for info in found["merchant"].values())
-    assert client.get("/api/games/spice-road/images/0.png").status_code == 404
+    assert client.get("/api/games/golem/images/0.png").status_code == 404
