@@ -48,6 +48,7 @@ LAYERS = {
     "century.render": "render",
     "century.targets": "targets",
     "century.play": "play",
+    "century.serve": "serve",
     "century.cli": "cli",
 }
 """The layer of a module: the longest prefix named here decides (else `ROOT_MODULES`)."""
@@ -64,9 +65,12 @@ MAY_IMPORT = {
     "render": {"root", "model", "runtime", "engine", "prose"},
     "targets": {"root", "model", "runtime", "engine", "prose", "render"},
     "play": {"root", "model", "runtime", "engine"},
+    # the table in the browser: the engine and the bots play, and the card images are drawn
+    # as the images target draws them (its plan and render), so a variant's look comes along
+    "serve": {"root", "model", "runtime", "engine", "render", "targets", "play"},
     "cli": {
         *("root", "model", "runtime", "engine", "frontend", "prose", "checks", "pipeline"),
-        *("render", "targets", "play"),
+        *("render", "targets", "play", "serve"),
     },
     "entry": {"cli"},
     "face": {"root", "model", "engine", "pipeline", "targets", "play"},

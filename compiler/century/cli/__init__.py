@@ -34,6 +34,7 @@ MODULES = (
     "experiment",
     "bots",
     "watch",
+    "serve",
     "targets",
 )
 """The modules of `century.cli` whose `register` adds their commands, in the order of the

@@ -1,0 +1,123 @@
+"""`century serve`: the games as a table in the browser, on this computer or the local
+network."""
+
+from __future__ import annotations
+
+import ipaddress
+import signal
+from typing import Annotated
+
+import typer
+
+from century.cli.common import COMPLETE_GAMES, Command, RulesOpt, fail, load_rulesets, local_rules
+from century.extras import install_hint
+
+EXTRA = f"century serve needs starlette and uvicorn: {install_hint('serve', 'starlette uvicorn')}"
+"""What `century serve` says when the serve extra is not installed."""
+LOOPBACK = "127.0.0.1"
+
+
+def serve(
+    game: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="GAME",
+            help="The game the new-game form offers first (default: the first found); every "
+            "game and variant found can be played.",
+            autocompletion=COMPLETE_GAMES,
+            show_default=False,
+        ),
+    ] = None,
+    host: Annotated[
+        str | None,
+        typer.Option(
+            "--host",
+            metavar="ADDRESS",
+            help="Listen on this address of the local network (e.g. 0.0.0.0) so others can "
+            "join through their seats' secret links; default: this computer only (127.0.0.1).",
+            show_default=False,
+        ),
+    ] = None,
+    port: Annotated[
+        int,
+        typer.Option(metavar="N", min=0, max=65535, help="The port (0: any free one)."),
+    ] = 8000,
+    bot_pause: Annotated[
+        float,
+        typer.Option(
+            "--bot-pause",
+            metavar="SECONDS",
+            min=0.0,
+            max=10.0,
+            help="How long a bot waits before each move, so its moves can be followed.",
+        ),
+    ] = 0.8,
+    max_tables: Annotated[
+        int,
+        typer.Option("--max-tables", metavar="N", min=1, max=1000, help="Tables held at once."),
+    ] = 32,
+    rules: RulesOpt = None,
+) -> None:
+    """Play the games in the browser: a table with the game's cards, against bots, hot-seat
+    or, with --host, on the local network. Prints the address; Ctrl-C or SIGTERM stops it.
+
+    Needs starlette and uvicorn (the serve extra).
+    """
+    try:
+        import starlette  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError:
+        fail(EXTRA)
+    address = LOOPBACK if host is None else host
+    try:
+        ipaddress.ip_address(address)
+    except ValueError:
+        if address != "localhost":
+            fail(f"--host must be an IP address of this computer, not {address[:60]!r}", 2)
+    compiled = load_rulesets(rules or local_rules(), with_bundled=True)
+    games = dict(compiled.rulesets)
+    if not games:
+        fail("no games found", 2)
+    if game is not None:
+        from century.cli.common import require_game
+
+        require_game(compiled, game)
+        games = {game: games[game], **{k: v for k, v in games.items() if k != game}}
+    from century.serve.app import Config, run
+
+    config = Config(
+        games=games,
+        bot_pause=bot_pause,
+        host=address,
+        port=port,
+        max_tables=max_tables,
+        network=host is not None,
+    )
+
+    def ready(url: str) -> None:
+        typer.echo(f"century serve: {len(games)} games at {url} (Ctrl-C stops)", err=False)
+        if host is not None:
+            typer.echo(
+                "listening on the network: each person joins through their seat's secret link"
+            )
+
+    stops: list[int] = []
+    # uvicorn stops on SIGINT and SIGTERM, then raises the signal again for the handler it
+    # found: this one notes it, so the command ends with exit 0 after a clean stop
+    previous = {
+        number: signal.signal(number, lambda signum, frame: stops.append(signum))
+        for number in (signal.SIGINT, signal.SIGTERM)
+    }
+    try:
+        run(config, ready)
+    except OSError as err:
+        fail(f"cannot listen on {address}:{port}: {err.strerror or err}")
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+    typer.echo("century serve: stopped")
+
+
+def register(app: typer.Typer) -> None:
+    """Add `serve` to `app`."""
+    app.command(cls=Command)(serve)

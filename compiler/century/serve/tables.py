@@ -1,0 +1,544 @@
+"""The tables of `century serve`: games in play, who may move which seat, what each seat
+sees, the move log in words, undo and records.
+
+A table holds one engine state. Every seat is a person (``human``) or a bot (its spec,
+``greedy``, ``planner:4``). Whoever holds a token may act for the seats it names: a
+hot-seat table has one token for every person's seat; a network table one token per
+person's seat (its secret link) and a watch token for none. Moves are the engine's own: a
+move is made only when it is one of `State.legal_moves()`, re-checked here, and a move that
+is not leaves the table as it was (`TableError`, a 4xx for the web layer).
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from century.model.text import shown
+from century.play.terminal import Choice, group_moves, split_move
+
+if TYPE_CHECKING:
+    from century.engine import Engine
+    from century.engine.runtime import State
+    from century.model.ruleset import Ruleset
+    from century.play.bots import Bot
+
+HUMAN = "human"
+"""A seat played by a person."""
+MAX_TABLES = 32
+"""Tables one server holds at once (`--max-tables`); an idle one makes room for a new one."""
+MAX_WATCHERS = 16
+"""Live connections to one table at once."""
+MAX_LOG = 400
+"""Move-log entries a snapshot carries (the latest)."""
+IDLE_SECONDS = 30 * 60
+"""A table untouched this long may be dropped to make room for a new one."""
+
+
+class TableError(Exception):
+    """A request a table refuses, with the HTTP status that says why (the table unchanged)."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+@dataclass
+class Entry:
+    """One line of the move log: who moved, the move in notation and in words."""
+
+    seat: int
+    move: str
+    text: str
+
+
+@dataclass
+class Table:
+    """One game in play."""
+
+    id: str
+    ruleset: Ruleset
+    engine: Engine
+    seats: list[str]
+    """Per seat: ``human`` or the bot's spec."""
+    seed: int
+    state: State
+    network: bool
+    tokens: dict[str, frozenset[int]]
+    """Per secret token: the seats it may act for (empty: watch only)."""
+    bots: dict[int, Bot]
+    lang: str
+    log: list[Entry] = field(default_factory=list)
+    movers: list[int] = field(default_factory=list)
+    """The seat that made each move of the record, in order."""
+    version: int = 0
+    touched: float = field(default_factory=time.monotonic)
+    watchers: int = 0
+    stalled: str = ""
+    """Why the game cannot go on (a bot that failed), shown to every seat; empty when it can."""
+
+    @property
+    def humans(self) -> frozenset[int]:
+        return frozenset(seat for seat, kind in enumerate(self.seats) if kind == HUMAN)
+
+    def seats_of(self, token: str | None) -> frozenset[int]:
+        """The seats `token` may act for; `TableError` (403) for a token of no seat."""
+        if not token or not isinstance(token, str):
+            raise TableError(403, "this table needs its secret link (a seat token)")
+        for known, seats in self.tokens.items():
+            if secrets.compare_digest(known.encode(), token.encode()):
+                return seats
+        raise TableError(403, "that seat token is not one of this table's")
+
+    def label(self, seat: int) -> str:
+        kind = self.seats[seat]
+        return f"seat {seat + 1} ({'person' if kind == HUMAN else kind})"
+
+    # -- moves ---------------------------------------------------------------------------
+
+    def bot_to_move(self) -> int | None:
+        """The seat of the bot to move, or None (a person moves, the game is over, or a bot
+        failed)."""
+        state = self.state
+        if state.is_over() or self.stalled or self.seats[state.current_player] == HUMAN:
+            return None
+        return state.current_player
+
+    def move(self, seats: frozenset[int], move: Any, version: Any = None) -> None:
+        """Make `move` for the player to move, who must be one of `seats`; `version` (if
+        given) must be the table's, so a move chosen on a stale table is refused."""
+        state = self.state
+        if not isinstance(move, str) or not move or len(move) > 200:
+            raise TableError(400, "a move is a short text in the game's notation")
+        if version is not None and version != self.version:
+            raise TableError(409, "the table has changed since: look again")
+        if state.is_over():
+            raise TableError(409, "the game is over")
+        if state.current_player not in seats:
+            raise TableError(
+                409 if seats else 403, f"it is {self.label(state.current_player)}'s turn"
+            )
+        if move not in state.legal_moves():
+            raise TableError(422, f"not a legal move now: {move[:60]!r}")
+        self.apply(move)
+
+    def apply(self, move: str) -> None:
+        """Play a legal `move` and log it in words."""
+        seat = self.state.current_player
+        text = describe(self, move)
+        self.state.play(move)
+        self.movers.append(seat)
+        self.log.append(Entry(seat, move, text))
+        self.changed()
+
+    def changed(self) -> None:
+        self.version += 1
+        self.touched = time.monotonic()
+
+    def undo(self, seats: frozenset[int]) -> None:
+        """Take back every move since the last one a person of `seats` made (a bot's answers
+        included), so that person decides again; only where one token acts for every person
+        (a solo or hot-seat table)."""
+        if self.network:
+            raise TableError(409, "a table on the network has no undo")
+        if not seats or seats != self.humans:
+            raise TableError(403, "only the table's own token may undo")
+        last = max((i for i, seat in enumerate(self.movers) if seat in seats), default=None)
+        if last is None:
+            raise TableError(409, "nothing to undo: no move of yours yet")
+        record = {**self.state.record(), "moves": self.state.moves()[:last]}
+        self.state = self.engine.replay(record)
+        del self.movers[last:]
+        del self.log[last:]
+        self.changed()
+
+    def record(self) -> dict[str, Any]:
+        """The game record (`century replay` plays it back), naming who played each seat."""
+        return {**self.state.record(), "seats": list(self.seats)}
+
+    # -- what a seat sees ----------------------------------------------------------------
+
+    def snapshot(self, seats: frozenset[int]) -> dict[str, Any]:
+        """The table as the holder of a token for `seats` may see it: everything on the
+        table, the hands of `seats` only (the others' sizes), and the legal moves when one
+        of `seats` is to move."""
+        engine, state, ruleset = self.engine, self.state, self.ruleset
+        view = state.view()
+        codes = engine.CODES
+        acting = state.current_player if state.current_player in seats and not view.over else None
+        seat_list = []
+        for seat in range(view.players):
+            held = [
+                {"id": coin.id, "count": count}
+                for coin, count in zip(ruleset.coins, view.coins(seat), strict=True)
+                if count
+            ]
+            entry: dict[str, Any] = {
+                "seat": seat,
+                "kind": self.seats[seat],
+                "label": self.label(seat),
+                "caravan": view.caravan(seat).text,
+                "score": view.score(seat),
+                "points": [engine.POINT_CARDS[c].id for c in view.point_cards(seat)],
+                "coins": held,
+                "played": [engine.CARDS[c].id for c in view.played(seat)],
+                "hand_size": len(view.hand(seat)),
+                "turns": view.turns(seat),
+            }
+            if seat in seats:
+                entry["hand"] = [engine.CARDS[c].id for c in sorted(view.hand(seat))]
+            seat_list.append(entry)
+        point_row = []
+        for slot, index in enumerate(view.point_row):
+            pile = view.coin_pile(slot)
+            card = engine.POINT_CARDS[index]
+            point_row.append(
+                {
+                    "slot": slot + 1,
+                    "id": card.id,
+                    "cost": _cubes(card.cost, codes),
+                    "points": card.points,
+                    "coin": None
+                    if pile < 0
+                    else {**self._coin(pile), "left": view.coin_count(pile)},
+                }
+            )
+        merchant_row = [
+            {"slot": slot + 1, "id": engine.CARDS[index].id, "cubes": cubes.text}
+            for slot, (index, cubes) in enumerate(
+                zip(view.merchant_row, view.merchant_cubes, strict=True)
+            )
+        ]
+        over = view.over
+        return {
+            "table": self.id,
+            "version": self.version,
+            "game": ruleset.id,
+            "title": shown(ruleset.name, self.lang, ruleset.id),
+            "network": self.network,
+            "players": view.players,
+            "round": view.rounds() + 1,
+            "current": state.current_player,
+            "over": over,
+            "final_round": view.final_round,
+            "discarding": view.discarding,
+            "limit": ruleset.caravan_limit,
+            "you": sorted(seats),
+            "acting": acting,
+            "seats": seat_list,
+            "point_row": point_row,
+            "merchant_row": merchant_row,
+            "decks_left": list(view.decks_left),
+            "moves": self._moves() if acting is not None else [],
+            "log": [{"seat": e.seat, "move": e.move, "text": e.text} for e in self.log[-MAX_LOG:]],
+            "log_size": len(self.log),
+            "can_undo": (
+                not self.network
+                and bool(seats)
+                and seats == self.humans
+                and any(seat in seats for seat in self.movers)
+            ),
+            "stalled": self.stalled,
+            "scores": state.scores() if over else None,
+            "winners": state.winners() if over else None,
+        }
+
+    def _coin(self, pile: int) -> dict[str, Any]:
+        coin = self.ruleset.coins[pile]
+        return {"id": coin.id, "value": coin.value, "name": shown(coin.name, self.lang, coin.id)}
+
+    def _moves(self) -> list[dict[str, Any]]:
+        """The legal moves of the player to move, grouped by what is pointed at: a card in
+        the hand, a slot of a row, rest, the discard; each with its ways."""
+        found = []
+        engine = self.engine
+        for choice in group_moves(self.state.legal_moves(), engine.CODES):
+            verb, _, what = choice.key.partition(" ")
+            effect = engine.CARDS[_card_index(engine, what)].effect if verb == "play" else None
+            found.append(
+                {
+                    "key": choice.key,
+                    "verb": verb,
+                    "what": what,
+                    "options": [
+                        {
+                            "move": choice.move(option),
+                            "option": option,
+                            "words": _option(choice, option, effect),
+                        }
+                        for option in choice.options
+                    ],
+                    "default": choice.move(choice.default),
+                }
+            )
+        return found
+
+
+def _cubes(vector: tuple[int, ...], codes: str) -> str:
+    return "".join(code * count for code, count in zip(codes, vector, strict=True))
+
+
+def _option(choice: Choice, option: str, effect: tuple[Any, ...] | None = None) -> str:
+    """An option of an entry in words: ``leaving Y, R`` (an acquisition), ``returning Y``
+    (a discard); for a card played, its choices read along its steps (`effect`): ``twice``,
+    ``raising Y, G``, ``option 2, paying R``."""
+    verb = choice.key.split()[0]
+    if not option:
+        return "as it is"
+    if verb == "acquire":
+        return "leaving " + _letters(option)
+    if verb == "discard":
+        return "returning " + _letters(option)
+    words = option.split()
+    if effect is not None:
+        said: list[str] = []
+        if _walk(effect, words, said) and not words:
+            return ", ".join(said)
+        words = option.split()
+    return ", ".join(_word(word) for word in words)
+
+
+def _word(word: str) -> str:
+    """One word of a played card's choices, read alone."""
+    if word[:1] == "x" and word[1:].isdigit():
+        return _times(int(word[1:]))
+    if word[:1] == "o" and word[1:].isdigit():
+        return f"option {word[1:]}"
+    return _letters(word)
+
+
+def _times(times: int) -> str:
+    return {1: "once", 2: "twice"}.get(times, f"{times} times")
+
+
+def _walk(steps: tuple[Any, ...], words: list[str], said: list[str]) -> bool:
+    """Read `words` (taken from the front) along `steps`, saying each choice; False when
+    they do not fit the steps."""
+    for step in steps:
+        name = step[0]
+        if name in ("upgrade", "pay_any"):
+            if not words:
+                return False
+            cubes = words.pop(0)
+            said.append(("raising " if name == "upgrade" else "paying ") + _letters(cubes))
+        elif name == "repeat":
+            if not words or words[0][:1] != "x" or not words[0][1:].isdigit():
+                return False
+            times = int(words.pop(0)[1:])
+            said.append(_times(times))
+            for _ in range(times):
+                if not _walk(step[1], words, said):
+                    return False
+        elif name == "choose":
+            if not words or words[0][:1] != "o" or not words[0][1:].isdigit():
+                return False
+            number = int(words.pop(0)[1:])
+            if not 1 <= number <= len(step[1]):
+                return False
+            said.append(f"option {number}")
+            if not _walk(step[1][number - 1], words, said):
+                return False
+    return True
+
+
+def _letters(cubes: str) -> str:
+    return " ".join(cubes.upper())
+
+
+# -- the move log in words -----------------------------------------------------------------
+
+
+def describe(table: Table, move: str) -> str:
+    """`move`, about to be made by the player to move, as the rulebook would say it:
+    ``Seat 2 (greedy) acquires +g from slot 3, placing Y on each card before it.``"""
+    engine, state = table.engine, table.state
+    view = state.view()
+    seat = state.current_player
+    who = table.label(seat).capitalize()
+    key, option = split_move(move)
+    verb, _, what = key.partition(" ")
+    before = view.caravan(seat).text.upper() or "nothing"
+    if verb == "rest":
+        count = len(view.played(seat))
+        cards = f"{count} played card{'s' * (count != 1)}"
+        return f"{who} rests, taking {cards} back into the hand."
+    if verb == "discard":
+        return (
+            f"{who} returns {_letters(option)} to the supply, down to the caravan limit of "
+            f"{table.ruleset.caravan_limit}."
+        )
+    if verb == "play":
+        card = engine.CARDS[_card_index(engine, what)]
+        words = effect_words(engine, card.effect)
+        said = _option(Choice(key, (option,), option, ""), option, card.effect)
+        choices = f", {said}" if option else ""
+        after = dict(view.outcomes()).get(move)
+        held = after.text.upper() if after is not None else "?"
+        return f"{who} plays {what} ({words}{choices}): caravan {before} becomes {held or 'empty'}."
+    if verb == "acquire":
+        slot = int(what)
+        card = engine.CARDS[view.merchant_row[slot - 1]]
+        lying = view.merchant_cubes[slot - 1].text.upper()
+        placed = (
+            f", placing {_letters(option)} on the card{'s' * (len(option) > 1)} before it"
+            if option
+            else ""
+        )
+        taken = f" and taking the {_letters(lying)} lying on it" if lying else ""
+        return f"{who} acquires {card.id} from slot {slot} of the merchant row{placed}{taken}."
+    if verb == "claim":
+        slot = int(what)
+        point = engine.POINT_CARDS[view.point_row[slot - 1]]
+        pile = view.coin_pile(slot - 1)
+        coin = ""
+        if pile >= 0 and view.coin_count(pile):
+            info = table._coin(pile)
+            coin = f" and takes a {info['name']} ({info['value']})"
+        cost = _letters(_cubes(point.cost, engine.CODES))
+        return f"{who} pays {cost} for a point card worth {point.points}{coin}."
+    return f"{who}: {move}."
+
+
+def effect_words(engine: Engine, effect: tuple[Any, ...]) -> str:
+    """A card's effect in the engine's words, its cubes in capitals."""
+    parts = engine.effect_text(effect, engine.CODES)  # words and cube strings, alternating
+    return "".join(part.upper() if index % 2 else part for index, part in enumerate(parts))
+
+
+def _card_index(engine: Engine, card_id: str) -> int:
+    for index, card in enumerate(engine.CARDS):
+        if card.id == card_id:
+            return index
+    raise KeyError(card_id)
+
+
+# -- making tables -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What a new table is: the game, one entry per seat (``human`` or a bot spec), the
+    seed, whether each person plays on a device of their own, and a record to continue."""
+
+    game: str
+    seats: tuple[str, ...]
+    seed: int
+    network: bool = False
+    record: dict[str, Any] | None = None
+
+
+def check_seats(ruleset: Ruleset, seats: Any) -> tuple[str, ...]:
+    """The seats of a new table, checked: the game's player counts, a person or a known bot
+    each, at least one person."""
+    from century.play.bots import check_spec
+
+    if not isinstance(seats, list | tuple) or not all(isinstance(s, str) for s in seats):
+        raise TableError(400, "seats: a list with one entry per seat, 'human' or a bot")
+    if not ruleset.players_min <= len(seats) <= ruleset.players_max:
+        raise TableError(
+            400, f"{ruleset.id} is for {ruleset.players_min} to {ruleset.players_max} players"
+        )
+    for spec in seats:
+        if spec != HUMAN:
+            try:
+                check_spec(spec)
+            except ValueError as err:
+                raise TableError(400, str(err)) from None
+    if HUMAN not in seats:
+        raise TableError(400, "a table needs at least one person")
+    return tuple(seats)
+
+
+def new_table(ruleset: Ruleset, engine: Engine, setup: Setup, lang: str) -> Table:
+    """A table for `setup` (its record played back, when it has one): `TableError` (400)
+    for a record that does not replay."""
+    from century.play.bots import make_bot
+    from century.play.config import derive_seed
+
+    seed = setup.seed
+    moves: list[str] = []
+    wanted: Any = setup.seats
+    if setup.record is not None:
+        try:
+            played, seed = _continue(engine, setup.record)
+        except (ValueError, TypeError) as err:
+            raise TableError(400, f"the record does not replay: {str(err)[:200]}") from None
+        if wanted is None:  # you in the first seat, the greedy bot in the others
+            wanted = [HUMAN] + ["greedy"] * (played.players - 1)
+    seats = check_seats(ruleset, wanted)
+    if setup.record is not None:
+        if played.players != len(seats):
+            raise TableError(400, f"the record is for {played.players} players, not {len(seats)}")
+        moves = played.moves()
+    bots = {
+        seat: make_bot(spec, engine, ruleset, derive_seed(seed, "serve", seat))
+        for seat, spec in enumerate(seats)
+        if spec != HUMAN
+    }
+    humans = frozenset(seat for seat, spec in enumerate(seats) if spec == HUMAN)
+    tokens: dict[str, frozenset[int]] = {}
+    if setup.network:
+        for seat in sorted(humans):
+            tokens[secrets.token_urlsafe(18)] = frozenset({seat})
+        tokens[secrets.token_urlsafe(18)] = frozenset()
+    else:
+        tokens[secrets.token_urlsafe(18)] = humans
+    table = Table(
+        id=secrets.token_urlsafe(9),
+        ruleset=ruleset,
+        engine=engine,
+        seats=list(seats),
+        seed=seed,
+        state=engine.new_game(len(seats), seed),
+        network=setup.network,
+        tokens=tokens,
+        bots=bots,
+        lang=lang,
+    )
+    for move in moves:  # the record's moves again, for the log and who made each
+        table.apply(move)
+    return table
+
+
+def _continue(engine: Engine, record: Any) -> tuple[State, int]:
+    """A record played back (ValueError naming what is wrong), and its seed."""
+    if not isinstance(record, dict):
+        raise ValueError("a record is a JSON object")
+    if record.get("start") is not None:
+        raise ValueError("start: a record from a hand-made position cannot be continued here")
+    state = engine.replay(record)
+    seed = record.get("seed")
+    if not isinstance(seed, int):
+        raise ValueError("seed: a whole number")
+    return state, seed
+
+
+class Tables:
+    """Every table of a server, bounded by `most`."""
+
+    def __init__(self, most: int = MAX_TABLES) -> None:
+        self.most = most
+        self.tables: dict[str, Table] = {}
+
+    def add(self, table: Table) -> None:
+        """Keep `table`; when the server is full, drop a finished game nobody watches, else
+        the longest idle table (idle `IDLE_SECONDS` at least, nobody watching); else
+        `TableError` 503."""
+        if len(self.tables) >= self.most:
+            now = time.monotonic()
+            done = [t for t in self.tables.values() if t.state.is_over() and not t.watchers]
+            idle = [t for t in self.tables.values() if now - t.touched >= IDLE_SECONDS]
+            if not done and not [t for t in idle if not t.watchers]:
+                raise TableError(503, f"this server holds {self.most} tables already")
+            gone = min(done or [t for t in idle if not t.watchers], key=lambda t: t.touched)
+            del self.tables[gone.id]
+        self.tables[table.id] = table
+
+    def get(self, table_id: str) -> Table:
+        table = self.tables.get(table_id) if isinstance(table_id, str) else None
+        if table is None:
+            raise TableError(404, "no such table (the server may have restarted)")
+        return table

@@ -1,0 +1,273 @@
+"""`century serve` as people use it: a real Chromium (the operating system's, driven by
+Playwright; never a downloaded browser) against `century serve` in a process of its own.
+
+- a whole game played by clicking, against a bot, to the end: the final scores on the page
+  are those of the engine replaying the record the page downloads;
+- a network game on two devices (two browser contexts, each with its seat's secret link):
+  each sees its own hand only, moves arrive live, a seat that drops rejoins;
+- the page checked with axe-core (bundled by axe-playwright-python, nothing fetched), and a
+  game started and played with the keyboard alone.
+
+Without Playwright or Chromium these tests are skipped, saying which is missing.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from helpers import bundled_rulesets
+from helpers.serve import CHROMIUM_FLAGS, browser_skip_reason, chromium, served
+
+REASON = browser_skip_reason()
+pytestmark = pytest.mark.skipif(REASON is not None, reason=REASON or "")
+
+PLAYERS_SEED = 11
+TURNS = 400
+"""A bound on the turns a test plays (a game against the greedy bot takes far fewer)."""
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=chromium(), args=CHROMIUM_FLAGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page_errors():
+    return []
+
+
+def new_page(browser, errors, **options):
+    context = browser.new_context(viewport={"width": 1280, "height": 1000}, **options)
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    return page
+
+
+def start_game(page, url, game, seats, seed, network=False):
+    page.goto(url)
+    page.wait_for_selector("#seat-rows .seat-row")
+    page.select_option("#game", game)
+    page.select_option("#players", str(len(seats)))
+    for seat, kind in enumerate(seats):
+        page.select_option(f"#seat-{seat}", kind)
+    page.fill("#seed", str(seed))
+    if network:
+        page.check("#network")
+    page.click("#start")
+
+
+def mirror(engine, page, players, seed):
+    """The engine's state after the moves the page's log lists."""
+    moves = page.eval_on_selector_all("#log li", "items => items.map(i => i.dataset.move)")
+    state = engine.new_game(players, seed)
+    for move in moves:
+        state.play(move)
+    return state
+
+
+def my_turn(page, seat):
+    # selectors, not script: the page's Content-Security-Policy forbids eval, which older
+    # Playwrights use for wait_for_function
+    page.wait_for_selector(f"body[data-over='true'], body[data-acting='{seat}']", state="attached")
+    return page.evaluate("() => document.body.dataset.over") != "true"
+
+
+def logged_more(page, count):
+    """Wait for the move log to hold more than `count` entries."""
+    page.wait_for_selector(f"#log li:nth-child({count + 1})", state="attached")
+
+
+def acting(page, seat):
+    page.wait_for_selector(f"body[data-acting='{seat}']", state="attached")
+
+
+def click_move(page, move):
+    """Make `move` by pointing: the card, slot or button of its entry, then its way in the
+    chooser when it has several."""
+    from century.play.terminal import split_move
+
+    key, _ = split_move(move)
+    logged = page.locator("#log li").count()
+    if not page.locator("#chooser").evaluate("d => d.open"):
+        page.locator(f"[data-key={json.dumps(key)}]").click()
+    chooser = page.locator("#chooser")
+    if chooser.evaluate("d => d.open"):
+        chooser.locator(f"button[data-move={json.dumps(move)}]").click()
+    logged_more(page, logged)
+
+
+def test_a_whole_game_by_clicking_against_a_bot_ends_with_the_engines_scores(
+    browser, page_errors, tmp_path: Path
+):
+    from century.engine import load_engine
+    from century.play.bots import GreedyBot
+
+    ruleset = bundled_rulesets()["spice-road"]
+    engine = load_engine(ruleset)
+    me = GreedyBot(engine, ruleset, 1)  # decides; the page is only ever clicked
+    with served() as (url, _):
+        page = new_page(browser, page_errors)
+        start_game(page, url, "spice-road", ["human", "greedy"], PLAYERS_SEED)
+        page.wait_for_selector("#hand-cards li")
+        kinds = set()
+        for _ in range(TURNS):
+            if not my_turn(page, 0):
+                break
+            move = me.choose(mirror(engine, page, 2, PLAYERS_SEED))
+            kinds.add(move.split()[0])
+            click_move(page, move)
+        assert page.evaluate("() => document.body.dataset.over") == "true"
+        assert {"play", "acquire", "claim"} <= kinds
+        shown = page.eval_on_selector_all(
+            "#scores li", "items => items.map(i => Number(i.dataset.score))"
+        )
+        with page.expect_download() as download:
+            page.click("#download")
+        saved = tmp_path / "record.json"
+        download.value.save_as(saved)
+        record = json.loads(saved.read_text())
+        replayed = engine.replay(record)
+        assert replayed.is_over()
+        assert shown == replayed.scores()
+        assert record["seats"] == ["human", "greedy"]
+        winner = page.text_content("#winner") or ""
+        assert f"seat {replayed.winner() + 1}" in winner
+    assert page_errors == []
+
+
+def test_a_network_game_on_two_devices(browser, page_errors):
+    with served("--host", "127.0.0.1") as (url, _):
+        host = new_page(browser, page_errors)
+        start_game(host, url, "spice-road", ["human", "human"], 4, network=True)
+        host.wait_for_selector("#links:not([hidden]) a.seat-link")
+        links = {
+            a.get_attribute("data-seats"): a.get_attribute("href")
+            for a in host.locator("a.seat-link").all()
+        }
+        one = new_page(browser, page_errors)  # a context of its own: another device
+        two = new_page(browser, page_errors)
+        one.goto(links["0"])
+        two.goto(links["1"])
+        for page in (one, two):
+            page.wait_for_selector("#seat-list li")
+        # each sees its own hand, and of the other only how many cards it holds
+        assert one.text_content("#hand-heading") == "Your hand (seat 1)"
+        assert one.locator("#hand-cards li").count() > 0
+        assert two.locator("#hand-cards li").count() > 0
+        assert one.locator("[data-key^='play']").count() > 0
+        assert (
+            two.locator("button[data-key]:not([disabled]):not([hidden])").count() == 0
+        )  # not its turn
+        # a move on one device arrives live on the other, which then moves
+        click_move(one, "rest")
+        acting(two, 1)
+        assert "Seat 1 (person) rests" in (two.text_content("#log") or "")
+        # seat 2 drops and rejoins through its link
+        two.context.close()
+        back = new_page(browser, page_errors)
+        back.goto(links["1"])
+        acting(back, 1)
+        click_move(back, "rest")
+        acting(one, 0)
+        assert one.locator("#log li").count() == 2
+        # a made-up token gets a clear refusal and no table
+        stranger = new_page(browser, [])
+        stranger.goto(links["1"].split("#")[0] + "#not-a-seat-token")
+        stranger.wait_for_selector("#status:not(:empty)", state="attached")
+        assert "not one of this table's" in (stranger.text_content("#status") or "")
+    assert page_errors == []
+
+
+def test_the_page_passes_axe_and_plays_with_the_keyboard_alone(browser, page_errors):
+    from axe_playwright_python.sync_playwright import Axe
+
+    axe = Axe()
+    with served() as (url, _):
+        page = new_page(browser, page_errors)
+        page.goto(url)
+        page.wait_for_selector("#seat-rows .seat-row")
+        found = axe.run(page)
+        assert found.violations_count == 0, found.generate_report()
+        # start with the keyboard: Tab to the button, Enter
+        for _ in range(40):
+            page.keyboard.press("Tab")
+            if page.evaluate("() => document.activeElement.id") == "start":
+                break
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#hand-cards button.card")
+        found = axe.run(page)
+        assert found.violations_count == 0, found.generate_report()
+        # play: Tab to a card of the hand that can be played, Enter, Enter in the chooser
+        for turn in range(3):
+            acting(page, 0)
+            logged = page.locator("#log li").count()
+            for _ in range(80):
+                page.keyboard.press("Tab")
+                key = page.evaluate("() => document.activeElement.dataset.key || ''")
+                if key.startswith("play") or (turn == 2 and key == "rest"):
+                    break
+            else:
+                raise AssertionError("no card of the hand could be reached with Tab")
+            page.keyboard.press("Enter")
+            if page.locator("#chooser").evaluate("d => d.open"):
+                found = axe.run(page)
+                assert found.violations_count == 0, found.generate_report()
+                page.keyboard.press("Enter")  # the suggested way has the focus
+            logged_more(page, logged)
+    assert page_errors == []
+
+
+def test_hot_seat_hides_each_hand_until_its_person_asks_and_undo_takes_back(
+    browser, page_errors, tmp_path: Path
+):
+    with served() as (url, _):
+        page = new_page(browser, page_errors)
+        start_game(page, url, "golem", ["human", "human", "greedy"], 8)
+        page.wait_for_selector("#pass:not([hidden])")  # every hand hidden until asked for
+        page.click("#reveal")
+        page.wait_for_selector("#hand-cards button.card")
+        assert page.text_content("#hand-heading") == "Your hand (seat 1)"
+        click_move(page, "rest")
+        # seat 2's turn on the same screen: its hand hidden until it asks
+        acting(page, 1)
+        page.wait_for_selector("#pass:not([hidden])")
+        assert page.locator("#hand-cards li").count() == 0
+        assert "pass the screen" in (page.text_content("#pass-text") or "")
+        page.click("#reveal")
+        page.wait_for_selector("#hand-cards button.card")
+        assert page.text_content("#hand-heading") == "Your hand (seat 2)"
+        click_move(page, "rest")
+        logged_more(page, 2)  # the bot answered
+        acting(page, 0)
+        assert page.locator("#log li").count() == 3
+        # undo: back to seat 2's decision, the bot's answer taken back too
+        page.click("#undo")
+        page.wait_for_selector("#log li:nth-child(2)", state="detached")
+        assert page.locator("#log li").count() == 1
+        acting(page, 1)
+        # the record downloaded continues in a new table, its seats as they were
+        with page.expect_download() as download:
+            page.click("#download")
+        saved = tmp_path / "record.json"
+        download.value.save_as(saved)
+        page.goto(url)
+        page.wait_for_selector("#seat-rows .seat-row")
+        page.set_input_files("#record-file", str(saved))
+        page.wait_for_selector("#seat-rows .seat-row:nth-child(3)")
+        assert page.input_value("#game") == "golem"
+        assert [page.input_value(f"#seat-{n}") for n in range(3)] == ["human", "human", "greedy"]
+        page.click("#start")
+        page.wait_for_selector("#log li")
+        assert page.locator("#log li").count() == 1
+        acting(page, 1)
+    assert page_errors == []
