@@ -35,6 +35,8 @@ nitpicky = True
 
 autodoc_member_order = "bysource"
 autodoc_typehints = "none"
+# Only what the generated modules say themselves (not the docstrings of gymnasium's base classes)
+autodoc_inherit_docstrings = False
 autodoc_default_options = {"undoc-members": False}
 
 html_theme = "alabaster"

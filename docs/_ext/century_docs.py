@@ -9,7 +9,11 @@ Nothing here is copied by hand: every page is read from the code that defines it
 - ``reference/_generated/schemas.md``: the data format, from the JSON Schemas the package
   ships (`century.resources`);
 - ``reference/_generated/limits.md``: every cap of `century.limits` with its value and its
-  docstring.
+  docstring;
+- the modules the API pages document with autodoc: Spice Road's engine (``spice_road``), its
+  action module and its PettingZoo and Gymnasium environments, written by `century
+  pettingzoo` into a temporary folder put on ``sys.path``, so the pages read the docstrings
+  of the code a user gets.
 
 The files are written into the source folder (``codes/`` and ``_generated/`` are in
 ``.gitignore``) before Sphinx reads it, and rewritten only when their text changes, so an
@@ -382,8 +386,34 @@ def limits_table() -> str:
 # -- the extension ---------------------------------------------------------------------------
 
 
+API_GAME = "spice-road"
+"""The game whose generated modules the API pages document."""
+
+
+def write_api_modules(folder: Path) -> None:
+    """Write the engine and environment modules of `API_GAME` into `folder` as `century
+    pettingzoo` does (a fresh process, as a user runs it)."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "century", "pettingzoo", API_GAME, "--out", str(folder)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"century pettingzoo {API_GAME} failed: {done.stderr}")
+
+
 def _on_builder_inited(app: Any) -> None:
+    import sys
+    import tempfile
+
     generate(Path(app.srcdir))
+    folder = Path(tempfile.mkdtemp(prefix="century-docs-api-"))
+    write_api_modules(folder)
+    sys.path.insert(0, str(folder))
 
 
 def setup(app: Any) -> dict[str, Any]:
