@@ -41,7 +41,7 @@ def check_prose(ruleset: Ruleset, tree: Node) -> Iterator[Diagnostic]:
                 path=format_path(path),
                 hint="the placeholders are listed in the docs (how-to: rule sheets)"
                 if err.code == "C402"
-                else "prose is plain sentences; the sandbox's limits are in the docs (reference: limits)",
+                else "prose is plain sentences; the sandbox's limits are in the docs (Limits)",
             )
         except TextError as err:
             yield Diagnostic.at(tree.locate(("prose",)), "C402", str(err), path="prose")
