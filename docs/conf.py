@@ -29,6 +29,8 @@ exclude_patterns = ["_build", "**/_generated", "**/README.md"]
 
 myst_enable_extensions = ["colon_fence", "deflist"]
 myst_heading_anchors = 3
+# `--strict` stays two hyphens, quotes stay as typed (commands and options are quoted often)
+smartquotes = False
 
 # Strict: a reference to a page, label or object that does not exist fails the build.
 nitpicky = True

@@ -70,7 +70,12 @@ def generate(srcdir: Path) -> list[Path]:
 
 def _md(text: str) -> str:
     """Text for a Markdown table cell: bars escaped, one line."""
-    return " ".join(text.replace("|", "\\|").split())
+    return " ".join(_plain(text).replace("|", "\\|").split())
+
+
+def _plain(text: str) -> str:
+    """Help text as Markdown shows it: ``<game>`` is text, not an HTML tag."""
+    return text.replace("<", "\\<")
 
 
 def codes_table() -> list[tuple[str, str]]:
@@ -257,7 +262,7 @@ def _help(text: str) -> str:
             body = para[2:].splitlines()
             paragraphs.append("\n".join(["```text", *body, "```"]))
         else:
-            paragraphs.append(" ".join(para.split()))
+            paragraphs.append(_plain(" ".join(para.split())))
     return "\n\n".join(paragraphs)
 
 
