@@ -41,9 +41,25 @@ STRICT = [sys.executable, "-m", "sphinx", "-b", "dirhtml", "-W", "--keep-going",
 """The strict build: warnings fail it (a broken link or reference among them)."""
 
 
+NEEDS = {
+    "sphinx": "docs",
+    "myst_parser": "docs",
+    "pettingzoo": "rl",  # the API pages read the generated environment modules
+    "gymnasium": "rl",
+}
+"""What building the site imports, and the extra that installs it."""
+PAGE_NEEDS = {"tutorials/training-an-agent.md": ("pettingzoo", "gymnasium")}
+"""The examples of a page that need more than the package."""
+
+
+def needs(*modules: str) -> None:
+    for module in modules:
+        install = f"pip install -e '.[{NEEDS[module]}]'"
+        pytest.importorskip(module, reason=f"{module} is not installed: {install}")
+
+
 def sphinx_available() -> None:
-    for module in ("sphinx", "myst_parser"):
-        pytest.importorskip(module, reason=f"{module} is not installed: pip install -e '.[docs]'")
+    needs(*NEEDS)
 
 
 @pytest.fixture(scope="module")
@@ -142,6 +158,7 @@ def test_the_pages_have_runnable_examples():
 
 @pytest.mark.parametrize("page", sorted(EXAMPLES))
 def test_the_examples_of_a_page_run(page: str, tmp_path: Path):
+    needs(*PAGE_NEEDS.get(page, ()))
     env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "100"}
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
     env.pop("FORCE_COLOR", None)
