@@ -4,6 +4,12 @@ Build it with ``python -m sphinx -b dirhtml -W --keep-going docs build/docs``. T
 Markdown (MyST); the reference pages that list the commands, the diagnostic codes, the
 schemas and the caps are generated at build time by the extension in ``_ext/century_docs.py``
 from the code itself, never copied by hand.
+
+Why Sphinx with MyST: Sphinx is actively maintained and released; its autodoc reads the
+engine's and environments' docstrings; its strict mode (``-W -n``) fails on a broken link or
+reference; MyST keeps the pages in Markdown, as the README was; and the ``dirhtml`` builder
+gives every page the address ``.../codes/C302/`` that `century.explanations.DOCS_URL` and the
+SARIF rules' ``helpUri`` already name.
 """
 
 from __future__ import annotations

@@ -138,5 +138,6 @@ def test_every_code_is_listed_in_the_docs():
     every code with its meaning, each linking to the code's page."""
     index = docs_generator().codes_index()
     rows = dict(re.findall(r"^\| \[`(C\d{3})`\]\(\1\.md\) \| (.+?) \|$", index, flags=re.M))
-    assert rows == {code: title.replace("|", "\\|") for code, title in CODES.items()}
+    shown = {code: re.sub(r"\\(.)", r"\1", cell) for code, cell in rows.items()}  # unescaped
+    assert shown == CODES
     assert set(docs_generator().code_pages()) == set(CODES)
