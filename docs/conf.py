@@ -54,5 +54,7 @@ html_theme_options = {
     "description": "Rules data in, engine, rule sheets and print-and-play kit out.",
     "fixed_sidebar": True,
     "sidebar_collapse": True,
+    "page_width": "1200px",  # room for the diagnostics and tables the pages quote
+    "body_max_width": "none",
 }
 html_sidebars = {"**": ["about.html", "navigation.html", "relations.html", "searchbox.html"]}
