@@ -85,7 +85,7 @@ CODES: dict[str, str] = {
     "C505": "rules whose move tables are too large for the engine to play",
     "C506": "a card effect nested too deep, or with too many moves from one caravan",
 }
-"""Every diagnostic code and what it means (the README lists them too)."""
+"""Every diagnostic code and what it means (the docs site lists them, generated from here)."""
 
 
 CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")

@@ -1,4 +1,5 @@
-"""Every cap that keeps input bounded, in one place (the README lists them with their values).
+"""Every cap that keeps input bounded, in one place (the docs site lists them with their values
+and docstrings, generated from this module).
 
 Each stage refuses what is past its cap with a located diagnostic naming the key and the
 limit, so no input can make `century` hang, eat memory or crash: reading files, the rules

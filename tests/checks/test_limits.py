@@ -1,5 +1,6 @@
-"""The limits: every cap is a named constant listed in the README; the move-table bound is an
-upper bound of what the engine lists; the prose sandbox refuses bombs at once."""
+"""The limits: every cap is a named constant listed in the docs with its value and meaning; the
+move-table bound is an upper bound of what the engine lists; the prose sandbox refuses bombs at
+once."""
 
 from __future__ import annotations
 
@@ -16,12 +17,24 @@ from century.engine import load_engine
 from century.engine.size import move_bound
 from century.model.ruleset import Ruleset
 
-from helpers import BUNDLED, ROOT, bundled_rulesets, changed, five_ranks, position, spice_road
+from helpers import (
+    BUNDLED,
+    bundled_rulesets,
+    changed,
+    docs_generator,
+    five_ranks,
+    position,
+    spice_road,
+)
 
 
-def test_every_limit_is_in_the_readme_with_its_value():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    rows = dict(re.findall(r"^\| `([A-Z_]+)` \| ([\d_.,]+) \|", readme, flags=re.M))
+def test_every_limit_is_in_the_docs_with_its_value_and_meaning():
+    """The docs' table of caps (generated from limits.py when the site is built) has every
+    cap with its value and a docstring saying what it bounds."""
+    table = docs_generator().limits_table()
+    found = re.findall(r"^\| `([A-Z_]+)` \| ([\d_.,]+) \| (.*) \|$", table, flags=re.M)
+    assert all(meaning.strip() for _, _, meaning in found), found
+    rows = {name: value for name, value, _ in found}
     caps = {n: v for n, v in vars(limits).items() if n.isupper() and isinstance(v, int | float)}
     assert caps, "limits.py defines the caps"
     assert {n: float(v.replace(",", "").replace("_", "")) for n, v in rows.items()} == caps

@@ -142,7 +142,8 @@ def test_the_short_option_check_finds_each_kind_of_clash() -> None:
 
 
 def test_short_options_do_what_the_long_ones_do(run, tmp_path) -> None:
-    """The README's example with its short letters writes the report the long options do."""
+    """The tour's example (docs/explanation/tour.md) with its short letters writes the report
+    the long options do."""
     short = ["-n", "6", "-b", "greedy,random", "-s", "3", "-w", "1", "-r", "rules", "-q"]
     long = ["--games", "6", "--bots", "greedy,random", "--seed", "3", "--workers", "1"]
     long += ["--rules", "rules", "--quiet"]

@@ -352,7 +352,7 @@ def test_a_stop_that_lands_in_a_finalizer_still_ends_the_watch(run, monkeypatch,
 @needs_watchfiles
 def test_a_watch_started_in_the_background_ignores_ctrl_c(tmp_path, watching):
     """A job a script starts in the background has SIGINT ignored; the watch keeps it so (as
-    the README says) and stops on SIGTERM."""
+    the docs say, docs/how-to/watch.md) and stops on SIGTERM."""
     new_variant(tmp_path)
     watch = watching(tmp_path, "--target", "ruleset", background=True)
     watch.until(r"^watching ")

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from century import cli
 from century.diagnostics import CODES
 
-from helpers import ROOT
+from helpers import ROOT, docs_generator
 
 MERCHANT = (ROOT / "cards" / "spice-road" / "merchant.yaml").read_text(encoding="utf-8")
 
@@ -133,7 +133,11 @@ def test_new_writes_into_the_current_folder_with_a_working_modeline(project, mon
     assert invoke(project, monkeypatch, "validate").exit_code == 0
 
 
-def test_every_code_is_listed_in_the_readme():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    rows = dict(re.findall(r"^\| `(C\d{3})` \| (.+?) \|$", readme, flags=re.M))
-    assert rows == CODES
+def test_every_code_is_listed_in_the_docs():
+    """The docs' table of codes (generated from the registry when the site is built) lists
+    every code with its meaning, each linking to the code's page."""
+    index = docs_generator().codes_index()
+    rows = dict(re.findall(r"^\| \[`(C\d{3})`\]\(\1\.md\) \| (.+?) \|$", index, flags=re.M))
+    shown = {code: re.sub(r"\\(.)", r"\1", cell) for code, cell in rows.items()}  # unescaped
+    assert shown == CODES
+    assert set(docs_generator().code_pages()) == set(CODES)

@@ -9,6 +9,7 @@ see ``pythonpath`` in pyproject.toml). No tests here.
 from __future__ import annotations
 
 from helpers.composed import COMPOSED_EDITS, COMPOSED_SENTENCES, composed_variant
+from helpers.docs import DOCS, docs_generator
 from helpers.engine import caravans, position
 from helpers.hostile import HOSTILE, hostile
 from helpers.lint import lint, ruff
@@ -35,6 +36,7 @@ __all__ = [
     "COMPOSED_EDITS",
     "COMPOSED_ID",
     "COMPOSED_SENTENCES",
+    "DOCS",
     "GOLDEN",
     "HOSTILE",
     "REFERENCE",
@@ -49,6 +51,7 @@ __all__ = [
     "compiled",
     "composed",
     "composed_variant",
+    "docs_generator",
     "edited",
     "five_ranks",
     "hostile",

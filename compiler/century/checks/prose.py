@@ -39,9 +39,9 @@ def check_prose(ruleset: Ruleset, tree: Node) -> Iterator[Diagnostic]:
                 err.code,
                 f"rule-sheet text {err.key!r} ({err.lang}) {verb}: {str(err).split(': ', 1)[-1]}",
                 path=format_path(path),
-                hint="the placeholders are listed in the README (rule sheets)"
+                hint="the placeholders are listed in the docs (how-to: rule sheets)"
                 if err.code == "C402"
-                else "prose is plain sentences; the sandbox's limits are in the README (Limits)",
+                else "prose is plain sentences; the sandbox's limits are in the docs (Limits)",
             )
         except TextError as err:
             yield Diagnostic.at(tree.locate(("prose",)), "C402", str(err), path="prose")

@@ -54,7 +54,7 @@ name: {{{names}}}
 #     add:
 #       - {{kind: trade, pay: {pay}, get: {get}}}
 #       - {{effect: [gain: {low}, upgrade: 1]}}   # steps: gain, pay, pay_any, upgrade,
-#                                           # repeat (max), choose (see the README)
+#                                           # repeat (max), choose (see the docs)
 # decks:                              # a deck of your own, from a spreadsheet:
 #   merchant: {table}
 #   # written first by: century deck export {id} merchant --out {table_out}

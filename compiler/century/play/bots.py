@@ -264,7 +264,7 @@ BOTS: dict[str, BotKind] = {
 }
 
 STRONGEST_FIRST = ("expert", "planner", "search", "greedy", "random")
-"""The bots from the strongest down, as the bot ladder measures them (see the README)."""
+"""The bots from the strongest down, as the bot ladder measures them (see the docs: the bots)."""
 
 
 def check_spec(spec: str) -> None:

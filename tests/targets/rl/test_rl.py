@@ -655,13 +655,17 @@ def test_cli_build_with_the_targets(run, tmp_path):
     ]
 
 
-def readme_examples(run, tmp_path) -> dict[str, str]:
-    """The README's Python examples of the learning environments, by what they show, with
-    the modules written where they read them."""
+TUTORIAL = ROOT / "docs" / "tutorials" / "training-an-agent.md"
+"""The docs page that holds the Python examples of the learning environments."""
+
+
+def page_examples(run, tmp_path) -> dict[str, str]:
+    """The Python examples of the learning environments on their docs page (the tutorial
+    "Training an agent"), by what they show, with the modules written where they read them."""
     folder = tmp_path / "build" / "spice-road"
     assert run("pettingzoo", "spice-road", "--out", str(folder)).exit_code == 0
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    blocks = re.findall(r"```python\n(.*?)```", readme, re.S)
+    page = TUTORIAL.read_text(encoding="utf-8")
+    blocks = re.findall(r"```python(?: test)?\n(.*?)```", page, re.S)
     [example] = [b for b in blocks if "rl.env(" in b]
     [processes] = [b for b in blocks if "AsyncVectorEnv" in b]
     [training] = [b for b in blocks if "MaskablePPO" in b]
@@ -683,9 +687,9 @@ def run_python(code: str, cwd, **env: str) -> str:
     return done.stdout
 
 
-def test_readme_example_runs(run, tmp_path):
+def test_the_tutorial_example_runs(run, tmp_path):
     needs("pettingzoo")
-    example = readme_examples(run, tmp_path)["example"]
+    example = page_examples(run, tmp_path)["example"]
     example += (
         "assert env.game.is_over() and not env.agents\n"
         "assert rl.engine.replay(record).to_dict() == env.game.to_dict()\n"
@@ -697,9 +701,9 @@ def test_readme_example_runs(run, tmp_path):
     assert run_python(example, tmp_path).strip() == "ok"
 
 
-def test_readme_multi_process_recipe_runs(run, tmp_path):
+def test_the_tutorial_multi_process_recipe_runs(run, tmp_path):
     needs("pettingzoo")
-    examples = readme_examples(run, tmp_path)
+    examples = page_examples(run, tmp_path)
     code = examples["example"] + examples["processes"]
     code += (
         "assert observations.shape == (4, *games.single_observation_space.shape)\n"
@@ -710,25 +714,25 @@ def test_readme_multi_process_recipe_runs(run, tmp_path):
     assert run_python(code, tmp_path).strip() == "ok"
 
 
-def test_readme_training_loop_runs(run, tmp_path):
-    """The MaskablePPO loop of the README, for 256 steps instead of 100,000."""
+def test_the_tutorial_training_loop_runs(run, tmp_path):
+    """The MaskablePPO loop of the tutorial, for 256 steps instead of 100,000."""
     needs("sb3_contrib", TRAINING)
     needs("pettingzoo")
-    training = readme_examples(run, tmp_path)["training"]
+    training = page_examples(run, tmp_path)["training"]
     assert "total_timesteps=100_000" in training
     short = training.replace("total_timesteps=100_000", "total_timesteps=256")
-    out = run_python(short, tmp_path, OMP_NUM_THREADS="1")  # as the README advises
+    out = run_python(short, tmp_path, OMP_NUM_THREADS="1")  # as the tutorial advises
     assert re.fullmatch(r"(won|lost) after \d+ rounds\n", out), out
 
 
-def test_readme_stable_baselines3_workers_train(run, tmp_path):
-    """The README's stable-baselines3 worker processes, two instead of four, trained by
+def test_the_tutorial_stable_baselines3_workers_train(run, tmp_path):
+    """The tutorial's stable-baselines3 worker processes, two instead of four, trained by
     MaskablePPO, which reads their masks through ``action_masks()``."""
     needs("sb3_contrib", TRAINING)
     needs("pettingzoo")
-    examples = readme_examples(run, tmp_path)
-    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
-    [workers] = re.findall(r"`(SubprocVecEnv\(\[.*?\] \* 4\))`", readme)
+    examples = page_examples(run, tmp_path)
+    page = " ".join(TUTORIAL.read_text(encoding="utf-8").split())
+    [workers] = re.findall(r"`(SubprocVecEnv\(\[.*?\] \* 4\))`", page)
     code = examples["training"].split("env = ")[0] + (
         "import functools\n"
         "from stable_baselines3.common.vec_env import SubprocVecEnv\n"

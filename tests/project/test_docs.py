@@ -1,0 +1,184 @@
+"""The docs site (docs/): it builds in strict mode, every generated reference page is there
+(a page per diagnostic code of the registry, a section per command, a row per cap), and the
+examples on its pages run.
+
+The build is Sphinx's ``dirhtml`` with ``-W --keep-going -n``: any warning fails it, a link to
+a page or a label that does not exist among them. It runs on a copy of docs/ in a temporary
+folder, so the pages it generates (docs/_ext/century_docs.py) never land in the checkout.
+
+An example runs when its fence says so after the language: ```` ```sh test ```` runs in bash
+(``set -e``, with this Python's `century` first on PATH) and ```` ```python test ```` in this
+Python, each page's examples in order in one fresh folder of their own, so a page's later
+example may use what an earlier one made (a variant, a built engine). A page's Python examples
+read as one script: each runs after the page's Python examples before it, so it may use their
+names.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from century import limits
+from century.diagnostics import CODES
+
+from helpers import ROOT
+
+DOCS = ROOT / "docs"
+GENERATED = ("codes", "_generated", "_build")
+"""What a build writes into the docs folder (and .gitignore leaves out)."""
+FENCE = re.compile(r"^(`{3,})(sh|python) test\n(.*?)^\1\s*$", re.S | re.M)
+"""A runnable example: its fence, its language, its code."""
+EXAMPLE_SECONDS = 300
+STRICT = [sys.executable, "-m", "sphinx", "-b", "dirhtml", "-W", "--keep-going", "-n", "-q"]
+"""The strict build: warnings fail it (a broken link or reference among them)."""
+
+
+NEEDS = {
+    "sphinx": "docs",
+    "myst_parser": "docs",
+    "pettingzoo": "rl",  # the API pages read the generated environment modules
+    "gymnasium": "rl",
+}
+"""What building the site imports, and the extra that installs it."""
+PAGE_NEEDS = {"tutorials/training-an-agent.md": ("pettingzoo", "gymnasium")}
+"""The examples of a page that need more than the package."""
+
+
+def needs(*modules: str) -> None:
+    for module in modules:
+        install = f"pip install -e '.[{NEEDS[module]}]'"
+        pytest.importorskip(module, reason=f"{module} is not installed: {install}")
+
+
+def sphinx_available() -> None:
+    needs(*NEEDS)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The site built strictly from a copy of docs/; fails with Sphinx's warnings."""
+    sphinx_available()
+    base = tmp_path_factory.mktemp("docs")
+    source = base / "docs"
+    shutil.copytree(DOCS, source, ignore=shutil.ignore_patterns(*GENERATED, "__pycache__"))
+    out = base / "site"
+    start = time.perf_counter()
+    done = subprocess.run(
+        [*STRICT, "-d", str(base / "doctrees"), str(source), str(out)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    took = time.perf_counter() - start
+    assert done.returncode == 0, done.stderr[-6000:]
+    assert done.stderr == "", done.stderr[-6000:]
+    print(f"docs built in {took:.1f} s")
+    return out
+
+
+def test_the_site_builds_strictly_with_a_page_per_code(site: Path):
+    for code in CODES:
+        page = site / "codes" / code / "index.html"
+        assert page.is_file(), f"no page for {code}"
+        html = page.read_text(encoding="utf-8")
+        assert code in html and "How to fix it" in html, code
+    index = (site / "codes" / "index.html").read_text(encoding="utf-8")
+    assert all(f'href="{code}/"' in index for code in CODES)
+
+
+def test_every_command_and_option_has_its_reference(site: Path):
+    import typer
+
+    from century.cli import build_app
+
+    html = (site / "reference" / "cli" / "index.html").read_text(encoding="utf-8")
+    root = typer.main.get_command(build_app())
+    ctx = root.context_class(root, info_name="century")
+    for name in root.list_commands(ctx):
+        command = root.get_command(ctx, name)
+        assert f'id="cli-{name}"' in html, name
+        for param in command.params:
+            for option in getattr(param, "opts", ()):
+                if option.startswith("-"):
+                    assert f'<span class="pre">{option}</span></code>' in html, f"{name} {option}"
+
+
+def test_every_cap_is_on_the_limits_page_with_its_value_and_meaning(site: Path):
+    html = (site / "reference" / "limits" / "index.html").read_text(encoding="utf-8")
+    caps = {n: v for n, v in vars(limits).items() if n.isupper() and isinstance(v, int | float)}
+    assert caps
+    for name, value in caps.items():
+        shown = f"{value:,}" if isinstance(value, int) else f"{value:g}"
+        cells = rf'<span class="pre">{name}</span></code></p></td>\s*<td><p>{re.escape(shown)}</p>'
+        found = re.search(cells + r"</td>\s*<td><p>(.+?)</p>", html, re.S)
+        assert found, name
+        assert found.group(1).strip(), f"{name} has no meaning (a docstring in limits.py)"
+
+
+def test_the_schema_reference_names_every_key_of_the_game_schema(site: Path):
+    import json
+
+    html = (site / "reference" / "data-format" / "index.html").read_text(encoding="utf-8")
+    game = json.loads((ROOT / "schema" / "game.schema.json").read_text(encoding="utf-8"))
+    for key in game["properties"]:
+        assert f'<span class="pre">{key}</span>' in html, key
+
+
+# -- the examples on the pages ---------------------------------------------------------------
+
+
+def examples() -> dict[str, list[tuple[str, str]]]:
+    """Every page's runnable examples, by page: (language, code) in page order."""
+    found: dict[str, list[tuple[str, str]]] = {}
+    for page in sorted(DOCS.rglob("*.md")):
+        parts = page.relative_to(DOCS).parts
+        if parts[0] in GENERATED or "_generated" in parts:
+            continue
+        blocks = [(m.group(2), m.group(3)) for m in FENCE.finditer(page.read_text("utf-8"))]
+        if blocks:
+            found[page.relative_to(DOCS).as_posix()] = blocks
+    return found
+
+
+EXAMPLES = examples()
+
+
+def test_the_pages_have_runnable_examples():
+    assert len(EXAMPLES) >= 3, sorted(EXAMPLES)
+
+
+@pytest.mark.parametrize("page", sorted(EXAMPLES))
+def test_the_examples_of_a_page_run(page: str, tmp_path: Path):
+    needs(*PAGE_NEEDS.get(page, ()))
+    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "100"}
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
+    env.pop("FORCE_COLOR", None)
+    script = ""  # the page's Python examples so far
+    for number, (language, code) in enumerate(EXAMPLES[page], 1):
+        if language == "sh":
+            command = ["bash", "-e", "-c", code]
+        else:
+            script += code + "\n"
+            command = [sys.executable, "-c", script]
+        done = subprocess.run(
+            command,
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=EXAMPLE_SECONDS,
+            check=False,
+        )
+        assert done.returncode == 0, (
+            f"{page}, example {number} ({language}) exited {done.returncode}:\n{code}\n"
+            f"{done.stdout[-2000:]}{done.stderr[-3000:]}"
+        )
