@@ -116,7 +116,8 @@ def simulate(
     rule = StopRule(games, stop is Stop.sure, width / 100 if width is not None else None)
     if rule.sequential and (not compare or given):
         fail("--stop sure and --width stop a comparison: --compare A B, two games (not reports)", 2)
-    stopped, sequences = None, []
+    stopped: dict[str, Any] | None = None
+    sequences: list[Any] = []
     if rule.sequential:
         reports, stopped, sequences = _watched_pair(names, request, out, rule)
         for report in reports:
