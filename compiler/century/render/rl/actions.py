@@ -444,49 +444,66 @@ class Encoder:
             self.buffer[:] = [0] * len(self.buffer)
         self._decision: tuple[int, int, str, int] | None = None
         self._shared: tuple[Any, ...] = (False, 0, 0, 0)
-        self._row: tuple[int, ...] = ()
-        self._cubes: tuple[engine.Caravan, ...] = ()
+        self._row: list[int] = []
+        self._cubes: list[engine.Caravan] = []
         self._row_cards: list[int | None] = [None] * engine.MERCHANT_ROW
         self._row_cubes: list[engine.Caravan | None] = [None] * engine.MERCHANT_ROW
-        self._point_row: tuple[int, ...] = ()
+        self._point_row: list[int] = []
         self._point_slots = [_NO_POINT_CARD] * engine.POINT_ROW
-        self._piles: tuple[tuple[int, int], ...] = ((0, 0),) * len(engine.COINS)
+        self._piles: tuple[list[int], list[int]] = (
+            [0] * len(_COIN_VALUES),
+            [0] * len(_COIN_VALUES),
+        )
         self._blocks = [_Block() for _ in range(self.players)]
 
     def write(self, view: engine.View, seat: int, prefix: str = "") -> None:
         """Bring the buffer to the observation of `view`'s position from `seat`'s side,
         with `prefix` (``Turn.prefix``) the move spelled so far."""
-        if view.players != self.players:
-            raise ValueError(f"an encoder for {self.players} players, not {view.players}")
+        state = view._state  # read in place: the view's tuples would be built on every call
+        players = self.players
+        if state.players != players:
+            raise ValueError(f"an encoder for {players} players, not {state.players}")
         buffer = self.buffer
-        seats = view.seats
-        over, current = view.over, view.current_player
-        to_move = -1 if over else (current - seat) % self.players
-        caravan = seats.caravans[current].size if prefix.startswith(DISCARD) else 0
-        key = (self.players, to_move, prefix, caravan)
+        current = state.current_player
+        to_move = -1 if state._over else (current - seat) % players
+        caravan = state._caravans[current].size if prefix.startswith(DISCARD) else 0
+        key = (players, to_move, prefix, caravan)
         if key != self._decision:
             values = _decision(*key)
             buffer[: len(values)] = values
             self._decision = key
-        shared = (view.final_round, min(seats.turns), *view.decks_left)
+        shared = (
+            state._final,
+            min(state._turns),
+            len(state._mdeck) - state._mnext,
+            len(state._pdeck) - state._pnext,
+        )
         if shared != self._shared:
             buffer[self._shared_start : self._shared_start + 4] = shared
             self._shared = shared
-        row, cubes = view.merchant_row, view.merchant_cubes
+        row, cubes = state._mrow, state._mcubes  # lists the engine changes in place
         if row != self._row or cubes != self._cubes:
-            self._write_merchants(row, cubes)
-        piles = view.coin_piles
-        point_row = view.point_row
-        if piles != self._piles or point_row != self._point_row:
-            self._write_points(point_row, piles)
-        holdings = list(zip(*seats, strict=True))  # per seat, from `seat` on
-        if seat:
-            holdings = holdings[seat:] + holdings[:seat]
-        for held, written, start in zip(holdings, self._blocks, self._seat_starts, strict=True):
-            if held != written.held:
-                self._write_seat(held, written, start)
+            self._write_merchants(row[:], cubes[:])
+        counts, positions, point_row = state._coin_count, state._coin_position, state._prow
+        if counts != self._piles[0] or positions != self._piles[1] or point_row != self._point_row:
+            self._write_points(point_row[:], (counts[:], positions[:]))
+        caravans, hands, played = state._caravans, state._hands, state._played
+        points, coins, turns = state._points, state._coins, state._turns
+        for block, (written, start) in enumerate(zip(self._blocks, self._seat_starts, strict=True)):
+            at = (seat + block) % players
+            held = written.held
+            if (
+                caravans[at] is not held[0]
+                or hands[at] is not held[1]
+                or played[at] is not held[2]
+                or points[at] is not held[3]
+                or coins[at] is not held[4]
+                or turns[at] != held[5]
+            ):
+                now = (caravans[at], hands[at], played[at], points[at], coins[at], turns[at])
+                self._write_seat(now, written, start)
 
-    def _write_merchants(self, row: tuple[int, ...], cubes: tuple[engine.Caravan, ...]) -> None:
+    def _write_merchants(self, row: list[int], cubes: list[engine.Caravan]) -> None:
         buffer, ranks = self.buffer, len(CODES)
         for slot, (start, cube_start) in enumerate(self._merchant):
             card, node = (row[slot], cubes[slot]) if slot < len(row) else (None, None)
@@ -504,10 +521,13 @@ class Encoder:
                 self._row_cubes[slot] = node
         self._row, self._cubes = row, cubes
 
-    def _write_points(self, row: tuple[int, ...], piles: tuple[tuple[int, int], ...]) -> None:
+    def _write_points(self, row: list[int], piles: tuple[list[int], list[int]]) -> None:
+        """The point row's slots and the coin piles (`piles`: the coins left per pile and
+        the piles' positions)."""
         buffer, width = self.buffer, len(_NO_POINT_CARD)
+        counts, positions = piles
         coin_at: dict[int, int] = {}
-        for value, (count, position) in zip(_COIN_VALUES, piles, strict=True):
+        for value, count, position in zip(_COIN_VALUES, counts, positions, strict=True):
             if count > 0 and position:
                 coin_at.setdefault(position, value)
         for slot, start in enumerate(self._points):
@@ -520,7 +540,9 @@ class Encoder:
                 self._point_slots[slot] = values
         if piles != self._piles:
             start = self._piles_start
-            buffer[start : start + 2 * len(piles)] = [n for pile in piles for n in pile]
+            buffer[start : start + 2 * len(counts)] = [
+                n for pile in zip(counts, positions, strict=True) for n in pile
+            ]
         self._point_row, self._piles = row, piles
 
     def _write_seat(self, held: tuple[Any, ...], written: _Block, start: int) -> None:

@@ -109,10 +109,9 @@ def _box(players: int) -> spaces.Box:
 
 def _mask(turn: actions.Turn) -> np.ndarray:
     """The legal actions of a decision as int8 (a new array)."""
-    mask = bytearray(NUM_ACTIONS)
-    for action in turn.legal():
-        mask[action] = 1
-    return np.frombuffer(mask, np.int8)
+    mask = np.zeros(NUM_ACTIONS, np.int8)
+    mask[turn.legal()] = 1
+    return mask
 
 
 class _Observations:
@@ -488,9 +487,10 @@ class SingleAgentVectorEnv(gymnasium.vector.VectorEnv):
             first = engine.whole_number(seed, "seed")
             seeds = [first + number for number in range(self.num_envs)]
             super().reset(seed=first)
-        for number, (env, game_seed) in enumerate(zip(self.envs, seeds, strict=True)):
+        for env, game_seed in zip(self.envs, seeds, strict=True):
             env.reset(seed=game_seed)
-            self._write(number, env)
+            env._write()  # into its row of the batch
+        self._write_masks()
         return self._observations.copy(), self._infos()
 
     def step(
@@ -515,7 +515,8 @@ class SingleAgentVectorEnv(gymnasium.vector.VectorEnv):
                     infos, {"final_obs": env._observe(), "final_info": final}, number
                 )
                 env.reset()
-            self._write(number, env)
+            env._write()  # into its row of the batch
+        self._write_masks()
         return self._observations.copy(), rewards, terminations, truncations, self._infos(infos)
 
     def action_masks(self) -> np.ndarray:
@@ -532,11 +533,16 @@ class SingleAgentVectorEnv(gymnasium.vector.VectorEnv):
         numbers: list[int] = found.tolist()
         return numbers
 
-    def _write(self, number: int, env: SingleAgentEnv) -> None:
-        env._write()  # into its row of the batch
-        row = self._masks[number]
-        row[:] = 0
-        row[_turn(env.turn).legal()] = 1
+    def _write_masks(self) -> None:
+        """Every game's legal actions into the batch of masks at once."""
+        games: list[int] = []
+        legal: list[int] = []
+        for number, env in enumerate(self.envs):
+            found = _turn(env.turn).legal()
+            games += [number] * len(found)
+            legal += found
+        self._masks.fill(0)
+        self._masks[games, legal] = 1
 
     def _infos(self, infos: dict[str, Any] | None = None) -> dict[str, Any]:
         found = infos or {}
