@@ -72,7 +72,9 @@ cards (counts per card), point cards taken, their points, coins per pile, turns 
 from __future__ import annotations
 
 import importlib
+from array import array
 from collections.abc import Callable
+from functools import partial
 from operator import mul
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, cast
@@ -301,6 +303,8 @@ def observation_order(players: int, seat: int) -> list[int]:
 
 
 _ZERO_RANKS = (0,) * len(CODES)
+_floats = partial(array, "f")
+"""Values packed as an ``array("f")``: what an array or NumPy buffer takes fastest."""
 _POINT_FIELDS = tuple((1, *card.cost, card.points) for card in engine.POINT_CARDS)
 _NO_POINT_CARD = (0,) * (len(CODES) + 3)
 _COIN_VALUES = tuple(coin.value for coin in engine.COINS)
@@ -381,8 +385,11 @@ def _write_counts(
 
 
 class Encoder:
-    """Writes ``observation`` into a buffer that it keeps: a list, or a NumPy vector (or a
-    row of a batch) of ``observation_layout``'s size, that only the encoder writes.
+    """Writes ``observation`` into a buffer that it keeps: a list, an ``array("f")`` (the
+    fastest to write: what the environments use, read by NumPy without a copy), or a NumPy
+    vector (or a row of a batch) of ``observation_layout``'s size, that only the encoder
+    writes. Runs of values go into an array or NumPy buffer as arrays of floats, made once
+    per decision and per caravan (``_pack``); a list gets them as tuples of ints.
 
     It reads the engine's ``View`` and rewrites only the fields whose source changed since
     its last write, whatever game, position or seat that write was for: what a seat holds
@@ -396,7 +403,9 @@ class Encoder:
         "_blocks",
         "_cubes",
         "_decision",
+        "_decisions",
         "_merchant",
+        "_pack",
         "_piles",
         "_piles_start",
         "_point_row",
@@ -408,6 +417,7 @@ class Encoder:
         "_seat_starts",
         "_shared",
         "_shared_start",
+        "_vectors",
         "buffer",
         "players",
     )
@@ -421,6 +431,9 @@ class Encoder:
             raise ValueError(f"the buffer holds {len(buffer)} values, not {size}")
         self.buffer = buffer
         self.players = players
+        self._pack: Callable[[Any], Any] = tuple if isinstance(buffer, list) else _floats
+        self._decisions: dict[tuple[int, int, str, int], Any] = {}  # packed, by decision
+        self._vectors: dict[Any, Any] = {}  # packed caravan vectors, by caravan (interned)
         start = {}
         at = 0
         for name, width in layout:
@@ -440,8 +453,10 @@ class Encoder:
         """Zero the buffer (as before the first write)."""
         if hasattr(self.buffer, "fill"):  # a NumPy array
             self.buffer.fill(0)
-        else:
+        elif isinstance(self.buffer, list):
             self.buffer[:] = [0] * len(self.buffer)
+        else:  # an array("f")
+            self.buffer[:] = _floats(bytes(self.buffer.itemsize * len(self.buffer)))
         self._decision: tuple[int, int, str, int] | None = None
         self._shared: tuple[Any, ...] = (False, 0, 0, 0)
         self._row: list[int] = []
@@ -469,7 +484,9 @@ class Encoder:
         caravan = state._caravans[current].size if prefix.startswith(DISCARD) else 0
         key = (players, to_move, prefix, caravan)
         if key != self._decision:
-            values = _decision(*key)
+            values = self._decisions.get(key)
+            if values is None:
+                values = self._decisions[key] = self._pack(_decision(*key))
             buffer[: len(values)] = values
             self._decision = key
         shared = (
@@ -479,7 +496,7 @@ class Encoder:
             len(state._pdeck) - state._pnext,
         )
         if shared != self._shared:
-            buffer[self._shared_start : self._shared_start + 4] = shared
+            buffer[self._shared_start : self._shared_start + 4] = self._pack(shared)
             self._shared = shared
         row, cubes = state._mrow, state._mcubes  # lists the engine changes in place
         if row != self._row or cubes != self._cubes:
@@ -503,6 +520,14 @@ class Encoder:
                 now = (caravans[at], hands[at], played[at], points[at], coins[at], turns[at])
                 self._write_seat(now, written, start)
 
+    def _vector(self, node: engine.Caravan | None) -> Any:
+        """The cubes of a caravan per rank, packed for the buffer (memoised: caravans are
+        interned; None, no caravan, is all zeros)."""
+        found = self._vectors.get(node)
+        if found is None:
+            found = self._vectors[node] = self._pack(_ZERO_RANKS if node is None else node.vector)
+        return found
+
     def _write_merchants(self, row: list[int], cubes: list[engine.Caravan]) -> None:
         buffer, ranks = self.buffer, len(CODES)
         for slot, (start, cube_start) in enumerate(self._merchant):
@@ -515,9 +540,7 @@ class Encoder:
                     buffer[start + card] = 1
                 self._row_cards[slot] = card
             if node is not self._row_cubes[slot]:
-                buffer[cube_start : cube_start + ranks] = (
-                    _ZERO_RANKS if node is None else node.vector
-                )
+                buffer[cube_start : cube_start + ranks] = self._vector(node)
                 self._row_cubes[slot] = node
         self._row, self._cubes = row, cubes
 
@@ -536,13 +559,13 @@ class Encoder:
             else:
                 values = _NO_POINT_CARD
             if values != self._point_slots[slot]:
-                buffer[start : start + width] = values
+                buffer[start : start + width] = self._pack(values)
                 self._point_slots[slot] = values
         if piles != self._piles:
             start = self._piles_start
-            buffer[start : start + 2 * len(counts)] = [
-                n for pile in zip(counts, positions, strict=True) for n in pile
-            ]
+            buffer[start : start + 2 * len(counts)] = self._pack(
+                [n for pile in zip(counts, positions, strict=True) for n in pile]
+            )
         self._point_row, self._piles = row, piles
 
     def _write_seat(self, held: tuple[Any, ...], written: _Block, start: int) -> None:
@@ -552,7 +575,7 @@ class Encoder:
         before = written.held
         cards_score, coins_score, _ = written.score
         if node is not before[0]:
-            buffer[start : start + ranks] = node.vector
+            buffer[start : start + ranks] = self._vector(node)
         start += ranks
         if hand is not before[1]:
             _write_counts(buffer, start, written.hand_counts, before[1], hand)
@@ -562,10 +585,10 @@ class Encoder:
         start += cards
         if points is not before[3]:
             cards_score = sum(map(engine.POINT_VALUES.__getitem__, points))
-            buffer[start : start + 2] = (len(points), cards_score)
+            buffer[start : start + 2] = self._pack((len(points), cards_score))
         start += 2
         if coins is not before[4]:
-            buffer[start : start + len(coins)] = coins
+            buffer[start : start + len(coins)] = self._pack(coins)
             coins_score = sum(map(mul, coins, _COIN_VALUES))
         start += len(coins)
         if turns != before[5]:
