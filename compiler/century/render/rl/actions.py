@@ -417,6 +417,7 @@ class Encoder:
         "_seat_starts",
         "_shared",
         "_shared_start",
+        "_turned",
         "_vectors",
         "buffer",
         "players",
@@ -447,6 +448,9 @@ class Encoder:
         self._shared_start = start["final_round"]
         self._piles_start = start.get("coin_1_count", 0)
         self._seat_starts = [start[f"seat_{block}_caravan"] for block in range(players)]
+        self._turned = [
+            [(seat + block) % players for block in range(players)] for seat in range(players)
+        ]
         self.clear()
 
     def clear(self) -> None:
@@ -506,8 +510,8 @@ class Encoder:
             self._write_points(point_row[:], (counts[:], positions[:]))
         caravans, hands, played = state._caravans, state._hands, state._played
         points, coins, turns = state._points, state._coins, state._turns
-        for block, (written, start) in enumerate(zip(self._blocks, self._seat_starts, strict=True)):
-            at = (seat + block) % players
+        turned = self._turned[seat % players]  # the seats in turn order from `seat`'s
+        for written, start, at in zip(self._blocks, self._seat_starts, turned, strict=True):
             held = written.held
             if (
                 caravans[at] is not held[0]

@@ -116,11 +116,22 @@ def _encoder(players: int) -> tuple[actions.Encoder, np.ndarray]:
     return encoder, np.frombuffer(encoder.buffer, np.float32)
 
 
+_MASKS: dict[tuple[int, ...], np.ndarray] = {}
+"""The masks of the sets of legal actions met so far (copied out, never handed out)."""
+MASKS_KEPT = 100_000
+"""The most masks `_MASKS` keeps (it starts afresh beyond: a bound on its memory)."""
+
+
 def _mask(turn: actions.Turn) -> np.ndarray:
     """The legal actions of a decision as int8 (a new array)."""
-    mask = np.zeros(NUM_ACTIONS, np.int8)
-    mask[turn.legal()] = 1
-    return mask
+    legal = tuple(turn.legal())
+    found = _MASKS.get(legal)
+    if found is None:
+        if len(_MASKS) >= MASKS_KEPT:
+            _MASKS.clear()
+        found = _MASKS[legal] = np.zeros(NUM_ACTIONS, np.int8)
+        found[list(legal)] = 1
+    return found.copy()
 
 
 class _Observations:
