@@ -305,6 +305,9 @@ def observation_order(players: int, seat: int) -> list[int]:
 _ZERO_RANKS = (0,) * len(CODES)
 _floats = partial(array, "f")
 """Values packed as an ``array("f")``: what an array or NumPy buffer takes fastest."""
+_PACKED: dict[Any, tuple[dict[Any, Any], dict[Any, Any]]] = {tuple: ({}, {}), _floats: ({}, {})}
+"""Per way of packing: the decision fields packed, by decision (`_decision`'s key), and the
+caravans' vectors packed, by caravan (interned, so a bounded number of each)."""
 _POINT_FIELDS = tuple((1, *card.cost, card.points) for card in engine.POINT_CARDS)
 _NO_POINT_CARD = (0,) * (len(CODES) + 3)
 _COIN_VALUES = tuple(coin.value for coin in engine.COINS)
@@ -433,8 +436,7 @@ class Encoder:
         self.buffer = buffer
         self.players = players
         self._pack: Callable[[Any], Any] = tuple if isinstance(buffer, list) else _floats
-        self._decisions: dict[tuple[int, int, str, int], Any] = {}  # packed, by decision
-        self._vectors: dict[Any, Any] = {}  # packed caravan vectors, by caravan (interned)
+        self._decisions, self._vectors = _PACKED[self._pack]  # shared by every encoder
         start = {}
         at = 0
         for name, width in layout:
@@ -500,7 +502,8 @@ class Encoder:
             len(state._pdeck) - state._pnext,
         )
         if shared != self._shared:
-            buffer[self._shared_start : self._shared_start + 4] = self._pack(shared)
+            at = self._shared_start  # four values: written one by one, nothing packed
+            buffer[at], buffer[at + 1], buffer[at + 2], buffer[at + 3] = shared
             self._shared = shared
         row, cubes = state._mrow, state._mcubes  # lists the engine changes in place
         if row != self._row or cubes != self._cubes:
@@ -589,10 +592,11 @@ class Encoder:
         start += cards
         if points is not before[3]:
             cards_score = sum(map(engine.POINT_VALUES.__getitem__, points))
-            buffer[start : start + 2] = self._pack((len(points), cards_score))
+            buffer[start], buffer[start + 1] = len(points), cards_score
         start += 2
         if coins is not before[4]:
-            buffer[start : start + len(coins)] = self._pack(coins)
+            for at, count in enumerate(coins, start):
+                buffer[at] = count
             coins_score = sum(map(mul, coins, _COIN_VALUES))
         start += len(coins)
         if turns != before[5]:
