@@ -218,18 +218,26 @@ def experiment(
         text, variant_id, rules, written, _typed(add or [], replace or [], changes)
     )
     count = workers_for(workers, games)
+    rule = StopRule(games, sure, wide)
     try:
         with (
             stopping_on_signals("no report written"),
             Progress(f"{base.id} experiment", 2 * games, quiet=quiet) as progress,
         ):
-            rule = StopRule(games, sure, wide)
             report = run_experiment(base, changed, config, changes, count, progress, rule=rule)
     except (SimulationError, ValueError) as err:
         fail(str(err), 2)
     played = report["config"]["games"]
+    stopped = ""
+    if rule.sequential:
+        from century.play.sequential import stop_line
+
+        stopped = (
+            stop_line(report["stop"]).capitalize()
+            + "; the seats' intervals hold however often they were looked at. "
+        )
     note = (
-        f"The change: {changes.describe()}. Both sides played the same {played} seeds "
+        f"{stopped}The change: {changes.describe()}. Both sides played the same {played} seeds "
         "(game i of each dealt from one seed), so "
         "the intervals are those of paired differences, game by game. "
     )
