@@ -24,8 +24,16 @@ clock runs. The kinds take turns for ``--rounds`` rounds, so a slow patch of the
 machine hits them alike; the table gives the median and the range of the rounds' steps/s,
 the median moves/s, and steps/s and moves/s each as a share of the engine's moves/s.
 
+With ``--against REV`` the adapters (the action module with its observation encoder, and
+the PettingZoo module) as they were at git revision REV play beside today's, on today's
+engine, in the same rounds (kinds marked ``@REV``): the A/B of the encoder. ``--only`` picks
+kinds by name (``engine`` always runs: the shares are of its moves/s). The run ends with the
+two targets: PettingZoo's moves/s as a share of the engine's (aim: 25% or more) and the
+vector environment of 16 games against 16 single environments stepped in a loop (aim: 1.5x).
+
     python benchmarks/bench_rl.py                    # spice-road, 2 players
     python benchmarks/bench_rl.py --game golem --players 2 4 --rounds 5
+    python benchmarks/bench_rl.py --against HEAD~3 --envs 16 --only pettingzoo vector-16 singles-16
 """
 
 from __future__ import annotations
@@ -33,6 +41,7 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -195,6 +204,77 @@ def openspiel_games(ruleset, games: int) -> Play | None:
     return play
 
 
+def load_against(ruleset, revision: str):
+    """The PettingZoo module with the action module and the adapter of git `revision`, on
+    today's engine (imported in memory beside today's)."""
+    from century.engine import generate, module_name
+    from century.render import rl
+
+    root = Path(__file__).resolve().parent.parent
+
+    def source(path: str) -> str:
+        text = subprocess.run(
+            ["git", "show", f"{revision}:{path}"], cwd=root, check=True, capture_output=True
+        ).stdout.decode("utf-8")
+        return text[text.index('"""') :]
+
+    name = module_name(ruleset)
+    actions = f"{name}_actions"
+    modules = {
+        name: generate(ruleset),
+        actions: rl.render(
+            ruleset,
+            source("compiler/century/render/rl/actions.py"),
+            {"ENGINE_MODULE": name},
+            {"engine": name},
+        ),
+        f"{name}_pettingzoo": rl.render(
+            ruleset,
+            source("compiler/century/targets/pettingzoo/runtime.py"),
+            {"ACTIONS_MODULE": actions},
+            {"engine": name, "actions": actions},
+        ),
+    }
+    return rl.load(modules)[f"{name}_pettingzoo"]
+
+
+def adapter_kinds(module, args, suffix: str = "") -> dict[str, Play]:
+    """The measurements of one set of adapters, named with `suffix`."""
+    kinds: dict[str, Play] = {
+        "pettingzoo": pettingzoo_games(module, args.env_games),
+        "pz-no-obs": pettingzoo_games(module, args.env_games, observe=False),
+        "gymnasium": gymnasium_games(module, args.env_games),
+    }
+    for size in args.envs:
+        kinds[f"vector-{size}"] = vector_steps(module, size, args.vector_steps)
+        if size > 1:
+            kinds[f"singles-{size}"] = singles_steps(module, size, args.vector_steps)
+    return {f"{kind}{suffix}": play for kind, play in kinds.items() if _chosen(kind, args)}
+
+
+def _chosen(kind: str, args) -> bool:
+    return not args.only or kind in args.only
+
+
+def targets(rates: dict[str, list[tuple[float, float]]], envs: list[int]) -> list[str]:
+    """The two aims in words, for today's adapters and those of ``--against``."""
+    engine = statistics.median(moves for _, moves in rates["engine"])
+    lines = []
+    for suffix in sorted({kind.partition("@")[1] + kind.partition("@")[2] for kind in rates}):
+        found = rates.get(f"pettingzoo{suffix}")
+        if found:
+            share = statistics.median(moves for _, moves in found) / engine
+            lines.append(f"  pettingzoo{suffix}: {share:.1%} of the engine's moves/s (aim 25%)")
+        if 16 in envs and f"vector-16{suffix}" in rates and f"singles-16{suffix}" in rates:
+            vector = statistics.median(steps for steps, _ in rates[f"vector-16{suffix}"])
+            singles = statistics.median(steps for steps, _ in rates[f"singles-16{suffix}"])
+            lines.append(
+                f"  vector-16{suffix}: {vector / singles:.2f}x the steps/s of 16 single "
+                "environments in a loop (aim 1.5x)"
+            )
+    return lines
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="spice-road", help="game or variant id")
@@ -204,22 +284,18 @@ def main() -> None:
     parser.add_argument("--env-games", type=int, default=30, help="adapter games per round")
     parser.add_argument("--vector-steps", type=int, default=20_000, help="steps per round")
     parser.add_argument("--envs", type=int, nargs="+", default=[1, 16, 256], help="vector sizes")
+    parser.add_argument("--against", metavar="REV", help="also the adapters of git revision REV")
+    parser.add_argument("--only", nargs="+", metavar="KIND", help="only these kinds")
     args = parser.parse_args()
 
     ruleset = compile_paths().rulesets[args.game]
     module = load_env(ruleset)
     module.engine.warm_up()
-    kinds: dict[str, Play] = {
-        "engine": engine_games(module, args.engine_games),
-        "pettingzoo": pettingzoo_games(module, args.env_games),
-        "pz-no-obs": pettingzoo_games(module, args.env_games, observe=False),
-        "gymnasium": gymnasium_games(module, args.env_games),
-    }
-    for size in args.envs:
-        kinds[f"vector-{size}"] = vector_steps(module, size, args.vector_steps)
-        if size > 1:
-            kinds[f"singles-{size}"] = singles_steps(module, size, args.vector_steps)
-    openspiel = openspiel_games(ruleset, args.env_games)
+    kinds: dict[str, Play] = {"engine": engine_games(module, args.engine_games)}
+    kinds.update(adapter_kinds(module, args))
+    if args.against:
+        kinds.update(adapter_kinds(load_against(ruleset, args.against), args, f"@{args.against}"))
+    openspiel = openspiel_games(ruleset, args.env_games) if _chosen("openspiel", args) else None
     if openspiel is not None:
         kinds["openspiel"] = openspiel
     print(
@@ -250,6 +326,7 @@ def main() -> None:
                 f"  {kind:12s} {middle:9,.0f} ({steps[0]:9,.0f} - {steps[-1]:9,.0f})"
                 f"  {moves:9,.0f}  {middle / baseline:7.1%}  {moves / baseline:7.1%}"
             )
+        print("targets:", *targets(rates, args.envs), sep="\n")
 
 
 if __name__ == "__main__":

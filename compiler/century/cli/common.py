@@ -140,6 +140,35 @@ ReportOutOpt = Annotated[
     Path | None,
     typer.Option("--out", "-o", metavar="DIR", help="Report folder (default: build/reports/...)."),
 ]
+
+
+class Stop(enum.StrEnum):
+    """When a comparison stops (`century.play.sequential`)."""
+
+    never = "never"
+    sure = "sure"
+
+
+StopOpt = Annotated[
+    Stop,
+    typer.Option(
+        "--stop",
+        help="never: play every game of --games; sure: stop as soon as the answer's "
+        "always-valid 95% interval leaves out zero (--games is then the budget).",
+    ),
+]
+WidthOpt = Annotated[
+    float | None,
+    typer.Option(
+        "--width",
+        metavar="POINTS",
+        help="Stop as soon as the answer's always-valid 95% interval is narrower than this "
+        "many win-rate points, e.g. 6 (--games is the budget).",
+        min=0.1,
+        max=200,
+        show_default=False,
+    ),
+]
 SeedOpt = Annotated[
     int,
     typer.Option("--seed", "-s", metavar="N", help="Base seed; each game's seed derives from it."),

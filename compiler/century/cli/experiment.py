@@ -24,6 +24,9 @@ from century.cli.common import (
     ReportOutOpt,
     RulesOpt,
     SeedOpt,
+    Stop,
+    StopOpt,
+    WidthOpt,
     WorkersOpt,
     check_out,
     fail,
@@ -131,6 +134,8 @@ def experiment(
         ),
     ] = None,
     seed: SeedOpt = 0,
+    stop: StopOpt = Stop.never,
+    width: WidthOpt = None,
     workers: WorkersOpt = 0,
     out: ReportOutOpt = None,
     quiet: QuietOpt = False,
@@ -139,7 +144,8 @@ def experiment(
     """Play GAME and GAME changed (cards removed, added or replaced, rule values set) on the
     same seeds and report the paired effect on seat win rates and game length; or, with
     --own/--own-all, what owning a card from the start is worth to one seat, at two skill
-    levels (95% intervals; JSON and HTML)."""
+    levels (95% intervals; JSON and HTML). With --stop sure or --width, each answer stops
+    as soon as it is settled (--games is then the budget) and says after how many games."""
     from century.play.config import SimConfig, SimulationError, seat_bots
     from century.play.experiment import (
         CardChanges,
@@ -152,8 +158,10 @@ def experiment(
     )
     from century.play.progress import Progress
     from century.play.report import render_html, to_json_bytes
+    from century.play.sequential import StopRule
     from century.play.simulate import workers_for
 
+    sure, wide = stop is Stop.sure, width / 100 if width is not None else None
     owning = own is not None or own_all
     if owning and (remove or add or replace or set_):
         fail(
@@ -182,6 +190,7 @@ def experiment(
             out,
             quiet,
             rules,
+            (sure, wide),
         )
         return
     games = games or 1000
@@ -209,16 +218,26 @@ def experiment(
         text, variant_id, rules, written, _typed(add or [], replace or [], changes)
     )
     count = workers_for(workers, games)
+    rule = StopRule(games, sure, wide)
     try:
         with (
             stopping_on_signals("no report written"),
             Progress(f"{base.id} experiment", 2 * games, quiet=quiet) as progress,
         ):
-            report = run_experiment(base, changed, config, changes, count, progress)
+            report = run_experiment(base, changed, config, changes, count, progress, rule=rule)
     except (SimulationError, ValueError) as err:
         fail(str(err), 2)
+    played = report["config"]["games"]
+    stopped = ""
+    if rule.sequential:
+        from century.play.sequential import stop_line
+
+        stopped = (
+            stop_line(report["stop"]).capitalize()
+            + "; the seats' intervals hold however often they were looked at. "
+        )
     note = (
-        f"The change: {changes.describe()}. Both sides played the same {games} seeds "
+        f"{stopped}The change: {changes.describe()}. Both sides played the same {played} seeds "
         "(game i of each dealt from one seed), so "
         "the intervals are those of paired differences, game by game. "
     )
@@ -273,8 +292,10 @@ def _own(
     out: Path | None,
     quiet: bool,
     rules: list[Path] | None,
+    stopping: tuple[bool, float | None] = (False, None),
 ) -> None:
-    """`--own CARD` and `--own-all`: owner effects at each level, the reference table."""
+    """`--own CARD` and `--own-all`: owner effects at each level, the reference table
+    (`stopping`: stop each answer when sure, or when narrower than a width)."""
     from century.play import experiment_own as owned
     from century.play.bots import check_spec
     from century.play.config import SimulationError
@@ -297,13 +318,14 @@ def _own(
     host, card, unseen = base, "", ""
     if own is not None:
         host, card, unseen = _owned_card(base, own, rules)
-    plan = owned.Plan(games, players, chosen, seed, unseen)
+    plan = owned.Plan(games, players, chosen, seed, unseen, *stopping)
+    whole = owned.Plan(games, players, chosen, seed, "", *stopping)  # the reference table
     folder = out or BUILD / "reports" / f"{base.id}-own"
     check_out(folder, OWN_FILES)
     count = workers_for(workers, games)
     table, cached = None, False
     if own_all:
-        table = owned.cached_table(base, owned.Plan(games, players, chosen, seed))
+        table = owned.cached_table(base, whole)
         cached = table is not None
     cards = 0 if cached or not own_all else len(owned.merchant_ids(base))
     table_games = games * (cards + 1) if cards else 0  # the base side, then one per card
@@ -314,14 +336,12 @@ def _own(
             Progress(f"{base.id} owner effects", stages, quiet=quiet) as progress,
         ):
             if own_all and table is None:
-                table, cached = owned.reference_table(
-                    base, owned.Plan(games, players, chosen, seed), count, progress
-                )
+                table, cached = owned.reference_table(base, whole, count, progress)
             answer = owned.owner_effect(host, card, plan, count, progress) if own else None
     except (SimulationError, ValueError) as err:
         fail(str(err), 2)
     if table is None:
-        table = owned.cached_table(base, owned.Plan(games, players, chosen, seed))
+        table = owned.cached_table(base, whole)
     name = _game_name(base)
     outputs: dict[str, bytes] = {}
     if table is not None:
@@ -352,6 +372,8 @@ def _own(
                 "place it among the game's cards: century experiment "
                 f"{_shell(base.id)} --own-all --games {games} --levels {','.join(chosen)}"
                 + (f" --seed {seed}" if seed else "")
+                + (" --stop sure" if stopping[0] else "")
+                + (f" --width {100 * stopping[1]:g}" if stopping[1] is not None else "")
                 + (f" --players {players}" if players != 2 else "")
             )
         for line in owned.own_lines(report, name, placements, hint):

@@ -20,6 +20,9 @@ from century.cli.common import (
     ReportOutOpt,
     RulesOpt,
     SeedOpt,
+    Stop,
+    StopOpt,
+    WidthOpt,
     WorkersOpt,
     check_out,
     fail,
@@ -78,6 +81,8 @@ def simulate(
             show_default=False,
         ),
     ] = None,
+    stop: StopOpt = Stop.never,
+    width: WidthOpt = None,
     recheck: Annotated[
         str | None,
         typer.Option(
@@ -90,8 +95,11 @@ def simulate(
     quiet: QuietOpt = False,
     rules: RulesOpt = None,
 ) -> None:
-    """Simulate many seeded games between bots; write a balance report (JSON and HTML)."""
+    """Simulate many seeded games between bots; write a balance report (JSON and HTML).
+    With --compare A B and --stop sure or --width, both games stop as soon as the seats'
+    changes are settled (--games is then the budget)."""
     from century.play.report import render_html, to_json_bytes
+    from century.play.sequential import StopRule
 
     if (game is None) == (compare is None):
         fail("name one GAME, or two with --compare A B", 2)
@@ -105,7 +113,17 @@ def simulate(
     files = files or ["report.json", "report.html"]
     check_out(folder, files)  # before any game is played
     request = SimRequest(games, players, bots, time_budget, seed, workers, cluster, quiet, rules)
-    reports = [given.get(name) or _report_for(name, request, out) for name in names]
+    rule = StopRule(games, stop is Stop.sure, width / 100 if width is not None else None)
+    if rule.sequential and (not compare or given):
+        fail("--stop sure and --width stop a comparison: --compare A B, two games (not reports)", 2)
+    stopped: dict[str, Any] | None = None
+    sequences: list[Any] = []
+    if rule.sequential:
+        reports, stopped, sequences = _watched_pair(names, request, out, rule)
+        for report in reports:
+            report["stop"] = stopped
+    else:
+        reports = [given.get(name) or _report_for(name, request, out) for name in names]
     if compare:
         data = {f"report-{x}.json": to_json_bytes(r) for x, r in zip("ab", reports, strict=True)}
     else:
@@ -118,9 +136,17 @@ def simulate(
         _recheck(game, reports[0], recheck, request)
     if compare:
         from century.play.compare import difference_lines, unpaired
+        from century.play.sequential import stop_line, watched_row
 
-        typer.echo("b minus a (95% intervals; * significant):")
-        for line in difference_lines(unpaired(reports[0], reports[1])):
+        rows = unpaired(reports[0], reports[1])
+        if stopped is not None:
+            rows[: len(sequences)] = [
+                watched_row(r, s) for r, s in zip(rows, sequences, strict=False)
+            ]
+            typer.echo(stop_line(stopped))
+        kind = "always-valid 95% intervals for the seats" if stopped else "95% intervals"
+        typer.echo(f"b minus a ({kind}; * significant):")
+        for line in difference_lines(rows):
             typer.echo(f"  {line}")
     typer.echo(f"report written to {folder / files[-1]}")
 
@@ -231,13 +257,29 @@ class SimRequest:
 def _report_for(name: str, req: SimRequest, out: Path | None) -> dict[str, Any]:
     """The report made by simulating the game `name`, naming the bots' strength from the
     game's bot ladder where one was saved (in `out`, else the game's report folder)."""
-    from century.diagnostics import DiagnosticError
-    from century.play.config import SimConfig, SimulationError
-    from century.play.config import seat_bots as per_seat
-    from century.play.ladder import read_ladder
+    from century.play.config import SimulationError
     from century.play.progress import Progress
     from century.play.report import build_report
     from century.play.simulate import simulate as run
+
+    ruleset, config, ladder, workers = _prepared(name, req, out)
+    try:
+        with (
+            stopping_on_signals("no report written"),
+            Progress(name, req.games, quiet=req.quiet) as progress,
+        ):
+            total = run(ruleset, config, workers, req.cluster, progress)
+    except (SimulationError, ValueError) as err:
+        fail(str(err), 2)
+    return build_report(total, ladder)
+
+
+def _prepared(name: str, req: SimRequest, out: Path | None) -> tuple[Any, Any, Any, int]:
+    """The game `name`, its simulation, its bot ladder (if saved) and the workers."""
+    from century.diagnostics import DiagnosticError
+    from century.play.config import SimConfig
+    from century.play.config import seat_bots as per_seat
+    from century.play.ladder import read_ladder
     from century.play.simulate import workers_for
 
     ruleset = load_game(name, req.rules)
@@ -252,15 +294,49 @@ def _report_for(name: str, req: SimRequest, out: Path | None) -> dict[str, Any]:
     except ValueError as err:
         fail(str(err), 2)
     config = SimConfig(games=req.games, players=req.players, bots=bots, seed=req.seed)
+    return ruleset, config, ladder, workers
+
+
+def _watched_pair(
+    names: list[str], req: SimRequest, out: Path | None, rule: Any
+) -> tuple[list[dict[str, Any]], dict[str, Any], list[Any]]:
+    """`--compare A B` with a sequential rule: both games played look by look on the same
+    seeds until each seat's change of win rate is settled (`century.play.sequential`): the
+    two reports, the stop, and each seat's always-valid sequence (game i of b minus game i
+    of a; valid whether or not the two games' results go together)."""
+    from dataclasses import replace
+
+    from century.play.config import SimulationError
+    from century.play.progress import Progress
+    from century.play.report import build_report
+    from century.play.sequential import Side, stop_json, watch
+    from century.play.simulate import check_config
+
+    prepared = [_prepared(name, req, out) for name in names]
     try:
+        for ruleset, config, _, _ in prepared:
+            check_config(ruleset, config)
         with (
             stopping_on_signals("no report written"),
-            Progress(name, req.games, quiet=req.quiet) as progress,
+            Progress(" vs ".join(names), 2 * req.games, quiet=req.quiet) as progress,
         ):
-            total = run(ruleset, config, workers, req.cluster, progress)
+            a, b = (
+                Side(ruleset, config, workers, progress, aggregate=True, cluster=req.cluster)
+                for ruleset, config, _, workers in prepared
+            )
+
+            def seat_changes(i: int) -> list[int]:
+                return [(b.winners[i] == s) - (a.winners[i] == s) for s in range(req.players)]
+
+            sequences, games, why = watch(a, b, seat_changes, req.players, rule)
     except (SimulationError, ValueError) as err:
         fail(str(err), 2)
-    return build_report(total, ladder)
+    reports = []
+    for side, (_, _, ladder, _) in zip((a, b), prepared, strict=True):
+        assert side.total is not None
+        side.total.config = replace(side.total.config, games=games)
+        reports.append(build_report(side.total, ladder))
+    return reports, stop_json(rule, games, why, req.players), sequences
 
 
 def _auto_bot(ruleset: Any, req: SimRequest, workers: int) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import difflib
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import yaml
@@ -21,7 +21,6 @@ from century.model.cards import is_merchant
 from century.model.notation import flow_steps
 from century.model.ruleset import MerchantCard, PointCard, Ruleset
 from century.model.text import shown
-from century.play.aggregate import Aggregate
 from century.play.compare import (
     MARGINS,
     buyers_against_passers,
@@ -32,7 +31,8 @@ from century.play.compare import (
 from century.play.config import SimConfig
 from century.play.progress import ProgressFn
 from century.play.report import REPORT_LANGUAGE, build_report
-from century.play.simulate import check_config, iter_results
+from century.play.sequential import Side, StopRule, stop_json, stop_line, watch, watched_row
+from century.play.simulate import check_config
 
 EXPERIMENT_VERSION = 1
 
@@ -220,40 +220,52 @@ def run_experiment(
     workers: int = 1,
     progress: ProgressFn | None = None,
     changed_config: SimConfig | None = None,
+    rule: StopRule | None = None,
 ) -> dict[str, Any]:
     """Play `config` on the base game and on the changed one (the same seeds; the changed
-    side's bots may differ, `changed_config`) and report the paired effects."""
+    side's bots may differ, `changed_config`) and report the paired effects. With a
+    sequential `rule` (`century.play.sequential`) the games stop, at most `config.games`,
+    as soon as the seats' win-rate changes are settled, and their intervals are always-valid."""
     other = changed_config or config
     if (other.games, other.players, other.seed) != (config.games, config.players, config.seed):
         raise ValueError("both sides of an experiment play the same games and seeds")
     for ruleset, side_config in ((base, config), (changed, other)):
         check_config(ruleset, side_config)
-    totals, winners, rounds = [], [], []
-    for ruleset, side_config in ((base, config), (changed, other)):
-        total, won, length = Aggregate(ruleset, side_config), [], []
-        for result in iter_results(ruleset, side_config, workers, progress=progress):
-            total.add(result)
-            won.append(result["winner"])
-            length.append(result["rounds"])
-        totals.append(total)
-        winners.append(won)
-        rounds.append(length)
-    pair_w, pair_r = (winners[0], winners[1]), (rounds[0], rounds[1])
-    effects = paired(pair_w, pair_r, config.players)
+    rule = rule or StopRule(config.games)
+    sides = (
+        Side(base, config, workers, progress, aggregate=True),
+        Side(changed, other, workers, progress, aggregate=True),
+    )
+    players = config.players
+
+    def seat_changes(i: int) -> list[int]:
+        wa, wb = sides[0].winners[i], sides[1].winners[i]
+        return [(wb == seat) - (wa == seat) for seat in range(players)]
+
+    sequences, games, why = watch(*sides, seat_changes, players, rule)
+    (wa, ra), (wb, rb) = sides[0].run(games), sides[1].run(games)
+    pair_w, pair_r = (wa, wb), (ra, rb)
+    effects = paired(pair_w, pair_r, players)
+    if rule.sequential:
+        effects[:players] = [watched_row(r, s) for r, s in zip(effects, sequences, strict=False)]
+    totals = [side.total for side in sides if side.total is not None]
+    for total in totals:
+        total.config = replace(total.config, games=games)
     reports = build_report(totals[0]), build_report(totals[1])
     return {
         "experiment_version": EXPERIMENT_VERSION,
         "game": base.id,
         "changes": changes.to_json(),
         "config": {
-            "games": config.games,
-            "players": config.players,
+            "games": games,
+            "players": players,
             "bots": list(config.bots),
             "changed_bots": list(other.bots),
             "seed": config.seed,
         },
+        "stop": stop_json(rule, games, why, players),
         "effects": effects,
-        "paired_games_needed": paired_games_needed(pair_w, config.players),
+        "paired_games_needed": paired_games_needed(pair_w, players),
         "cards": card_effects(base, changed, *reports),
         "base": reports[0],
         "changed": reports[1],
@@ -313,9 +325,13 @@ def experiment_lines(report: Mapping[str, Any]) -> list[str]:
         tuple(changes["replace"].items()),
         tuple(Setting((), None, text) for text in changes.get("set", ())),
     ).describe()
+    stop = report.get("stop") or {}
+    watched = bool(stop.get("sure") or stop.get("width") is not None)
+    kind = "always-valid 95% intervals for the seats" if watched else "95% intervals"
     return [
         f"{report['game']} ({described}): {config['games']} paired games, changed minus base "
-        "(95% intervals; * significant):",
+        f"({kind}; * significant):",
+        *([f"  {stop_line(stop)}"] if watched else []),
         *(f"  {line}" for line in difference_lines(report["effects"])),
         *(
             f"  {line} against those who had it on offer and left it ({c['takers']} takers, "

@@ -28,6 +28,7 @@ from century.model.ruleset import Ruleset
 from century.play.compare import paired_interval, row
 from century.play.config import SimConfig
 from century.play.progress import ProgressFn
+from century.play.sequential import Side, StopRule, stop_json, stop_line, watch, watched_row
 from century.play.simulate import check_config, iter_results
 
 OWN_VERSION = 1
@@ -50,6 +51,15 @@ class Plan:
     levels: tuple[str, ...]
     seed: int = 0
     unseen: str = ""
+    sure: bool = False
+    """Stop each card's games once its interval leaves out zero (`century.play.sequential`)."""
+    width: float | None = None
+    """Stop each card's games as soon as its interval is narrower than this."""
+
+    @property
+    def rule(self) -> StopRule:
+        """When a card's games at a level stop (`games` is their budget)."""
+        return StopRule(self.games, self.sure, self.width)
 
     def config(self, level: str, owned: str = "") -> SimConfig:
         """The simulation of one side at `level`: as dealt, or with `owned` given."""
@@ -57,12 +67,15 @@ class Plan:
         return SimConfig(self.games, self.players, bots, self.seed, owned=owned, unseen=self.unseen)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        found: dict[str, Any] = {
             "games": self.games,
             "players": self.players,
             "levels": list(self.levels),
             "seed": self.seed,
         }
+        if self.rule.sequential:  # a fixed-size plan keeps the key of the tables before
+            found["stop"] = {"sure": self.sure, "width": self.width, "alpha": self.rule.alpha}
+        return found
 
 
 def play_side(
@@ -111,16 +124,28 @@ def owner_effect(
     plan: Plan,
     workers: int = 1,
     progress: ProgressFn | None = None,
-    bases: Mapping[str, Run] | None = None,
+    bases: Mapping[str, Side] | None = None,
 ) -> dict[str, Any]:
     """Card `card` of `host` owned from the start, measured at every level of `plan`: the
     owning seat's paired change of win rate and of game length per level, and whether the
-    answer holds across them. `bases` are base sides already played (by level)."""
+    answer holds across them. `bases` are base sides, played on as far as a card needs (by
+    level). With a sequential plan each level stops on its own (`century.play.sequential`):
+    its entry says after how many games and why, and its interval is always-valid."""
     levels: list[dict[str, Any]] = []
+    players, rule = plan.players, plan.rule
     for level in plan.levels:
-        base = (bases or {}).get(level) or play_side(host, plan.config(level), workers, progress)
-        owned = play_side(host, plan.config(level, card), workers, progress)
-        levels.append({"bots": level, **owner_rows(base, owned, plan.players)})
+        base = (bases or {}).get(level) or Side(host, plan.config(level), workers, progress)
+        owned = Side(host, plan.config(level, card), workers, progress)
+
+        def owner_change(i: int, base: Side = base, owned: Side = owned) -> tuple[int]:
+            seat = i % players
+            return ((owned.winners[i] == seat) - (base.winners[i] == seat),)
+
+        sequences, games, why = watch(base, owned, owner_change, 1, rule)
+        rows = owner_rows(base.run(games), owned.run(games), players)
+        if rule.sequential:
+            rows["owner"] = watched_row(rows["owner"], sequences[0])
+        levels.append({"bots": level, **rows, "stop": stop_json(rule, games, why)})
     return {
         "card": card,
         "levels": levels,
@@ -224,16 +249,18 @@ def reference_table(
     chosen = list(cards) if cards is not None else merchant_ids(ruleset)
     if cards is None and (found := cached_table(ruleset, plan)) is not None:
         return found, True
-    bases = {
-        level: play_side(ruleset, plan.config(level), workers, progress) for level in plan.levels
-    }
+    bases = {level: Side(ruleset, plan.config(level), workers, progress) for level in plan.levels}
     rows = [owner_effect(ruleset, card, plan, workers, progress, bases) for card in chosen]
+    fixed = plan.games * (len(chosen) + 1) * len(plan.levels)
+    played = sum(len(side.winners) for side in bases.values())
+    played += sum(level["stop"]["games"] for row in rows for level in row["levels"])
     table = {
         "own_version": OWN_VERSION,
         "key": table_key(ruleset, plan),
         "game": ruleset.id,
         "source_hash": ruleset.source_hash,
         "plan": plan.to_json(),
+        "games": {"played": played, "fixed": fixed, "saved": fixed - played},
         "cards": rows,
     }
     if cards is None and (path := table_path(ruleset, plan)) is not None:
@@ -371,8 +398,9 @@ def own_lines(
     plan = report["plan"]
     lines = [
         f"{report['game']}: one seat owning {report['written']} from the start "
-        f"({plan['games']} paired games per level, the owning seat alternating; owned minus "
-        "as dealt, 95% intervals; * significant):"
+        f"({'at most ' if 'stop' in plan else ''}{plan['games']} paired games per level, the "
+        "owning seat alternating; owned minus as dealt, "
+        f"{'always-valid ' if 'stop' in plan else ''}95% intervals; * significant):"
     ]
     for entry in report["levels"]:
         lines.append(
@@ -380,6 +408,8 @@ def own_lines(
             f"({100 * entry['owner']['a']:.1f}% → {100 * entry['owner']['b']:.1f}%); "
             f"game length {rounds_interval(entry['length'])}"
         )
+        if "stop" in plan:
+            lines.append(f"    {stop_line(entry['stop'])}")
         placed = (placements or {}).get(entry["bots"])
         if placed:
             line = placement_line(entry["owner"]["difference"], placed, game_name)
@@ -393,23 +423,40 @@ def own_lines(
 
 
 def table_lines(table: Mapping[str, Any], cached: bool) -> list[str]:
-    """The reference table as text, strongest first at the first level."""
+    """The reference table as text, strongest first at the first level; a sequential table
+    gives each card's games at each level and the games saved against the fixed size."""
     plan = table["plan"]
     levels = plan["levels"]
+    watched = "stop" in plan
+    games = (
+        f"at most {plan['games']} paired games per card and level, each stopping on its own "
+        "when sure; always-valid 95% intervals"
+        if watched
+        else f"{plan['games']} paired games per card and level; 95% intervals"
+    )
     head = (
-        f"{table['game']}: owner effect of each merchant card ({plan['games']} paired games "
-        f"per card and level; win-rate change of the owning seat, points, 95% intervals)"
-        + (" [cached]" if cached else "")
+        f"{table['game']}: owner effect of each merchant card ({games}; win-rate change of the "
+        "owning seat, points)" + (" [cached]" if cached else "")
     )
     width = max((len(c["card"]) for c in table["cards"]), default=4)
-    cell = 32
+    cell = 44 if watched else 32
     columns = "".join(f"  {lv:<{cell}}" for lv in levels)
     lines = [head, ("  " + "card".ljust(width) + columns).rstrip()]
 
     def first(card: Mapping[str, Any]) -> float:
         return float(-card["levels"][0]["owner"]["difference"])
 
+    def shown(entry: Mapping[str, Any]) -> str:
+        text = interval(entry["owner"])
+        return f"{text} ({entry['stop']['games']} games)" if watched and "stop" in entry else text
+
     for card in sorted(table["cards"], key=lambda c: (first(c), c["card"])):
-        cells = "".join(f"  {interval(e['owner']):<{cell}}" for e in card["levels"])
+        cells = "".join(f"  {shown(e):<{cell}}" for e in card["levels"])
         lines.append(("  " + card["card"].ljust(width) + cells).rstrip())
+    if watched and "games" in table:
+        count = table["games"]
+        lines.append(
+            f"  games played: {count['played']:,} of the fixed table's {count['fixed']:,} "
+            f"({count['saved']:,} saved, {100 * count['saved'] / max(count['fixed'], 1):.0f}%)"
+        )
     return lines

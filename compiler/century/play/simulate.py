@@ -75,9 +75,9 @@ def parallel(workers: int) -> float:
 # -- many games ---------------------------------------------------------------------------
 
 
-def chunks(games: int, size: int) -> list[range]:
-    """Game indices in consecutive chunks of at most `size`."""
-    return [range(start, min(start + size, games)) for start in range(0, games, size)]
+def chunks(games: int, size: int, first: int = 0) -> list[range]:
+    """Game indices from `first` up to `games` in consecutive chunks of at most `size`."""
+    return [range(start, min(start + size, games)) for start in range(first, games, size)]
 
 
 def chunk_size(games: int, workers: int) -> int:
@@ -91,25 +91,27 @@ def iter_results(
     workers: int = 1,
     cluster: str | None = None,
     progress: ProgressFn | None = None,
+    first: int = 0,
 ) -> Iterator[GameResult]:
     """Every game's result, in game order, however the games are distributed: the one seam
     of the backends (this process, a pool of `workers` processes, the Dask `cluster`), which
-    take the same arguments and give the same results."""
+    take the same arguments and give the same results. `first`: the games from that index
+    on (a sequential comparison plays its games in looks, `century.play.sequential`)."""
     if cluster:
-        yield from _run_dask(ruleset, config, cluster, progress)
+        yield from _run_dask(ruleset, config, cluster, progress, first)
     elif workers <= 1:
-        yield from _run_here(ruleset, config, progress)
+        yield from _run_here(ruleset, config, progress, first)
     else:
-        yield from _run_pool(ruleset, config, workers, progress)
+        yield from _run_pool(ruleset, config, workers, progress, first)
 
 
 def _run_here(
-    ruleset: Ruleset, config: SimConfig, progress: ProgressFn | None
+    ruleset: Ruleset, config: SimConfig, progress: ProgressFn | None, first: int = 0
 ) -> Iterator[GameResult]:
     engine = game_engine(ruleset)
-    if config.games >= WARM_GAMES:
+    if config.games - first >= WARM_GAMES:
         prime(engine, ruleset, config.players)
-    for i in range(config.games):
+    for i in range(first, config.games):
         yield play_game(engine, ruleset, config, i)
         if progress:
             progress(1)
@@ -155,18 +157,22 @@ def _worker_chunk(numbered: tuple[int, range]) -> tuple[int, list[GameResult]]:
 
 
 def _run_pool(
-    ruleset: Ruleset, config: SimConfig, workers: int, progress: ProgressFn | None
+    ruleset: Ruleset,
+    config: SimConfig,
+    workers: int,
+    progress: ProgressFn | None,
+    first: int = 0,
 ) -> Iterator[GameResult]:
     """The games played by at most `workers` processes (never more than chunks of games).
     However the iteration ends (done, an error, a signal raising in the caller, the
     iterator closed), every worker process is ended before this returns."""
     import multiprocessing
 
-    parts = chunks(config.games, chunk_size(config.games, workers))
+    parts = chunks(config.games, chunk_size(config.games - first, workers), first)
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     if method == "fork":
         engine = game_engine(ruleset)  # generated once here, inherited by every worker
-        if config.games >= WARM_GAMES:
+        if config.games - first >= WARM_GAMES:
             prime(engine, ruleset, config.players)
     pool = multiprocessing.get_context(method).Pool(
         min(workers, len(parts)), _worker_init, (ruleset.to_json(), config)
@@ -179,7 +185,11 @@ def _run_pool(
 
 
 def _run_dask(
-    ruleset: Ruleset, config: SimConfig, address: str, progress: ProgressFn | None
+    ruleset: Ruleset,
+    config: SimConfig,
+    address: str,
+    progress: ProgressFn | None,
+    first: int = 0,
 ) -> Iterator[GameResult]:
     try:
         from dask.distributed import Client, as_completed
@@ -193,7 +203,8 @@ def _run_dask(
     except OSError as err:
         raise SimulationError(f"cannot reach the Dask scheduler at {address}: {err}") from err
     try:
-        parts = chunks(config.games, chunk_size(config.games, _dask_workers(client)))
+        size = chunk_size(config.games - first, _dask_workers(client))
+        parts = chunks(config.games, size, first)
         data = client.scatter(ruleset.to_json(), broadcast=True)
         futures = [client.submit(run_chunk, data, config, list(part), pure=False) for part in parts]
         number = {f.key: n for n, f in enumerate(futures)}

@@ -240,6 +240,23 @@ def test_pettingzoo_random_masked_games_follow_the_engine(game, players):
     assert list(totals.values()) == [float(s) for s in env.game.scores()]
 
 
+def test_pettingzoo_masks_are_new_arrays_from_a_bounded_table(monkeypatch):
+    module = pettingzoo_module(spice_road())
+    monkeypatch.setattr(module, "MASKS_KEPT", 3)
+    monkeypatch.setattr(module, "_MASKS", {})
+    env = module.env(players=2)
+    env.reset(seed=3)
+    for _ in range(30):
+        observation, _, _, _, _ = env.last()
+        mask = observation["action_mask"]
+        legal = list(mask.nonzero()[0])
+        assert legal == env.turn.legal()
+        mask[:] = 0  # the agent's own array: the next observation is not changed
+        assert list(env.observe(env.agent_selection)["action_mask"].nonzero()[0]) == legal
+        env.step(int(legal[0]))
+        assert len(module._MASKS) <= 3
+
+
 def test_pettingzoo_observation_and_public_state():
     module = pettingzoo_module(spice_road())
     actions = module.actions
@@ -467,6 +484,10 @@ def test_vector_env_steps_the_games_a_single_env_steps():
             assert alone_info["action_mask"].any()  # every mask has a legal action
         assert (envs.action_masks() == info["action_mask"].astype(bool)).all()
     assert ended >= 3 and illegal == 1
+    kept = observations.copy()  # each step's batch is a new, writable array
+    observations[:] = -1
+    assert (envs.step(np.argmax(info["action_mask"], axis=1))[0] != -1).all()
+    assert not (kept == -1).any()
     observations, _ = envs.reset(seed=[7, None, 9])
     assert envs.envs[0].game.to_dict() == module.engine.new_game(2, 7).to_dict()
     with pytest.raises(TypeError, match="whole numbers"):

@@ -133,6 +133,10 @@ def buffer_kinds():
 def new_buffer(kind: str, size: int):
     if kind == "list":
         return [0] * size
+    if kind == "array":  # the environments' buffer, read by NumPy without a copy
+        from array import array
+
+        return array("f", bytes(4 * size))
     import numpy as np
 
     return np.zeros(size, np.float32)
@@ -151,8 +155,9 @@ def test_encoders_write_the_reference_observation(game, players):
     # one that wanders between seats and earlier positions
     keep = [actions.Encoder(players, new_buffer(kinds[-1], size)) for _ in range(players)]
     wander = actions.Encoder(players, new_buffer(kinds[0], size))
-    # and one that writes seat 0's side, turned for the others (as the environments do)
-    first = actions.Encoder(players, new_buffer(kinds[-1], size))
+    # and one that writes seat 0's side into an array("f"), turned for the others (as the
+    # environments do)
+    first = actions.Encoder(players, new_buffer("array", size))
     orders = [actions.observation_order(players, seat) for seat in range(players)]
     seen: list[Any] = []
     checked = 0

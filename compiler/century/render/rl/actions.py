@@ -72,7 +72,9 @@ cards (counts per card), point cards taken, their points, coins per pile, turns 
 from __future__ import annotations
 
 import importlib
+from array import array
 from collections.abc import Callable
+from functools import partial
 from operator import mul
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, cast
@@ -301,6 +303,11 @@ def observation_order(players: int, seat: int) -> list[int]:
 
 
 _ZERO_RANKS = (0,) * len(CODES)
+_floats = partial(array, "f")
+"""Values packed as an ``array("f")``: what an array or NumPy buffer takes fastest."""
+_PACKED: dict[Any, tuple[dict[Any, Any], dict[Any, Any]]] = {tuple: ({}, {}), _floats: ({}, {})}
+"""Per way of packing: the decision fields packed, by decision (`_decision`'s key), and the
+caravans' vectors packed, by caravan (interned, so a bounded number of each)."""
 _POINT_FIELDS = tuple((1, *card.cost, card.points) for card in engine.POINT_CARDS)
 _NO_POINT_CARD = (0,) * (len(CODES) + 3)
 _COIN_VALUES = tuple(coin.value for coin in engine.COINS)
@@ -381,8 +388,11 @@ def _write_counts(
 
 
 class Encoder:
-    """Writes ``observation`` into a buffer that it keeps: a list, or a NumPy vector (or a
-    row of a batch) of ``observation_layout``'s size, that only the encoder writes.
+    """Writes ``observation`` into a buffer that it keeps: a list, an ``array("f")`` (the
+    fastest to write: what the environments use, read by NumPy without a copy), or a NumPy
+    vector (or a row of a batch) of ``observation_layout``'s size, that only the encoder
+    writes. Runs of values go into an array or NumPy buffer as arrays of floats, made once
+    per decision and per caravan (``_pack``); a list gets them as tuples of ints.
 
     It reads the engine's ``View`` and rewrites only the fields whose source changed since
     its last write, whatever game, position or seat that write was for: what a seat holds
@@ -396,7 +406,9 @@ class Encoder:
         "_blocks",
         "_cubes",
         "_decision",
+        "_decisions",
         "_merchant",
+        "_pack",
         "_piles",
         "_piles_start",
         "_point_row",
@@ -408,6 +420,8 @@ class Encoder:
         "_seat_starts",
         "_shared",
         "_shared_start",
+        "_turned",
+        "_vectors",
         "buffer",
         "players",
     )
@@ -421,6 +435,8 @@ class Encoder:
             raise ValueError(f"the buffer holds {len(buffer)} values, not {size}")
         self.buffer = buffer
         self.players = players
+        self._pack: Callable[[Any], Any] = tuple if isinstance(buffer, list) else _floats
+        self._decisions, self._vectors = _PACKED[self._pack]  # shared by every encoder
         start = {}
         at = 0
         for name, width in layout:
@@ -434,59 +450,92 @@ class Encoder:
         self._shared_start = start["final_round"]
         self._piles_start = start.get("coin_1_count", 0)
         self._seat_starts = [start[f"seat_{block}_caravan"] for block in range(players)]
+        self._turned = [
+            [(seat + block) % players for block in range(players)] for seat in range(players)
+        ]
         self.clear()
 
     def clear(self) -> None:
         """Zero the buffer (as before the first write)."""
         if hasattr(self.buffer, "fill"):  # a NumPy array
             self.buffer.fill(0)
-        else:
+        elif isinstance(self.buffer, list):
             self.buffer[:] = [0] * len(self.buffer)
+        else:  # an array("f")
+            self.buffer[:] = _floats(bytes(self.buffer.itemsize * len(self.buffer)))
         self._decision: tuple[int, int, str, int] | None = None
         self._shared: tuple[Any, ...] = (False, 0, 0, 0)
-        self._row: tuple[int, ...] = ()
-        self._cubes: tuple[engine.Caravan, ...] = ()
+        self._row: list[int] = []
+        self._cubes: list[engine.Caravan] = []
         self._row_cards: list[int | None] = [None] * engine.MERCHANT_ROW
         self._row_cubes: list[engine.Caravan | None] = [None] * engine.MERCHANT_ROW
-        self._point_row: tuple[int, ...] = ()
+        self._point_row: list[int] = []
         self._point_slots = [_NO_POINT_CARD] * engine.POINT_ROW
-        self._piles: tuple[tuple[int, int], ...] = ((0, 0),) * len(engine.COINS)
+        self._piles: tuple[list[int], list[int]] = (
+            [0] * len(_COIN_VALUES),
+            [0] * len(_COIN_VALUES),
+        )
         self._blocks = [_Block() for _ in range(self.players)]
 
     def write(self, view: engine.View, seat: int, prefix: str = "") -> None:
         """Bring the buffer to the observation of `view`'s position from `seat`'s side,
         with `prefix` (``Turn.prefix``) the move spelled so far."""
-        if view.players != self.players:
-            raise ValueError(f"an encoder for {self.players} players, not {view.players}")
+        state = view._state  # read in place: the view's tuples would be built on every call
+        players = self.players
+        if state.players != players:
+            raise ValueError(f"an encoder for {players} players, not {state.players}")
         buffer = self.buffer
-        seats = view.seats
-        over, current = view.over, view.current_player
-        to_move = -1 if over else (current - seat) % self.players
-        caravan = seats.caravans[current].size if prefix.startswith(DISCARD) else 0
-        key = (self.players, to_move, prefix, caravan)
+        current = state.current_player
+        to_move = -1 if state._over else (current - seat) % players
+        caravan = state._caravans[current].size if prefix.startswith(DISCARD) else 0
+        key = (players, to_move, prefix, caravan)
         if key != self._decision:
-            values = _decision(*key)
+            values = self._decisions.get(key)
+            if values is None:
+                values = self._decisions[key] = self._pack(_decision(*key))
             buffer[: len(values)] = values
             self._decision = key
-        shared = (view.final_round, min(seats.turns), *view.decks_left)
+        shared = (
+            state._final,
+            min(state._turns),
+            len(state._mdeck) - state._mnext,
+            len(state._pdeck) - state._pnext,
+        )
         if shared != self._shared:
-            buffer[self._shared_start : self._shared_start + 4] = shared
+            at = self._shared_start  # four values: written one by one, nothing packed
+            buffer[at], buffer[at + 1], buffer[at + 2], buffer[at + 3] = shared
             self._shared = shared
-        row, cubes = view.merchant_row, view.merchant_cubes
+        row, cubes = state._mrow, state._mcubes  # lists the engine changes in place
         if row != self._row or cubes != self._cubes:
-            self._write_merchants(row, cubes)
-        piles = view.coin_piles
-        point_row = view.point_row
-        if piles != self._piles or point_row != self._point_row:
-            self._write_points(point_row, piles)
-        holdings = list(zip(*seats, strict=True))  # per seat, from `seat` on
-        if seat:
-            holdings = holdings[seat:] + holdings[:seat]
-        for held, written, start in zip(holdings, self._blocks, self._seat_starts, strict=True):
-            if held != written.held:
-                self._write_seat(held, written, start)
+            self._write_merchants(row[:], cubes[:])
+        counts, positions, point_row = state._coin_count, state._coin_position, state._prow
+        if counts != self._piles[0] or positions != self._piles[1] or point_row != self._point_row:
+            self._write_points(point_row[:], (counts[:], positions[:]))
+        caravans, hands, played = state._caravans, state._hands, state._played
+        points, coins, turns = state._points, state._coins, state._turns
+        turned = self._turned[seat % players]  # the seats in turn order from `seat`'s
+        for written, start, at in zip(self._blocks, self._seat_starts, turned, strict=True):
+            held = written.held
+            if (
+                caravans[at] is not held[0]
+                or hands[at] is not held[1]
+                or played[at] is not held[2]
+                or points[at] is not held[3]
+                or coins[at] is not held[4]
+                or turns[at] != held[5]
+            ):
+                now = (caravans[at], hands[at], played[at], points[at], coins[at], turns[at])
+                self._write_seat(now, written, start)
 
-    def _write_merchants(self, row: tuple[int, ...], cubes: tuple[engine.Caravan, ...]) -> None:
+    def _vector(self, node: engine.Caravan | None) -> Any:
+        """The cubes of a caravan per rank, packed for the buffer (memoised: caravans are
+        interned; None, no caravan, is all zeros)."""
+        found = self._vectors.get(node)
+        if found is None:
+            found = self._vectors[node] = self._pack(_ZERO_RANKS if node is None else node.vector)
+        return found
+
+    def _write_merchants(self, row: list[int], cubes: list[engine.Caravan]) -> None:
         buffer, ranks = self.buffer, len(CODES)
         for slot, (start, cube_start) in enumerate(self._merchant):
             card, node = (row[slot], cubes[slot]) if slot < len(row) else (None, None)
@@ -498,16 +547,17 @@ class Encoder:
                     buffer[start + card] = 1
                 self._row_cards[slot] = card
             if node is not self._row_cubes[slot]:
-                buffer[cube_start : cube_start + ranks] = (
-                    _ZERO_RANKS if node is None else node.vector
-                )
+                buffer[cube_start : cube_start + ranks] = self._vector(node)
                 self._row_cubes[slot] = node
         self._row, self._cubes = row, cubes
 
-    def _write_points(self, row: tuple[int, ...], piles: tuple[tuple[int, int], ...]) -> None:
+    def _write_points(self, row: list[int], piles: tuple[list[int], list[int]]) -> None:
+        """The point row's slots and the coin piles (`piles`: the coins left per pile and
+        the piles' positions)."""
         buffer, width = self.buffer, len(_NO_POINT_CARD)
+        counts, positions = piles
         coin_at: dict[int, int] = {}
-        for value, (count, position) in zip(_COIN_VALUES, piles, strict=True):
+        for value, count, position in zip(_COIN_VALUES, counts, positions, strict=True):
             if count > 0 and position:
                 coin_at.setdefault(position, value)
         for slot, start in enumerate(self._points):
@@ -516,11 +566,13 @@ class Encoder:
             else:
                 values = _NO_POINT_CARD
             if values != self._point_slots[slot]:
-                buffer[start : start + width] = values
+                buffer[start : start + width] = self._pack(values)
                 self._point_slots[slot] = values
         if piles != self._piles:
             start = self._piles_start
-            buffer[start : start + 2 * len(piles)] = [n for pile in piles for n in pile]
+            buffer[start : start + 2 * len(counts)] = self._pack(
+                [n for pile in zip(counts, positions, strict=True) for n in pile]
+            )
         self._point_row, self._piles = row, piles
 
     def _write_seat(self, held: tuple[Any, ...], written: _Block, start: int) -> None:
@@ -530,7 +582,7 @@ class Encoder:
         before = written.held
         cards_score, coins_score, _ = written.score
         if node is not before[0]:
-            buffer[start : start + ranks] = node.vector
+            buffer[start : start + ranks] = self._vector(node)
         start += ranks
         if hand is not before[1]:
             _write_counts(buffer, start, written.hand_counts, before[1], hand)
@@ -540,10 +592,11 @@ class Encoder:
         start += cards
         if points is not before[3]:
             cards_score = sum(map(engine.POINT_VALUES.__getitem__, points))
-            buffer[start : start + 2] = (len(points), cards_score)
+            buffer[start], buffer[start + 1] = len(points), cards_score
         start += 2
         if coins is not before[4]:
-            buffer[start : start + len(coins)] = coins
+            for at, count in enumerate(coins, start):
+                buffer[at] = count
             coins_score = sum(map(mul, coins, _COIN_VALUES))
         start += len(coins)
         if turns != before[5]:

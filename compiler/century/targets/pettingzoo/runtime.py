@@ -59,6 +59,7 @@ from __future__ import annotations
 
 import importlib
 import random
+from array import array
 from collections.abc import Callable
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
@@ -107,12 +108,30 @@ def _box(players: int) -> spaces.Box:
     return spaces.Box(0.0, HIGH, (size,), np.float32)
 
 
+def _encoder(players: int) -> tuple[actions.Encoder, np.ndarray]:
+    """An encoder writing into an ``array("f")`` (the fastest buffer to write), and the
+    same memory as a NumPy vector (no copy: it changes with every write)."""
+    size = sum(width for _, width in actions.observation_layout(players))
+    encoder = actions.Encoder(players, array("f", bytes(4 * size)))
+    return encoder, np.frombuffer(encoder.buffer, np.float32)
+
+
+_MASKS: dict[tuple[int, ...], np.ndarray] = {}
+"""The masks of the sets of legal actions met so far (copied out, never handed out)."""
+MASKS_KEPT = 100_000
+"""The most masks `_MASKS` keeps (it starts afresh beyond: a bound on its memory)."""
+
+
 def _mask(turn: actions.Turn) -> np.ndarray:
     """The legal actions of a decision as int8 (a new array)."""
-    mask = bytearray(NUM_ACTIONS)
-    for action in turn.legal():
-        mask[action] = 1
-    return np.frombuffer(mask, np.int8)
+    legal = tuple(turn.legal())
+    found = _MASKS.get(legal)
+    if found is None:
+        if len(_MASKS) >= MASKS_KEPT:
+            _MASKS.clear()
+        found = _MASKS[legal] = np.zeros(NUM_ACTIONS, np.int8)
+        found[list(legal)] = 1
+    return found.copy()
 
 
 class _Observations:
@@ -121,14 +140,13 @@ class _Observations:
     its seat order (``actions.observation_order``)."""
 
     def __init__(self, players: int) -> None:
-        size = sum(width for _, width in actions.observation_layout(players))
-        self._encoder = actions.Encoder(players, np.zeros(size, np.float32))
+        self._encoder, self._vector = _encoder(players)
         self._orders = [np.array(actions.observation_order(players, s)) for s in range(players)]
 
     def vector(self, view: engine.View, seat: int, turn: actions.Turn) -> np.ndarray:
         """The observation of `seat` (a new array)."""
         self._encoder.write(view, 0, turn.prefix)
-        vector: np.ndarray = self._encoder.buffer
+        vector = self._vector
         return vector[self._orders[seat]] if seat else vector.copy()
 
 
@@ -339,8 +357,7 @@ class SingleAgentEnv(_Shown, gymnasium.Env):
         self.observation_space = _box(players)
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self._seeds = _Seeds()
-        size = self.observation_space.shape[0]
-        self._encoder = actions.Encoder(players, np.zeros(size, np.float32))
+        self._encoder, self._vector = _encoder(players)
         self.game = None
         self.turn = None
         self._opponents: dict[int, Opponent] = {}
@@ -414,8 +431,7 @@ class SingleAgentEnv(_Shown, gymnasium.Env):
     def _write(self) -> np.ndarray:
         """The observation written into the encoder's vector (kept: copy it to hand it out)."""
         self._encoder.write(self._view, self.seat, _turn(self.turn).prefix)
-        vector: np.ndarray = self._encoder.buffer
-        return vector
+        return self._vector
 
     def _observe(self) -> np.ndarray:
         return self._write().copy()
@@ -468,11 +484,8 @@ class SingleAgentVectorEnv(gymnasium.vector.VectorEnv):
         self.single_action_space = self.envs[0].action_space
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
-        size = len(self.envs[0]._encoder.buffer)
-        self._observations: np.ndarray = np.zeros((num_envs, size), np.float32)
+        self._size = len(self.envs[0]._encoder.buffer)
         self._masks = np.zeros((num_envs, NUM_ACTIONS), np.int8)
-        for env, row in zip(self.envs, self._observations, strict=True):
-            env._encoder = actions.Encoder(env.players, row)  # each game writes its row
 
     def reset(
         self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
@@ -488,10 +501,9 @@ class SingleAgentVectorEnv(gymnasium.vector.VectorEnv):
             first = engine.whole_number(seed, "seed")
             seeds = [first + number for number in range(self.num_envs)]
             super().reset(seed=first)
-        for number, (env, game_seed) in enumerate(zip(self.envs, seeds, strict=True)):
+        for env, game_seed in zip(self.envs, seeds, strict=True):
             env.reset(seed=game_seed)
-            self._write(number, env)
-        return self._observations.copy(), self._infos()
+        return self._batch(), self._infos()
 
     def step(
         self, actions: Any
@@ -515,8 +527,7 @@ class SingleAgentVectorEnv(gymnasium.vector.VectorEnv):
                     infos, {"final_obs": env._observe(), "final_info": final}, number
                 )
                 env.reset()
-            self._write(number, env)
-        return self._observations.copy(), rewards, terminations, truncations, self._infos(infos)
+        return self._batch(), rewards, terminations, truncations, self._infos(infos)
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of every game as booleans, one row per game."""
@@ -532,11 +543,24 @@ class SingleAgentVectorEnv(gymnasium.vector.VectorEnv):
         numbers: list[int] = found.tolist()
         return numbers
 
-    def _write(self, number: int, env: SingleAgentEnv) -> None:
-        env._write()  # into its row of the batch
-        row = self._masks[number]
-        row[:] = 0
-        row[_turn(env.turn).legal()] = 1
+    def _batch(self) -> np.ndarray:
+        """Every game's observation and mask written, the observations as one new array:
+        each game's encoder writes what changed in its own ``array("f")``, then one join
+        makes the batch, and one NumPy assignment sets every game's legal actions."""
+        games: list[int] = []
+        legal: list[int] = []
+        buffers = []
+        for number, env in enumerate(self.envs):
+            turn = _turn(env.turn)
+            env._encoder.write(env._view, env.seat, turn.prefix)
+            buffers.append(env._encoder.buffer)
+            found = turn.legal()
+            games += [number] * len(found)
+            legal += found
+        self._masks.fill(0)
+        self._masks[games, legal] = 1
+        joined = bytearray().join(buffers)
+        return np.frombuffer(joined, np.float32).reshape(self.num_envs, self._size)
 
     def _infos(self, infos: dict[str, Any] | None = None) -> dict[str, Any]:
         found = infos or {}
