@@ -90,7 +90,8 @@ as plain JSON strings, never as markup.
 Every rendered string is then set for print (`typeset`): the space between a number and the
 word or sign after it ("5 cards", "2 ×", "100 %", "5. Karte") and between a word and the
 number after it ("card 1", "seat 2") becomes a no-break space, and so does the space around
-an icon and after an arrow, so that no line ends inside "card 1" or "[YY] → [RR]".
+an icon and after an arrow, and so does each space of a sum ("12 + 11 = 23"), so that no line
+ends inside "card 1", "[YY] → [RR]" or a sum.
 """
 
 from __future__ import annotations
@@ -137,6 +138,7 @@ PROSE_KEYS = frozenset(
         "lbl_row_points",
         "lbl_row_merchants",
         "lbl_deck",
+        "lbl_coin_piles",
         "lbl_end_cards",
         "lbl_points",
         "turn",
@@ -1033,6 +1035,8 @@ _NO_BREAK = re.compile(
     rf"|(?<=\S) (?={MARK_OPEN})"  # a word and the icon after it
     rf"|(?<={MARK_CLOSE}) (?=\S)"  # an icon and what follows it
     r"|(?<=[→⇓]) (?=\S)"  # an arrow and what follows it
+    r"|(?<=[\d)]) (?=[+=] [\d(])"  # a sum: a number and the sign after it
+    r"|(?<=[\d)] [+=]) (?=[\d(])"  # a sign and the number after it
 )
 
 

@@ -98,6 +98,18 @@ def _lead(ruleset: Ruleset, text: dict[str, str], key: str, lang: str) -> str:
     return term(ruleset, "coins", lang)
 
 
+def _coin_heads(text: str, piles: int, lang: str) -> list[str]:
+    """The heads of the table's coin columns: ``lbl_coin_piles`` holds one line per coin
+    pile (its coins in the plural, as they head a column of counts)."""
+    heads = [line.strip() for line in text.split("\n")] if piles else []
+    if len(heads) != piles:
+        raise SheetError(
+            f"prose {lang}.lbl_coin_piles: {len(heads)} lines for {piles} coin piles "
+            "(one line per pile)"
+        )
+    return heads
+
+
 def sheet_data(ruleset: Ruleset, lang: str, paper: str) -> dict[str, Any]:
     """The JSON document `rules.typ` reads: drawing data plus rendered prose."""
     check_paper(paper, SheetError)
@@ -114,6 +126,7 @@ def sheet_data(ruleset: Ruleset, lang: str, paper: str) -> dict[str, Any]:
     except TextError as err:
         raise SheetError(str(err)) from None
     counts = list(ruleset.player_counts)
+    heads = _coin_heads(text["lbl_coin_piles"], len(context["coins"]), lang)
     return {
         "lang": lang,
         "paper": TYPST_PAPERS[paper],
@@ -129,8 +142,9 @@ def sheet_data(ruleset: Ruleset, lang: str, paper: str) -> dict[str, Any]:
                 "ink": ink_on(c["colour"]),
                 "counts": [c["per_player"] * n for n in counts],  # per player count
                 "in_box": c["per_player"] * ruleset.players_max,
+                "head": head,
             }
-            for c in context["coins"]
+            for c, head in zip(context["coins"], heads, strict=True)
         ],
         "seats": [list(v) for v in ruleset.seats],
         "caravan_limit": ruleset.caravan_limit,
