@@ -19,6 +19,7 @@ from century.model.text import TextError, shown, term
 from century.prose import (
     CHANGE_KEYS,
     SYMBOL_KEYS,
+    coin_texts,
     effect_words,
     example_cards,
     prose_context,
@@ -98,18 +99,6 @@ def _lead(ruleset: Ruleset, text: dict[str, str], key: str, lang: str) -> str:
     return term(ruleset, "coins", lang)
 
 
-def _coin_heads(text: str, piles: int, lang: str) -> list[str]:
-    """The heads of the table's coin columns: ``lbl_coin_piles`` holds one line per coin
-    pile (its coins in the plural, as they head a column of counts)."""
-    heads = [line.strip() for line in text.split("\n")] if piles else []
-    if len(heads) != piles:
-        raise SheetError(
-            f"prose {lang}.lbl_coin_piles: {len(heads)} lines for {piles} coin piles "
-            "(one line per pile)"
-        )
-    return heads
-
-
 def sheet_data(ruleset: Ruleset, lang: str, paper: str) -> dict[str, Any]:
     """The JSON document `rules.typ` reads: drawing data plus rendered prose."""
     check_paper(paper, SheetError)
@@ -126,7 +115,10 @@ def sheet_data(ruleset: Ruleset, lang: str, paper: str) -> dict[str, Any]:
     except TextError as err:
         raise SheetError(str(err)) from None
     counts = list(ruleset.player_counts)
-    heads = _coin_heads(text["lbl_coin_piles"], len(context["coins"]), lang)
+    try:
+        heads = coin_texts(ruleset, lang, "lbl_coin_pile", context)
+    except TextError as err:
+        raise SheetError(str(err)) from None
     return {
         "lang": lang,
         "paper": TYPST_PAPERS[paper],
