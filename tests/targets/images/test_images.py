@@ -266,7 +266,17 @@ def test_hostile_ids_and_names_stay_inside_and_stay_text(tmp_path):
 
 
 def test_images_are_byte_identical_across_processes(tmp_path):
-    command = [sys.executable, "-m", "century", "images", "spice-road", "--dpi", "50"]
+    command = [
+        sys.executable,
+        "-m",
+        "century",
+        "images",
+        "spice-road",
+        "--dpi",
+        "50",
+        "--bleed",
+        "0",
+    ]
     command += ["--out", str(tmp_path)]
     subprocess.run(command, cwd=ROOT, check=True, capture_output=True)
     written = {
