@@ -587,3 +587,37 @@ def test_deck_labels_fit_their_boxes(printed):
                 per_letter = (last.x - first.x) / max(1, len(word) - len(last.text.strip()))
                 width = last.x - first.x + per_letter * len(last.text.strip())
                 assert word == label and width <= 6.2, (doc.what, word, round(width, 2))
+
+
+DIGIT_EM = 0.636
+"""A digit's advance in DejaVu Sans, in em (every digit has the same)."""
+
+
+def centre(run: Run) -> float:
+    """The middle of a one-glyph run, in mm (a glyph about as wide as a digit)."""
+    return run.x + DIGIT_EM * run.size * run.stretch * PT / 2
+
+
+def number_offsets(pdf: bytes) -> list[float]:
+    """For each position number under a card of the row diagrams (page 1), how far its middle
+    is from the middle of the coin or cube drawn on or above the same card."""
+    offsets = []
+    found = runs(pdf)[0]
+    numbers = [r for r in found if abs(r.size - 6.5) < 0.05 and r.text.strip().isdigit()]
+    marks = [r for r in found if 3 < r.size < 7.5 and len(r.text.strip()) == 1]
+    for number in numbers:
+        above = [
+            m for m in marks if 2 < m.y - number.y < 16 and abs(centre(m) - centre(number)) < 2
+        ]
+        if above:
+            mark = min(above, key=lambda m: m.y - number.y)
+            offsets.append(centre(mark) - centre(number))
+    return offsets
+
+
+def test_row_numbers_are_centred_under_their_cards(printed):
+    for doc in printed:
+        if doc.sheet:
+            offsets = number_offsets(doc.pdf)
+            assert len(offsets) >= 4, doc.what  # the coins of the point rows, the cubes paid
+            assert max(map(abs, offsets)) < 0.35, (doc.what, offsets)
