@@ -621,3 +621,20 @@ def test_row_numbers_are_centred_under_their_cards(printed):
             offsets = number_offsets(doc.pdf)
             assert len(offsets) >= 4, doc.what  # the coins of the point rows, the cubes paid
             assert max(map(abs, offsets)) < 0.35, (doc.what, offsets)
+
+
+def test_the_reference_cards_points_read_as_points(printed):
+    """The reference card's row of what each piece scores at the end says "+1", as the sheet
+    and the mats do, not a bare number set high beside the icon like an exponent."""
+    for doc in printed:
+        if doc.sheet:
+            continue
+        lead = prose.render_prose(doc.ruleset, doc.lang)["ref_score"].replace("\u00a0", " ")
+        after = flat(doc).split(lead)
+        assert len(after) > 1, doc.what
+        points = lambda n: f"+{n}" if n > 0 else str(n)  # noqa: E731
+        cubes = zip(doc.ruleset.codes, doc.ruleset.resource_points, strict=True)
+        coins = sorted(doc.ruleset.coins, key=lambda c: c.position)
+        row = [f"{code} {points(n)}" for code, n in cubes]  # each icon shows its code or value
+        row += [f"{c.value} {points(c.value)}" for c in coins]
+        assert re.sub(r"\s+", " ", after[1]).strip().startswith(" ".join(row)), doc.what
