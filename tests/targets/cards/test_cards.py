@@ -660,7 +660,7 @@ def test_reference_card_names_the_four_actions_and_the_end_in_words() -> None:
         assert action in page
     assert "On your turn, do one thing:" in page
     assert f"End of your turn: at most {r.caravan_limit} spices" in page
-    assert "The end is triggered at this many point cards; the round is finished:" in page
+    assert "The game end is triggered at this many point cards; finish the round:" in page
     counts = " ".join(str(n) for n in r.player_counts)
     ends = " ".join(str(r.end_threshold[n]) for n in r.player_counts)
     assert f"Players {counts} Point cards {ends}" in page
