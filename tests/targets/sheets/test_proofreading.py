@@ -16,9 +16,11 @@ are read here.
 
 from __future__ import annotations
 
+import functools
 import io
 import itertools
 import re
+import struct
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -638,3 +640,93 @@ def test_the_reference_cards_points_read_as_points(printed):
         row = [f"{code} {points(n)}" for code, n in cubes]  # each icon shows its code or value
         row += [f"{c.value} {points(c.value)}" for c in coins]
         assert re.sub(r"\s+", " ", after[1]).strip().startswith(" ".join(row)), doc.what
+
+
+@functools.cache
+def advances() -> tuple[dict[int, int], int]:
+    """The advance of every character of the sheet's regular font (DejaVu Sans, as bundled),
+    read from its ``cmap`` (format 4) and ``hmtx`` tables, and its units per em."""
+    from century.render.typst import FONTS
+
+    font = (FONTS / "DejaVuSans.ttf").read_bytes()
+    count = struct.unpack(">H", font[4:6])[0]
+    tables = {
+        font[12 + 16 * i : 16 + 16 * i]: struct.unpack(">II", font[20 + 16 * i : 28 + 16 * i])
+        for i in range(count)
+    }
+
+    def table(tag: bytes) -> bytes:
+        start, length = tables[tag]
+        return font[start : start + length]
+
+    per_em = struct.unpack(">H", table(b"head")[18:20])[0]
+    metrics = struct.unpack(">H", table(b"hhea")[34:36])[0]
+    hmtx = table(b"hmtx")
+    widths = [struct.unpack(">H", hmtx[4 * i : 4 * i + 2])[0] for i in range(metrics)]
+    cmap = table(b"cmap")
+    (sub,) = [
+        cmap[struct.unpack(">I", cmap[8 + 8 * i : 12 + 8 * i])[0] :]
+        for i in range(struct.unpack(">H", cmap[2:4])[0])
+        if cmap[4 + 8 * i : 8 + 8 * i] == b"\x00\x03\x00\x01"  # Windows, Unicode BMP
+    ]
+    n = struct.unpack(">H", sub[6:8])[0] // 2
+    ends = struct.unpack(f">{n}H", sub[14 : 14 + 2 * n])
+    starts = struct.unpack(f">{n}H", sub[16 + 2 * n : 16 + 4 * n])
+    deltas = struct.unpack(f">{n}h", sub[16 + 4 * n : 16 + 6 * n])
+    at = 16 + 6 * n
+    offsets = struct.unpack(f">{n}H", sub[at : at + 2 * n])
+    found = {}
+    for i in range(n):
+        for code in range(starts[i], min(ends[i], 0xFFFE) + 1):
+            if offsets[i]:
+                where = at + 2 * i + offsets[i] + 2 * (code - starts[i])
+                glyph = struct.unpack(">H", sub[where : where + 2])[0]
+                glyph = (glyph + deltas[i]) & 0xFFFF if glyph else 0
+            else:
+                glyph = (code + deltas[i]) & 0xFFFF
+            found[code] = widths[min(glyph, metrics - 1)]
+    return found, per_em
+
+
+def advance(run: Run) -> float:
+    """How far the run's text moves the pen, in mm (regular weight)."""
+    found, per_em = advances()
+    units = sum(found.get(ord(c), per_em // 2) for c in run.text)
+    return units / per_em * run.size * run.stretch * PT
+
+
+def widest_word_gap(pdf: bytes, first: str, last: str) -> float:
+    """The widest space between two words, in mm, on the lines of page 1 from the one that
+    starts `first` to the one that holds `last` (text of the body's size only)."""
+    found = runs(pdf)[0]
+    body = [r for r in found if abs(r.size - 8.4) < 0.05]
+    lines: dict[float, list[Run]] = {}
+    for r in body:
+        lines.setdefault(round(r.y, 1), []).append(r)
+    text = {y: "".join(r.text for r in sorted(rs, key=lambda r: r.x)) for y, rs in lines.items()}
+    top = max(y for y, t in text.items() if first in t.replace("\u00a0", " "))
+    bottom = min(y for y, t in text.items() if y <= top and last in t.replace("\u00a0", " "))
+    widest = 0.0
+    for y in [y for y in lines if bottom <= y <= top]:
+        pieces = sorted(lines[y], key=lambda r: r.x)
+        for a, b in itertools.pairwise(pieces):
+            end = a.x + advance(a)
+            between = [r for r in found if end - 0.1 < r.x < b.x - 0.1 and abs(r.y - y) < 3]
+            if not between and not re.fullmatch(r"\d+\.", a.text.strip()):  # a word space
+                widest = max(widest, b.x - end)
+    return widest
+
+
+def test_the_setup_list_is_set_ragged_right(printed):
+    """Justified in its narrow column, the Setup list showed gaps twice a space wide: it is
+    set ragged right like the rest of the sheet, each space a plain one."""
+    for doc in printed:
+        if not doc.sheet:
+            continue
+        text = prose.render_prose(doc.ruleset, doc.lang)
+        first = " ".join(
+            re.sub(f"{prose.MARK_OPEN}.*?{prose.MARK_CLOSE}", " ", text["setup_points"]).split()[:3]
+        )
+        last = text["setup_caravan"].replace("\u00a0", " ").split()[-1]
+        space = advance(Run(" ", 0, 0, 8.4, 1))
+        assert widest_word_gap(doc.pdf, first, last) < space + 0.15, doc.what
