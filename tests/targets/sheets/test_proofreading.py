@@ -9,8 +9,9 @@ for, one word for two things ("Vorrat"/"supply"), a worked tie that the tie-brea
 explain, column heads in the singular over counts, a card named without its article, counts in
 digits beside counts in words, a sum broken across lines, a word hyphenated because a number
 is glued to it, a paragraph ending in one word, hyphenated display text, a label wider than
-its box, row numbers not centred under their cards, and headings squeezed against the block
-above them. The rule sheets and the kits share their prose (the rule sheets' data), so both
+its box, row numbers not centred under their cards, a narrow list justified with wide gaps,
+points on the reference card that read like exponents, and headings squeezed against the
+block above them. The rule sheets and the kits share their prose (the rule sheets' data), so both
 are read here.
 """
 
@@ -697,7 +698,8 @@ def advance(run: Run) -> float:
 
 def widest_word_gap(pdf: bytes, first: str, last: str) -> float:
     """The widest space between two words, in mm, on the lines of page 1 from the one that
-    starts `first` to the one that holds `last` (text of the body's size only)."""
+    holds `first` to the one that holds `last` (text of the body's size only; the gap after
+    a list's number and gaps with an icon in them are not word spaces)."""
     found = runs(pdf)[0]
     body = [r for r in found if abs(r.size - 8.4) < 0.05]
     lines: dict[float, list[Run]] = {}
