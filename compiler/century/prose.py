@@ -17,7 +17,8 @@ unknown placeholder is an error) against `prose_context(ruleset, lang)`:
     ends; ``scoring_resources`` / ``free_resources`` those that score / score nothing.
 ``coins``
     coin piles by position: dicts ``id, name, value, per_player, position, colour``;
-    ``coin_runout`` is ``"shift"`` or ``"stay"``.
+    ``coin_runout`` is ``"shift"`` or ``"stay"``. The texts of `PILE_KEYS` (a column head
+    over a pile's coins) are rendered once per pile, with that pile as ``c`` (`coin_texts`).
 ``thresholds``
     ``[{players, cards}]`` per player count; ``end_groups`` merges neighbouring counts
     with the same number into ``[{first, last, cards}]``; ``finish_round`` (bool).
@@ -90,7 +91,8 @@ as plain JSON strings, never as markup.
 Every rendered string is then set for print (`typeset`): the space between a number and the
 word or sign after it ("5 cards", "2 ×", "100 %", "5. Karte") and between a word and the
 number after it ("card 1", "seat 2") becomes a no-break space, and so does the space around
-an icon and after an arrow, so that no line ends inside "card 1" or "[YY] → [RR]".
+an icon and after an arrow, and so does each space of a sum ("12 + 11 = 23"), so that no line
+ends inside "card 1", "[YY] → [RR]" or a sum.
 """
 
 from __future__ import annotations
@@ -137,6 +139,7 @@ PROSE_KEYS = frozenset(
         "lbl_row_points",
         "lbl_row_merchants",
         "lbl_deck",
+        "lbl_coin_pile",
         "lbl_end_cards",
         "lbl_points",
         "turn",
@@ -268,6 +271,11 @@ EFFECT_KEYS = (
 language (``eff_<step>``), the cubes of a gain or payment (``eff_cubes``), steps in a row
 (``eff_steps``) and the whole sentence (``eff_sentence``). They are rendered per step with
 the placeholders the module docstring lists, not with the rest of the prose."""
+
+
+PILE_KEYS = ("lbl_coin_pile",)
+"""Texts rendered once per coin pile, with the pile as ``c`` besides the prose context
+(`coin_texts`), not with the rest of the prose."""
 
 
 def prose_keys() -> frozenset[str]:
@@ -989,6 +997,8 @@ def check_prose_renders(ruleset: Ruleset, lang: str) -> None:
         raise TextError(f"no prose in language {lang!r}")
     context = prose_context(ruleset, lang)
     _rendered(ruleset, lang, context)
+    for key in PILE_KEYS:
+        coin_texts(ruleset, lang, key, context)
     words = effect_words(ruleset, lang, context)
     for card in (*ruleset.starting_cards, *ruleset.merchant_deck):
         if card.kind == COMPOSED:  # the sentences a sheet prints (a short form has its text)
@@ -1008,7 +1018,7 @@ def _rendered(ruleset: Ruleset, lang: str, context: dict[str, Any] | None = None
     texts = dict(items)  # plain text (no Jinja syntax) needs no rendering
     budget = Budget()
     for key, source in items:
-        if key in EFFECT_KEYS:  # phrases of the composer, rendered per step
+        if key in EFFECT_KEYS or key in PILE_KEYS:  # rendered per step or per coin pile
             texts.pop(key)
             continue
         if not _JINJA.search(source):
@@ -1024,6 +1034,31 @@ def _rendered(ruleset: Ruleset, lang: str, context: dict[str, Any] | None = None
     return {key: _mark(text.strip(), lang, key, ruleset) for key, text in texts.items()}
 
 
+def coin_texts(
+    ruleset: Ruleset, lang: str, key: str, context: dict[str, Any] | None = None
+) -> list[str]:
+    """The text `key` of `PILE_KEYS` for each coin pile in order, rendered with the pile as
+    ``c`` (a dict of ``coins`` in the prose context) and set for print; a failure raises
+    `ProseError` as `render_prose` does."""
+    from century.sandbox import Budget, PrintedObject, SandboxLimit, render
+
+    if context is None:
+        context = prose_context(ruleset, lang)
+    source = ruleset.prose.get(lang, {}).get(key)
+    if source is None:
+        raise ProseError(lang, key, "no text", "C401")
+    budget, texts = Budget(), []
+    for coin in context["coins"]:
+        try:
+            text = render(_template(source), {**context, "c": coin}, budget)
+        except (SandboxLimit, PrintedObject) as err:
+            raise ProseError(lang, key, str(err), err.code) from err
+        except Exception as err:  # prose is data: any failure is reported with its key
+            raise ProseError(lang, key, f"{type(err).__name__}: {err}") from err
+        texts.append(typeset(_mark(text.strip(), lang, key, ruleset)))
+    return texts
+
+
 NBSP = "\u00a0"
 _LETTER = r"[^\W\d_]"
 _NO_BREAK = re.compile(
@@ -1033,6 +1068,8 @@ _NO_BREAK = re.compile(
     rf"|(?<=\S) (?={MARK_OPEN})"  # a word and the icon after it
     rf"|(?<={MARK_CLOSE}) (?=\S)"  # an icon and what follows it
     r"|(?<=[→⇓]) (?=\S)"  # an arrow and what follows it
+    r"|(?<=[\d)]) (?=[+=] [\d(])"  # a sum: a number and the sign after it
+    r"|(?<=[\d)] [+=]) (?=[\d(])"  # a sign and the number after it
 )
 
 

@@ -62,7 +62,7 @@ def test_new_show_edit_validate_build_sheets_in_an_empty_folder(tmp_path, monkey
     english = pdf_text(tmp_path / "build" / "house" / "rules-en-a4.pdf")
     german = pdf_text(tmp_path / "build" / "house" / "rules-de-a4.pdf")
     assert "at most 12 spices" in english and "Century: Spice Road – House" in english
-    assert "höchstens 12 Gewürze" in german and "Die Gewürzstraße – House" in german
+    assert "Höchstens 12 Gewürze" in german and "Die Gewürzstraße – House" in german
     assert json.loads((tmp_path / "build" / "house" / "ruleset.json").read_text("utf-8"))[
         "sources"
     ][0].startswith("<bundled>/rules/")

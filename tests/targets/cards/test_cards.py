@@ -25,7 +25,16 @@ from century.render.cards.layout import BACK_BLEED, MARK_MIN, PRINT_MARGIN, layo
 from century.render.typst.colours import BLACK, WHITE, contrast, ink_on
 from century.targets.cards import CardOptions, document, render
 
-from helpers import VALID, bundled_rulesets, edited, five_ranks, hostile, spice_road, written
+from helpers import (
+    VALID,
+    bundled_rulesets,
+    changed,
+    edited,
+    five_ranks,
+    hostile,
+    spice_road,
+    written,
+)
 
 PT = 25.4 / 72  # mm per PDF point
 PAPER_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
@@ -651,7 +660,7 @@ def test_reference_card_names_the_four_actions_and_the_end_in_words() -> None:
         assert action in page
     assert "On your turn, do one thing:" in page
     assert f"End of your turn: at most {r.caravan_limit} spices" in page
-    assert "The end is triggered at this many point cards; the round is finished:" in page
+    assert "The game end is triggered at this many point cards; finish the round:" in page
     counts = " ".join(str(n) for n in r.player_counts)
     ends = " ".join(str(r.end_threshold[n]) for n in r.player_counts)
     assert f"Players {counts} Point cards {ends}" in page
@@ -749,6 +758,24 @@ def test_tokens_and_mats_are_counted_from_the_data(players: int | None) -> None:
     assert f"At the end of your turn, at most {r.caravan_limit} spices" in mat_text
     for seat, start in enumerate(r.seats[:seats], start=1):
         assert f"Caravan · Seat {seat} Start: {' '.join(r.cubes(start))}" in mat_text
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_token_rows_are_filled_evenly_and_spare_a_page(paper: str) -> None:
+    """No coin or cube sits alone on a last row: a group's rows hold as many tokens as the
+    fewest rows allow, evenly. A caravan of 12 (more cube tokens) fits on one sheet on A4 and
+    on Letter, the groups closer together when spacing them would cost a sheet."""
+    for ruleset in (spice_road(), changed(spice_road(), caravan_limit=12)):
+        doc = document(ruleset, CardOptions(paper=paper))
+        fronts = [p for p in doc["pages"] if p["type"] == "tokens" and p["side"] == "front"]
+        assert len(fronts) == 1, (ruleset.caravan_limit, paper)
+        rows: dict[tuple[str, int, float], int] = {}
+        for item in fronts[0]["fronts"]:
+            key = (item["kind"], item["index"], item["y"])
+            rows[key] = rows.get(key, 0) + 1
+        for kind, index in {(k, i) for k, i, _ in rows}:
+            counts = [n for (k, i, _), n in sorted(rows.items()) if (k, i) == (kind, index)]
+            assert max(counts) - min(counts) <= 1, (paper, kind, index, counts)
 
 
 def test_no_kit_gives_card_pages_only() -> None:

@@ -20,6 +20,7 @@ from century.model.ruleset import Ruleset
 from century.output import MANIFEST, read_manifest
 from century.prose import render_prose
 from century.render.cards.faces import DECK_COLOURS, decks
+from century.render.cards.layout import DEFAULT_BLEED
 from century.render.names import MAX_STEM, file_stem, unique_stems
 from century.targets.images import ImageOptions, image_size, render
 
@@ -139,24 +140,84 @@ def test_one_image_per_distinct_card_and_back_in_every_language():
     assert "en/merchant/yy-g.png" in files and "de/point/yyrr.png" in files  # named by id
     assert "en/reference/reference.png" in files and "en/backs/reference.png" in files
     for name in pngs:
-        assert png_size(files[name]) == image_size(ImageOptions(dpi=50)) == (124, 173), name
+        assert png_size(files[name]) == image_size(ImageOptions(dpi=50, bleed=0)) == (124, 173), (
+            name
+        )
 
 
-def test_default_is_300_dpi_poker_size_and_bleed_adds_frame_colour(run, tmp_path):
+def test_default_is_300_dpi_poker_size_with_the_kits_bleed_and_bleed_adds_frame_colour(
+    run, tmp_path
+):
     result = run("images", "spice-road", "--lang", "en", "--out", str(tmp_path))
     assert result.exit_code == 0, result.output
-    assert "wrote 86 card images of 744 × 1039 pixels" in result.stdout
+    assert DEFAULT_BLEED == 1.0  # the print kit's
+    assert "wrote 86 card images of 768 × 1063 pixels" in result.stdout
     folder = tmp_path / "images"
     pngs = sorted(folder.rglob("*.png"))
     assert len(pngs) == 86 and not (folder / "de").exists()
     for path in pngs:
         data = path.read_bytes()
-        assert png_size(data) == (744, 1039), path  # 63 × 88 mm at 300 dpi
+        assert png_size(data) == (768, 1063), path  # 65 × 90 mm (1 mm bleed) at 300 dpi
         assert png_dpi(data) == pytest.approx(300, abs=0.01)
+        assert png_chunks(data)[0][1][9] == 2, path  # RGB: every pixel is opaque
     bled = rendered(dpi=100, bleed=3.0)
     assert png_size(bled["en/point/yyrr.png"]) == (272, 370)  # 69 × 94 mm at 100 dpi
     assert first_pixel(bled["en/point/yyrr.png"]) == DECK_COLOURS["point"].upper()
     assert first_pixel(bled["de/merchant/yy-g.png"]) == DECK_COLOURS["merchant"].upper()
+
+
+def png_pixels(png: bytes) -> tuple[int, list[bytes]]:
+    """The colour type and the rows of pixel bytes of an 8-bit PNG, its filters undone."""
+    chunks = png_chunks(png)
+    width, height, _, colour = struct.unpack(">IIBB", chunks[0][1][:10])
+    step = {2: 3, 6: 4}[colour]
+    raw = zlib.decompress(b"".join(body for kind, body in chunks if kind == b"IDAT"))
+    rows, prev, stride = [], bytearray(width * step), width * step
+    for y in range(height):
+        kind, line = (
+            raw[y * (stride + 1)],
+            bytearray(raw[y * (stride + 1) + 1 : (y + 1) * (stride + 1)]),
+        )
+        for i in range(stride):
+            a, b = (line[i - step] if i >= step else 0), prev[i]
+            c = prev[i - step] if i >= step else 0
+            p = a + b - c
+            paeth = (
+                a
+                if abs(p - a) <= abs(p - b) and abs(p - a) <= abs(p - c)
+                else b
+                if abs(p - b) <= abs(p - c)
+                else c
+            )
+            line[i] = (line[i] + (0, a, b, (a + b) // 2, paeth)[kind]) & 255
+        rows.append(bytes(line))
+        prev = line
+    return colour, rows
+
+
+def test_opaque_images_lose_their_alpha_channel_and_nothing_else():
+    from century.render.typst import without_opaque_alpha
+
+    page = (
+        "#set page(width: 12mm, height: 9mm, fill: {fill})\n#place(circle(radius: 3mm, fill: red))"
+    )
+    opaque = _compile_source(page.format(fill="rgb(250, 240, 200)"))
+    colour, rgba = png_pixels(opaque)
+    assert colour == 6  # as Typst writes it
+    rgb = without_opaque_alpha(opaque)
+    assert png_pixels(rgb) == (
+        2,
+        [bytes(b for i, b in enumerate(row) if i % 4 != 3) for row in rgba],
+    )
+    seen = _compile_source(page.format(fill="none"))  # transparent around the circle
+    assert without_opaque_alpha(seen) == seen
+
+
+def _compile_source(source: str) -> bytes:
+    """A PNG of a small Typst page at 100 dpi (fonts and inputs as the targets have them)."""
+    import typst
+
+    return typst.compile(source.encode(), format="png", ppi=100)
 
 
 def test_contact_sheet_shows_every_card_with_relative_links():
@@ -205,7 +266,17 @@ def test_hostile_ids_and_names_stay_inside_and_stay_text(tmp_path):
 
 
 def test_images_are_byte_identical_across_processes(tmp_path):
-    command = [sys.executable, "-m", "century", "images", "spice-road", "--dpi", "50"]
+    command = [
+        sys.executable,
+        "-m",
+        "century",
+        "images",
+        "spice-road",
+        "--dpi",
+        "50",
+        "--bleed",
+        "0",
+    ]
     command += ["--out", str(tmp_path)]
     subprocess.run(command, cwd=ROOT, check=True, capture_output=True)
     written = {

@@ -74,8 +74,8 @@ def test_a_base_game_without_composed_cards_has_no_legend():
 
 def test_the_variant_box_shows_composed_cards(composed):
     boxes = {
-        "en": "Merchant cards: 5 added (Y Y ↑, Crossroads Y Y Y / ↑ ↑, ? ? ↓ B, …).",
-        "de": "Händlerkarten: 5 hinzugefügt (Y Y ↑, Kreuzweg Y Y Y / ↑ ↑, ? ? ↓ B, …).",
+        "en": "Merchant cards: five added (Y Y ↑, Crossroads Y Y Y / ↑ ↑, ? ? ↓ B, …).",
+        "de": "Händlerkarten: fünf hinzugefügt (Y Y ↑, Kreuzweg Y Y Y / ↑ ↑, ? ? ↓ B, …).",
     }
     for lang, box in boxes.items():
         assert prose.render_prose(composed, lang)["chg_cards"]

@@ -127,7 +127,7 @@ def test_german_sheet_speaks_german_and_shows_the_thresholds(base, rendered):
     assert "turmeric" not in text and "caravan" not in text
     counts = " ".join(str(base.end_threshold[n]) for n in base.player_counts)
     assert re.search(r"Punktekarten " + re.escape(counts), text)
-    assert f"höchstens {base.caravan_limit} Gewürze" in text
+    assert f"Höchstens {base.caravan_limit} Gewürze" in text
 
 
 def test_english_sheet_speaks_english_and_shows_the_thresholds(base, rendered):
@@ -177,7 +177,7 @@ def test_changed_caravan_limit_appears(base):
 
     bigger = edited(base, edit)
     assert "at most 12 spices" in pdf_text(sheets.render_sheet(bigger, "en"))
-    assert "höchstens 12 Gewürze" in pdf_text(sheets.render_sheet(bigger, "de"))
+    assert "Höchstens 12 Gewürze" in pdf_text(sheets.render_sheet(bigger, "de"))
 
 
 def test_house_rule_thresholds_appear(base):

@@ -298,7 +298,7 @@ def test_deck_ids_name_the_cells_that_show_those_cards():
     ruleset = edited(spice_road(), few_cards)
     files = render(ruleset, TtsOptions(dpi=DPI, languages=("en",)), BASE)
     check_decks(ruleset, "en", files)
-    images = render_images(ruleset, ImageOptions(dpi=DPI, languages=("en",)))
+    images = render_images(ruleset, ImageOptions(dpi=DPI, bleed=0, languages=("en",)))
     states = [o for o in objects(files, "spice-road-en.json") if o["Name"] == "Deck"]
     for state, deck in zip(states, deck_images(ruleset, "en"), strict=True):
         shown = {

@@ -49,13 +49,25 @@ def _region(layout: Layout) -> tuple[float, float, float, float]:
 
 
 def token_pages(layout: Layout, groups: list[list[Token]]) -> list[list[dict[str, Any]]]:
-    """Token fronts placed page by page: rows of equal tokens, each group on new rows."""
+    """Token fronts placed page by page: rows of equal tokens, each group on new rows, its
+    rows filled evenly (no token alone on a last row). The groups are a little apart, unless
+    that costs a page: then they follow each other as closely as the rows of a group."""
+    spaced = _token_pages(layout, groups, COIN_GAP)
+    close = _token_pages(layout, groups, 0.0)
+    return close if len(close) < len(spaced) else spaced
+
+
+def _token_pages(
+    layout: Layout, groups: list[list[Token]], between: float
+) -> list[list[dict[str, Any]]]:
+    """`token_pages` with `between` mm more between groups than between rows."""
     x0, y0, width, height = _region(layout)
     pages: list[list[dict[str, Any]]] = [[]]
     y = y0
     for group in groups:
         size, gap = group[0].size, group[0].gap
-        per_row = max(1, int((width + gap) // (size + gap)))
+        most = max(1, int((width + gap) // (size + gap)))
+        per_row = -(-len(group) // -(-len(group) // most))  # as many rows, filled evenly
         for start in range(0, len(group), per_row):
             row = group[start : start + per_row]
             if y + size > y0 + height:
@@ -68,7 +80,7 @@ def token_pages(layout: Layout, groups: list[list[Token]]) -> list[list[dict[str
                     | {"size": size, "grow": gap / 2}
                 )
             y += size + gap
-        y += COIN_GAP  # a little more space between groups
+        y += between
     return [page for page in pages if page]
 
 

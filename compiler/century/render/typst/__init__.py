@@ -51,13 +51,73 @@ def render_png(template: str, data: Any, ppi: float) -> list[bytes]:
     """Every page of `template` as a PNG at `ppi` pixels per inch (a page of w × h mm is
     ``round(w / 25.4 * ppi)`` pixels wide), its resolution recorded in the file."""
     pages = _compile(template, data, format="png", ppi=ppi)
-    return [stable_png(png, ppi) for png in (pages if isinstance(pages, list) else [pages])]
+    return [
+        stable_png(without_opaque_alpha(png), ppi)
+        for png in (pages if isinstance(pages, list) else [pages])
+    ]
 
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 VARIABLE_CHUNKS = frozenset({b"tIME", b"tEXt", b"zTXt", b"iTXt", b"pHYs"})
 """Chunks dropped from Typst's PNGs: a time or text would make output vary between runs
 (Typst writes none today), and the resolution is written anew."""
+
+
+def _chunks(png: bytes) -> list[tuple[bytes, bytes]]:
+    """The (type, data) of every chunk of `png`, in order."""
+    chunks, pos = [], len(PNG_SIGNATURE)
+    while pos < len(png):
+        (size,) = struct.unpack(">I", png[pos : pos + 4])
+        chunks.append((png[pos + 4 : pos + 8], png[pos + 8 : pos + 8 + size]))
+        pos += 12 + size
+    return chunks
+
+
+def _chunk(kind: bytes, body: bytes) -> bytes:
+    return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+
+def _opaque_alpha(kind: int, first_row: bool, width: int) -> bytes:
+    """The alpha bytes of a filtered row of 8-bit RGBA pixels that are all opaque, when the
+    rows above are too: each PNG filter predicts a byte from the same channel of the pixel to
+    the left, above and above-left, so the prediction of an opaque pixel is known."""
+    rest = width - 1
+    if kind == 0:  # None
+        return b"\xff" * width
+    if kind == 1 or (kind == 4 and first_row):  # Sub; Paeth with nothing above
+        return b"\xff" + b"\x00" * rest
+    if kind == 2:  # Up
+        return (b"\xff" if first_row else b"\x00") * width
+    if kind == 3:  # Average
+        return b"\xff" + b"\x80" * rest if first_row else b"\x80" + b"\x00" * rest
+    return b"\x00" * width  # Paeth
+
+
+def without_opaque_alpha(png: bytes) -> bytes:
+    """`png` as RGB when it is 8-bit RGBA with every pixel opaque (print services and some
+    viewers treat an alpha channel as transparency to flatten), else unchanged. The filtered
+    rows keep their filters: a filter works per channel, so dropping the alpha bytes leaves
+    valid RGB rows."""
+    chunks = _chunks(png)
+    width, height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", chunks[0][1])
+    if depth != 8 or colour != 6 or interlace:
+        return png
+    raw = zlib.decompress(b"".join(body for kind, body in chunks if kind == b"IDAT"))
+    stride = 1 + 4 * width
+    rows = []
+    for y in range(height):
+        row = raw[y * stride : (y + 1) * stride]
+        pixels = row[1:]
+        if pixels[3::4] != _opaque_alpha(row[0], y == 0, width):
+            return png
+        rgb = bytearray(3 * width)
+        rgb[0::3], rgb[1::3], rgb[2::3] = pixels[0::4], pixels[1::4], pixels[2::4]
+        rows.append(row[:1] + bytes(rgb))
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    body = [_chunk(b"IHDR", header)]
+    body += [_chunk(kind, data) for kind, data in chunks[1:] if kind not in (b"IDAT", b"IEND")]
+    body += [_chunk(b"IDAT", zlib.compress(b"".join(rows), 9)), _chunk(b"IEND", b"")]
+    return PNG_SIGNATURE + b"".join(body)
 
 
 def stable_png(png: bytes, ppi: float) -> bytes:

@@ -11,10 +11,11 @@
   escaped, relative links only, nothing loaded from the network).
 
 Every image is 63 × 88 mm plus `bleed` on every side (where only the frame colour or the
-back tint goes) at `dpi` pixels per inch, so ``round((63 + 2 × bleed) / 25.4 × dpi)`` pixels
-wide; the resolution is recorded in the PNG. The faces are the print kit's (`faces.typ`),
-drawn by ``images.typ`` one card to a page, and Typst renders every page of a language in
-one run. The same input gives the same bytes.
+back tint goes; by default the print kit's, `DEFAULT_BLEED`) at `dpi` pixels per inch, so
+``round((63 + 2 × bleed) / 25.4 × dpi)`` pixels wide; the resolution is recorded in the PNG,
+and an image with every pixel opaque is RGB, without an alpha channel. The faces are the
+print kit's (`faces.typ`), drawn by ``images.typ`` one card to a page, and Typst renders
+every page of a language in one run. The same input gives the same bytes.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from century.render.cards.images import (
     face_context,
     pixels,
 )
+from century.render.cards.layout import DEFAULT_BLEED
 from century.render.names import file_stem
 from century.targets import (
     Files,
@@ -71,11 +73,11 @@ class ImageOptions(Languages, Told):
         DEFAULT_DPI, "--dpi", metavar="N", help="Resolution in pixels per inch (50 to 1200)."
     )
     bleed: float = option(
-        0.0,
+        DEFAULT_BLEED,
         "--bleed",
         metavar="MM",
-        help="Extend every image this many mm past the card's edges (print services "
-        "usually ask for 3).",
+        help="Extend every image this many mm past the card's edges, as the print kit does "
+        "(print services usually ask for 3).",
     )
 
 

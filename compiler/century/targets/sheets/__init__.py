@@ -19,6 +19,7 @@ from century.model.text import TextError, shown, term
 from century.prose import (
     CHANGE_KEYS,
     SYMBOL_KEYS,
+    coin_texts,
     effect_words,
     example_cards,
     prose_context,
@@ -114,6 +115,10 @@ def sheet_data(ruleset: Ruleset, lang: str, paper: str) -> dict[str, Any]:
     except TextError as err:
         raise SheetError(str(err)) from None
     counts = list(ruleset.player_counts)
+    try:
+        heads = coin_texts(ruleset, lang, "lbl_coin_pile", context)
+    except TextError as err:
+        raise SheetError(str(err)) from None
     return {
         "lang": lang,
         "paper": TYPST_PAPERS[paper],
@@ -129,8 +134,9 @@ def sheet_data(ruleset: Ruleset, lang: str, paper: str) -> dict[str, Any]:
                 "ink": ink_on(c["colour"]),
                 "counts": [c["per_player"] * n for n in counts],  # per player count
                 "in_box": c["per_player"] * ruleset.players_max,
+                "head": head,
             }
-            for c in context["coins"]
+            for c, head in zip(context["coins"], heads, strict=True)
         ],
         "seats": [list(v) for v in ruleset.seats],
         "caravan_limit": ruleset.caravan_limit,
