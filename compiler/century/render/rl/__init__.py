@@ -14,6 +14,7 @@ import hashlib
 import re
 import sys
 import types
+from dataclasses import dataclass
 from functools import cache, partial
 from importlib.resources import files
 
@@ -78,6 +79,30 @@ def sources(ruleset: Ruleset, adapter: str, adapter_source: str) -> dict[str, st
     names = {"engine": module_name(ruleset), "actions": codec}
     adapter_module = render(ruleset, adapter_source, {"ACTIONS_MODULE": codec}, names)
     return {**modules, adapter_name: adapter_module}
+
+
+@dataclass(frozen=True)
+class Adapter:
+    """A learning target's modules: the engine, the action codec and the adapter ``<game>_
+    <name>``, whose runtime is ``runtime.py`` in the target's `package`; the target's
+    `Target` renders them with `render`."""
+
+    name: str
+    package: str
+
+    def generate(self, ruleset: Ruleset) -> dict[str, str]:
+        """Module name -> source: the engine, the action module and the adapter."""
+        return sources(ruleset, self.name, runtime(self.package, "runtime.py"))
+
+    def load(self, ruleset: Ruleset) -> types.ModuleType:
+        """The adapter imported in memory, with the modules it imports (which need the
+        target's libraries: the ``rl`` extra)."""
+        modules = self.generate(ruleset)
+        return load(modules)[list(modules)[-1]]
+
+    def render(self, ruleset: Ruleset, options: object) -> dict[str, bytes]:
+        """The three modules, as files."""
+        return module_files(self.generate(ruleset))
 
 
 def load_actions(ruleset: Ruleset) -> types.ModuleType:

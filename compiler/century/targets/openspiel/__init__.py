@@ -7,32 +7,18 @@ extra); a plain ``century build`` leaves it out: ``--target openspiel`` or
 
 from __future__ import annotations
 
-import types
-
-from century.model.ruleset import Ruleset
 from century.render import rl
-from century.targets import NoOptions, Target
+from century.targets import Target
 
-
-def generate(ruleset: Ruleset) -> dict[str, str]:
-    """Module name -> source: the engine, the action module and the OpenSpiel module."""
-    return rl.sources(ruleset, "openspiel", rl.runtime(__name__, "runtime.py"))
-
-
-def load_game_module(ruleset: Ruleset) -> types.ModuleType:
-    """The OpenSpiel module imported in memory, which registers the game (needs open_spiel)."""
-    modules = generate(ruleset)
-    return rl.load(modules)[list(modules)[-1]]
-
-
-def render(ruleset: Ruleset, options: NoOptions) -> dict[str, bytes]:
-    """The three modules."""
-    return rl.module_files(generate(ruleset))
-
+ADAPTER = rl.Adapter("openspiel", __name__)
+generate = ADAPTER.generate
+"""Module name -> source: the engine, the action module and the OpenSpiel module."""
+load_game_module = ADAPTER.load
+"""The OpenSpiel module imported in memory (which registers the game; needs open_spiel)."""
 
 TARGET = Target(
     "openspiel",
     "an OpenSpiel game (<game>_openspiel.py, with the engine)",
-    render,
+    ADAPTER.render,
     in_build=False,
 )

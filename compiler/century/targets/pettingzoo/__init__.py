@@ -7,32 +7,18 @@ it does not, but a plain ``century build`` leaves it out: ``--target pettingzoo`
 
 from __future__ import annotations
 
-import types
-
-from century.model.ruleset import Ruleset
 from century.render import rl
-from century.targets import NoOptions, Target
+from century.targets import Target
 
-
-def generate(ruleset: Ruleset) -> dict[str, str]:
-    """Module name -> source: the engine, the action module and the environment module."""
-    return rl.sources(ruleset, "pettingzoo", rl.runtime(__name__, "runtime.py"))
-
-
-def load_env(ruleset: Ruleset) -> types.ModuleType:
-    """The environment module imported in memory (needs pettingzoo, gymnasium and numpy)."""
-    modules = generate(ruleset)
-    return rl.load(modules)[list(modules)[-1]]
-
-
-def render(ruleset: Ruleset, options: NoOptions) -> dict[str, bytes]:
-    """The three modules."""
-    return rl.module_files(generate(ruleset))
-
+ADAPTER = rl.Adapter("pettingzoo", __name__)
+generate = ADAPTER.generate
+"""Module name -> source: the engine, the action module and the environment module."""
+load_env = ADAPTER.load
+"""The environment module imported in memory (needs pettingzoo, gymnasium and numpy)."""
 
 TARGET = Target(
     "pettingzoo",
     "a PettingZoo environment and a Gymnasium wrapper (<game>_pettingzoo.py, with the engine)",
-    render,
+    ADAPTER.render,
     in_build=False,
 )
