@@ -92,7 +92,7 @@ def probe(path: Path, name: str, at: Mark, want: str) -> Asset:
     if key is not None and key in _MEMO:
         return _MEMO[key]
     kinds = PICTURES if want == "picture" else FONTS
-    shown = ", ".join(s for s, k in SUFFIXES.items() if k in kinds)
+    shown = "PNG, JPEG or SVG" if want == "picture" else "TTF or OTF"
     given = SUFFIXES.get(path.suffix.lower())
     if given not in kinds:
         raise _refuse(
@@ -151,20 +151,25 @@ def _raster(raw: bytes, name: str, at: Mark) -> tuple[int, int]:
     """A PNG's or JPEG's size, refused past the caps before it is decoded, then decoded."""
     from PIL import Image
 
+    def too_large(size: str) -> DiagnosticError:
+        return _refuse(
+            at,
+            "C028",
+            f"{name} has {size}, over the limit of {MAX_ART_PIXELS:,} pixels "
+            f"({MAX_ART_SIDE:,} a side)",
+            "scale the picture down: 300 dpi at the card's size is enough",
+        )
+
     try:
         with Image.open(io.BytesIO(raw)) as img:
             width, height = img.size
             if width > MAX_ART_SIDE or height > MAX_ART_SIDE or width * height > MAX_ART_PIXELS:
-                raise _refuse(
-                    at,
-                    "C028",
-                    f"{name} is {width} × {height} pixels, over the limit of "
-                    f"{MAX_ART_PIXELS:,} pixels ({MAX_ART_SIDE:,} a side)",
-                    "scale the picture down: 300 dpi at the card's size is enough",
-                )
+                raise too_large(f"{width} × {height} pixels")
             img.load()
     except DiagnosticError:
         raise
+    except Image.DecompressionBombError:  # Pillow's own cap, met before ours when opening
+        raise too_large("far too many pixels (a decompression bomb)") from None
     except Exception as err:  # Pillow raises many kinds for a broken file
         raise _refuse(
             at,

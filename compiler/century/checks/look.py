@@ -205,6 +205,11 @@ def _texts(ctx: Context) -> set[str]:
     return found
 
 
+def _letters_first(char: str) -> tuple[bool, bool, str]:
+    """Letters beyond ASCII first (ä, ß), then other letters, then signs and digits."""
+    return (not char.isalpha(), char.isascii(), char)
+
+
 def glyphs(ctx: Context) -> Iterator[Diagnostic]:
     """Every font has the characters of the game's texts (else the bundled font stands in)."""
     chars = None
@@ -212,7 +217,7 @@ def glyphs(ctx: Context) -> Iterator[Diagnostic]:
         if asset.format not in ("ttf", "otf"):
             continue
         chars = chars if chars is not None else _texts(ctx)
-        missing = sorted(c for c in chars if ord(c) not in asset.chars)
+        missing = sorted((c for c in chars if ord(c) not in asset.chars), key=_letters_first)
         if missing:
             shown = " ".join(missing[:12]) + (" …" if len(missing) > 12 else "")
             yield ctx.diag(
