@@ -61,7 +61,8 @@ name: {{{names}}}
 # look:                               # your own pieces; files relative to this file (art/)
 #   card_size: bridge                 # poker (default), bridge, mini, tarot, or [W, H] in mm
 #   decks:
-#     merchant: {{frame: "#2F4858", back: art/back.png, art: {{file: art/merchant.png, fit: cover}}}}
+#     merchant: {{frame: "#2F4858", back: art/back.png, art: art/merchant.png}}
+#     point: {{art: {{file: art/point.svg, fit: contain}}}}   # cover (default) or contain
 #   art: {{{card}: art/{card}.png}}   # one card's own picture
 #   icons: {{{resource}: art/{resource}.svg}}   # drawn instead of its cube
 #   fonts: {{title: art/MyFont-Bold.ttf, text: art/MyFont-Regular.ttf}}
