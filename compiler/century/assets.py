@@ -94,7 +94,7 @@ def probe(path: Path, name: str, at: Mark, want: str) -> Asset:
     kinds = PICTURES if want == "picture" else FONTS
     shown = "PNG, JPEG or SVG" if want == "picture" else "TTF or OTF"
     given = SUFFIXES.get(path.suffix.lower())
-    if given not in kinds:
+    if given is None or given not in kinds:
         raise _refuse(
             at,
             "C026",
