@@ -10,9 +10,9 @@
   its id, title and number of copies, each language's section in its own words (text
   escaped, relative links only, nothing loaded from the network).
 
-Every image is 63 × 88 mm plus `bleed` on every side (where only the frame colour or the
-back tint goes) at `dpi` pixels per inch, so ``round((63 + 2 × bleed) / 25.4 × dpi)`` pixels
-wide; the resolution is recorded in the PNG. The faces are the print kit's (`faces.typ`),
+Every image is the game's card size (63 × 88 mm unless its look gives another) plus `bleed`
+on every side (where only the frame colour, the back tint or the back picture goes) at `dpi`
+pixels per inch, so ``round((63 + 2 × bleed) / 25.4 × dpi)`` pixels wide for poker cards; the resolution is recorded in the PNG. The faces are the print kit's (`faces.typ`),
 drawn by ``images.typ`` one card to a page, and Typst renders every page of a language in
 one run. The same input gives the same bytes.
 """
@@ -242,8 +242,8 @@ TARGET = Target(
     error=ImageError,
     names=names,
     help="Write DIR/images/: one PNG per card and per back, and an index.html contact sheet."
-    "\n\nEach distinct card of each deck is one image, LANG/DECK/ID.png, 63 × 88 mm plus the "
-    "bleed (poker size, as print-on-demand services take it); the backs are "
+    "\n\nEach distinct card of each deck is one image, LANG/DECK/ID.png, the game's card size "
+    "(63 × 88 mm, poker size, unless its look gives another) plus the bleed; the backs are "
     "LANG/backs/DECK.png. index.html shows every card of the game on one page.",
     report=report,
 )
