@@ -13,8 +13,9 @@
 Every image is the game's card size (63 × 88 mm unless its look gives another) plus `bleed`
 on every side (where only the frame colour, the back tint or the back picture goes) at `dpi`
 pixels per inch, so ``round((63 + 2 × bleed) / 25.4 × dpi)`` pixels wide for poker cards;
-the resolution is recorded in the PNG. The faces are the print kit's (`faces.typ`), drawn by ``images.typ`` one card to a page, and Typst renders every page of a language in
-one run. The same input gives the same bytes.
+the resolution is recorded in the PNG. The faces are the print kit's (`faces.typ`), drawn by
+``images.typ`` one card to a page, and Typst renders every page of a language in one run.
+The same input gives the same bytes.
 """
 
 from __future__ import annotations
