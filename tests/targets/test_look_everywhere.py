@@ -231,3 +231,24 @@ def test_golem_kit_differs_from_spice_road_in_icons_and_frames(bundled, tmp_path
     base_frame = (0x2F / 255, 0x48 / 255, 0x58 / 255)
     assert golem_frame in _fills(pages["golem"]) and golem_frame not in _fills(pages["base"])
     assert base_frame in _fills(pages["base"]) and base_frame not in _fills(pages["golem"])
+
+
+@pytest.mark.parametrize(
+    ("size", "card", "grid"),
+    [("mini", (44, 63), (4, 4)), ("tarot", (70, 120), (2, 2)), ("[60, 90]", (60, 90), (3, 3))],
+)
+def test_every_card_size_prints_true_size_on_a4(tmp_path, monkeypatch, size, card, grid):
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "sized.yaml").write_text(
+        f"id: sized\nextends: spice-road\nlook: {{card_size: {size}}}\n", encoding="utf-8"
+    )
+    monkeypatch.chdir(tmp_path)
+    args = ["cards", "sized", "--lang", "en", "--no-kit", "--no-backs", "--out", "out"]
+    result = CliRunner().invoke(cli.app, args)
+    assert result.exit_code == 0, result.output
+    reader = PdfReader(tmp_path / "out" / "cards-en-a4.pdf")
+    cols, rows = grid
+    width, height = cols * card[0] + (cols - 1) * 3, rows * card[1] + (rows - 1) * 3
+    left, bottom = (210 - width) / 2, (297 - height) / 2
+    got = _box_mm(reader.pages[0].trimbox)
+    assert got == pytest.approx([left, bottom, left + width, bottom + height], abs=0.1)
