@@ -20,6 +20,7 @@ from century.model.cards import KINDS, steps_json
 from century.model.look import Picture
 from century.model.ruleset import MerchantCard, PointCard, Ruleset
 from century.model.text import shown, term
+from century.render.cards.layout import CARD_H, CARD_W
 from century.render.typst import asset_path
 from century.render.typst.colours import WHITE, ink_on, lighten
 
@@ -291,11 +292,7 @@ def look_assets(ruleset: Ruleset) -> list[Asset]:
 
 def card_size(ruleset: Ruleset) -> tuple[float, float]:
     """The game's card size in mm (poker size without a look)."""
-    return ruleset.look.card_size if ruleset.look is not None else CARD_SIZE
-
-
-CARD_SIZE = (63.0, 88.0)
-"""Poker size, the card size of a game whose look gives none."""
+    return ruleset.look.card_size if ruleset.look is not None else (CARD_W, CARD_H)
 
 
 def coins(ruleset: Ruleset, players: int) -> list[dict[str, Any]]:
