@@ -43,6 +43,11 @@ CODES: dict[str, str] = {
     "C024": "a deck table (CSV, TSV) whose cells cannot be split: a quote left open, text "
     "after a closing quote, a cell beyond the named columns",
     "C025": "a spreadsheet formula where a deck table needs a value",
+    "C026": "a picture, icon or font of a format the look does not use, or not the one its "
+    "name says",
+    "C027": "a picture, icon or font that cannot be read (a broken file)",
+    "C028": "a picture past the size caps (a decompression bomb), or an SVG that reaches "
+    "outside itself (links, entities, scripts)",
     "C101": "an unknown key",
     "C102": "a required key is missing",
     "C103": "a value of the wrong type",
@@ -74,6 +79,10 @@ CODES: dict[str, str] = {
     "C316": "rules under which no game can end (too few point cards can ever be paid)",
     "C317": "a `repeat` without `max` that pays nothing, so never ends",
     "C318": "a merchant card no caravan within the caravan limit can play",
+    "C319": "a picture that would print under 300 dpi at its size on the card",
+    "C320": "text whose contrast with its background is under 4.5 : 1 (WCAG AA)",
+    "C321": "a font that lacks characters the game's texts use",
+    "C322": "a picture that does not cover the card and its bleed",
     "C401": "rule-sheet text lacks keys the sheet needs",
     "C402": "a rule-sheet sentence does not render",
     "C403": "a rule-sheet sentence goes past a limit of the prose sandbox",

@@ -93,3 +93,17 @@ PROSE_MAX_INT_BITS = 4096
 PROSE_SECONDS = 0.5
 """CPU time (seconds of the rendering thread) to render the prose of one language (a backstop:
 the caps above stop a sentence long before it)."""
+
+# -- the look: art, icons and fonts ------------------------------------------------------------
+
+MAX_ART_BYTES = 32_000_000
+"""The largest picture, icon or font file of a look read."""
+MAX_ART_PIXELS = 50_000_000
+"""Pixels (width × height) of one PNG or JPEG picture, read from its header before anything
+is decoded (a decompression bomb is refused unopened)."""
+MAX_ART_SIDE = 20_000
+"""Pixels on either side of one picture."""
+MAX_SVG_ELEMENTS = 20_000
+"""Elements in one SVG picture or icon."""
+MAX_LOOK_FILES = 1000
+"""Pictures, icons and fonts one game's look names."""

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from century.checks import MODEL_CHECKS, run_checks
-from century.diagnostics import Diagnostic, Mark, has_errors
+from century.diagnostics import Diagnostic, DiagnosticError, Mark, has_errors
 from century.frontend.resolve import Resolved, Resolver
 from century.frontend.sources import (
     PathProblem,
@@ -174,13 +174,17 @@ def _compile_game(
     result.diagnostics.extend(checks)
     if has_errors(checks):
         return
-    ruleset = build_ruleset(
-        resolved.tree.plain(),
-        _source_names(resolved, source.path.parent),
-        _source_hash(resolved),
-        resolved.chain,
-        base_model,
-    )
+    try:
+        ruleset = build_ruleset(
+            resolved.tree.plain(),
+            _source_names(resolved, source.path.parent),
+            _source_hash(resolved),
+            resolved.chain,
+            base_model,
+        )
+    except DiagnosticError as err:  # a file of the look changed since it was checked
+        result.diagnostics.extend(err.diagnostics)
+        return
     late = [d for check in MODEL_CHECKS for d in check(ruleset, resolved.tree)]
     result.diagnostics.extend(late)
     if has_errors(late):
@@ -210,7 +214,10 @@ def _base_model(
             if has_errors(checks):
                 result.diagnostics.extend(checks)
             else:
-                bases[base_id] = build_ruleset(base.tree.plain(), [], "", base.chain)
+                try:
+                    bases[base_id] = build_ruleset(base.tree.plain(), [], "", base.chain)
+                except DiagnosticError as err:  # a file of its look changed meanwhile
+                    result.diagnostics.extend(err.diagnostics)
     return bases[base_id]
 
 

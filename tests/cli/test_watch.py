@@ -408,3 +408,25 @@ def test_a_deck_file_that_disappears_is_an_error_never_a_build_from_the_base(tmp
     assert (tmp_path / "build" / "house" / "ruleset.json").read_bytes() == built
     code, _ = watch.stop()
     assert code == 0, watch.text()
+
+
+@needs_watchfiles
+def test_watch_rebuilds_when_a_picture_of_the_look_changes(tmp_path, watching):
+    """A picture the look names is watched like the rules: a hostile one stops the build with
+    its located error, the fixed one builds again."""
+    new_variant(tmp_path)
+    variant = tmp_path / "rules" / "house.yaml"
+    icon = tmp_path / "rules" / "art" / "turmeric.svg"
+    good = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><circle r="5"/></svg>'
+    icon.write_text(good, encoding="utf-8")
+    save(variant, variant.read_text("utf-8") + "look: {icons: {turmeric: art/turmeric.svg}}\n")
+    watch = watching(tmp_path)
+    first = watch.until(r"^watching ")
+    assert any(line.startswith("built build/house in ") for line in first), first
+    save(icon, good.replace("<circle", '<image href="https://example.org/x.png"/><circle'))
+    broken = watch.until(r"^not built: house ")
+    assert any(x.startswith("rules/house.yaml:") and "C028" in x for x in broken), broken
+    save(icon, good)
+    watch.until(r"^built build/house in ")
+    code, _ = watch.stop(signal.SIGINT)
+    assert code == 0, watch.text()

@@ -32,6 +32,8 @@ ROOT_MODULES = {
     "century.codecache",
     "century.extras",
     "century.explanations",
+    "century.assets",
+    "century.colours",
 }
 """The modules of the root layer: what every stage may use. A new top-level module must be
 named here or given a layer of its own (`LAYERS`)."""

@@ -5,6 +5,7 @@ fields of its options' dataclass its command's options."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -85,6 +86,9 @@ def add_language(node: Any, lang: str, source: str) -> Any:
 
 
 def test_a_third_language_needs_no_python(tmp_path, monkeypatch):
+    for art in (ROOT / "rules").rglob("*.svg"):  # the pictures of a game's look, as they are
+        (tmp_path / art.relative_to(ROOT)).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(art, tmp_path / art.relative_to(ROOT))
     for folder in ("rules", "cards"):
         for path in (ROOT / folder).rglob("*.yaml"):
             target = tmp_path / path.relative_to(ROOT)

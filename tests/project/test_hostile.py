@@ -199,6 +199,27 @@ def gen_table(folder: Path, spec: dict[str, Any]) -> None:
     write(folder / spec["file"], "kind,get\n" + rows)
 
 
+def gen_png(folder: Path, spec: dict[str, Any]) -> None:
+    """A real PNG of `spec['width']` × `spec['height']` grey pixels, all zero: a few hundred
+    kilobytes that would decode to that many bytes (a decompression bomb)."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        crc = struct.pack(">I", zlib.crc32(kind + data))
+        return struct.pack(">I", len(data)) + kind + data + crc
+
+    width, height = spec["width"], spec["height"]
+    packer = zlib.compressobj(9)
+    row = bytes(width + 1)  # the filter byte and the pixels of one row
+    body = b"".join(packer.compress(row) for _ in range(height)) + packer.flush()
+    header = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
+    png = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", body)
+    path = folder / spec["file"]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(png + chunk(b"IEND", b""))
+
+
 def gen_copy(folder: Path, spec: dict[str, str]) -> None:
     """Copies of folders of this repository (``{dest: source}``), e.g. the bundled rules."""
     for dest, source in spec.items():
@@ -217,6 +238,7 @@ GENERATORS = {
     "record": gen_record,
     "report": gen_report,
     "manifest": gen_manifest,
+    "png": gen_png,
 }
 
 

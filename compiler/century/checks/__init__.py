@@ -10,7 +10,17 @@ the built `Ruleset`.
 
 from __future__ import annotations
 
-from century.checks import cards, effects, ending, ladder, languages, limits, prose, setup
+from century.checks import (
+    cards,
+    effects,
+    ending,
+    ladder,
+    languages,
+    limits,
+    look,
+    prose,
+    setup,
+)
 from century.checks.context import Check, Context
 from century.diagnostics import Diagnostic, has_errors
 from century.frontend.loader import Node
@@ -41,6 +51,11 @@ CHECKS: dict[str, Check] = {
     "C316": ending.game_can_end,
     "C317": effects.endless_repeats,
     "C318": effects.playable,
+    "C026": look.files,
+    "C319": look.resolution,
+    "C320": look.colours,
+    "C321": look.glyphs,
+    "C322": look.bleed,
 }
 
 MODEL_CHECKS = [limits.move_tables, prose.check_prose]

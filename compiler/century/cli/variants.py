@@ -58,6 +58,24 @@ name: {{{names}}}
 # decks:                              # a deck of your own, from a spreadsheet:
 #   merchant: {table}
 #   # written first by: century deck export {id} merchant --out {table_out}
+# look:                               # your own pieces; files relative to this file (art/)
+#   card_size: bridge                 # poker (default), bridge, mini, tarot, or [W, H] in mm
+#   decks:
+#     merchant: {{frame: "#2F4858", back: art/back.png, art: art/merchant.png}}
+#     point: {{art: {{file: art/point.svg, fit: contain}}}}   # cover (default) or contain
+#   art: {{{card}: art/{card}.png}}   # one card's own picture
+#   icons: {{{resource}: art/{resource}.svg}}   # drawn instead of its cube
+#   fonts: {{title: art/MyFont-Bold.ttf, text: art/MyFont-Regular.ttf}}
+"""
+
+ART_README = """\
+# Art for {title}
+
+Pictures, icons and fonts that `rules/{id}.yaml` names under `look:`, relative to that file
+(`art/back.png`). Pictures are PNG, JPEG or SVG (an SVG may link nothing outside itself);
+fonts are TTF or OTF. `century validate` warns about pictures under 300 dpi at their size on
+the card, text colours under 4.5 : 1, fonts without a character the game's texts use, and
+backs that do not cover the bleed; `century watch` rebuilds when a file here changes.
 """
 
 PROJECT_README = """\
@@ -296,6 +314,7 @@ def _write_project(
         fail(f"{target} exists (use --force to overwrite)")
     names = titles(base, name, given)
     readme = root / "README.md"
+    art = folder / "art" / "README.md"
     try:
         if not force:  # --force replaces the file even when it was read as input
             check_inside(folder, target.name)
@@ -304,6 +323,8 @@ def _write_project(
             check_inside(root, f"schema/{source.name}")
         if layout and not os.path.lexists(readme):
             check_inside(root, "README.md")
+        if layout and not os.path.lexists(art.parent):
+            check_inside(folder, "art")
     except OutputError as err:
         fail(str(err))
     found = _found_by_commands(root, folder)
@@ -360,6 +381,11 @@ def _write_project(
                 ).encode("utf-8"),
             )
             wrote.append(str(readme))
+        if layout and not os.path.lexists(art.parent):  # where the look's files go
+            art.parent.mkdir()
+            art_text = ART_README.format(title=names[base.languages[0]], id=name)
+            atomic_write_bytes(art, art_text.encode("utf-8"))
+            wrote.append(f"{art.parent}/")
     except OutputError as err:
         fail(str(err))
     except OSError as err:

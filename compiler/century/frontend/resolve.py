@@ -7,7 +7,10 @@ A variant names its base with `extends` and says only what differs:
 - `resources` and `coins.piles` given as a mapping patch the base's entries by id; a
   changed resource code is carried into every cube string of the base (a re-theme);
 - `cards.<deck>` adds, removes and replaces cards by id;
-- `decks.<deck>` and `prose.<lang>` name other files.
+- `decks.<deck>` and `prose.<lang>` name other files;
+- `look` is open: a variant adds to it or changes it key by key; the files it names
+  (pictures, icons, fonts) are found relative to the rules file that names them, must stay
+  in the project, and are written into the tree as absolute paths (the checks read them).
 Every node keeps the mark of the file and line it came from.
 """
 
@@ -172,6 +175,8 @@ class Resolver:
                     continue
                 refs.value[key] = loaded.node.clone()
                 files.append(loaded)
+        if "look" in tree.value:
+            ok = self._look_files(source, tree.value["look"], uses) and ok
         if not ok:
             return None
         return Resolved(source.node.value["id"].value, tree, files, [])
@@ -208,6 +213,10 @@ class Resolver:
                 self._change_cards(tree, value)
             elif key in ("decks", "prose"):
                 ok = self._replace_refs(tree, key, value, source, files, uses) and ok
+            elif key == "look":
+                value = value.clone()
+                ok = self._look_files(source, value, uses) and ok
+                self._merge(tree, key, value, (key,))
             else:
                 self._merge(tree, key, value, (key,))
         if len(self.problems) > errors_before or not ok:
@@ -221,7 +230,7 @@ class Resolver:
             self._patch_by_id(current, value, path)
             return
         if current is None:
-            if not (path[:-1] in OPEN_MAPS or _is_text(parent)):
+            if not (path[:-1] in OPEN_MAPS or _is_text(parent) or path[0] == "look"):
                 self._error(
                     value.mark,
                     "C204",
@@ -238,6 +247,21 @@ class Resolver:
             return
         parent.value[key] = value
         parent.key_marks[key] = value.mark
+
+    def _look_files(self, source: SourceFile, look: Node, uses: set[Path]) -> bool:
+        """Each file `look` (of `source`) names, as an absolute path in place; False when
+        one is absolute or leads out of the project (reported)."""
+        ok = True
+        for node in look_file_nodes(look):
+            try:
+                path = referenced_path(source.path, str(node.value))
+            except PathProblem as err:
+                self._error(node.mark, err.code, err.message, hint=err.hint)
+                ok = False
+                continue
+            uses.add(path)
+            node.value = str(path)
+        return ok
 
     def _patch_by_id(self, items: Node, patch: Node, path: tuple[str, ...]) -> None:
         by_id = {item.value["id"].value: item for item in items.value}
@@ -326,6 +350,24 @@ class Resolver:
 
     def _error(self, mark: Mark, code: str, message: str, path: str = "", hint: str = "") -> None:
         self.problems.append(Diagnostic.at(mark, code, message, path=path, hint=hint))
+
+
+def look_file_nodes(look: Node) -> list[Node]:
+    """The nodes of a `look` mapping that name files: deck backs and art, card art, fonts and
+    icons (a picture given as ``{file, fit}`` by its ``file``)."""
+
+    def picture(node: Node) -> Node:
+        return node.value["file"] if isinstance(node.value, dict) else node
+
+    found: list[Node] = []
+    value = look.value if isinstance(look.value, dict) else {}
+    for deck in (value.get("decks") or Node({}, look.mark)).value.values():
+        found += [picture(deck.value[k]) for k in ("back", "art") if k in deck.value]
+    for group in ("art",):
+        found += [picture(n) for n in (value.get(group) or Node({}, look.mark)).value.values()]
+    for group in ("fonts", "icons"):
+        found += list((value.get(group) or Node({}, look.mark)).value.values())
+    return found
 
 
 def _is_text(node: Node) -> bool:

@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 from century.frontend.loader import Node
+from century.frontend.resolve import look_file_nodes
+from century.frontend.sources import display_name
 from century.model.cards import STEPS, derived_id
 from century.model.notation import OPTIONS, STEPS_OF
 
@@ -138,6 +141,10 @@ def render(tree: Node, *, sources: bool = True) -> str:
     line names its id (``# id yy-g``), which `remove:`, `replace:` and `century experiment`
     take."""
     out: list[str] = []
+    if isinstance(tree.value, dict) and "look" in tree.value:  # its files by their names
+        tree = tree.clone()
+        for node in look_file_nodes(tree.value["look"]):
+            node.value = display_name(Path(str(node.value)))
     ids = card_ids(tree)
     pending: list[str] = []  # the id of the card whose first line comes next
 

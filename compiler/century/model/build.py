@@ -12,6 +12,7 @@ from typing import Any
 
 from century.model.cards import derived_id, effect_data, steps_json, to_steps
 from century.model.diff import changes
+from century.model.look import build_look
 from century.model.ruleset import Ruleset, VariantOf, cube_vector
 
 
@@ -77,6 +78,9 @@ def build_ruleset(
             "prose": {lang: doc["text"] for lang, doc in data["prose"].items()},
         }
     )
+    look = build_look(data.get("look"))
+    if look is not None:
+        ruleset = dataclasses.replace(ruleset, look=look)
     if base is None:
         return ruleset
     lineage = VariantOf(base.id, base.name, changes(base, ruleset))

@@ -8,10 +8,12 @@ counts indexed by rank, lowest rank first.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields, is_dataclass
+from dataclasses import dataclass, field, fields, is_dataclass
 from functools import cache, cached_property
 from types import MappingProxyType, NoneType, UnionType
 from typing import Any, Literal, get_args, get_origin, get_type_hints
+
+from century.model.look import Look
 
 Vector = tuple[int, ...]
 Step = tuple[Any, ...]
@@ -158,6 +160,9 @@ class Ruleset:
     prose: Mapping[str, Mapping[str, str]]
     variant_of: VariantOf | None = None
     """The game this one extends and what it changes (None for a base game)."""
+    look: Look | None = field(default=None, metadata={"json": False})
+    """How the printed pieces look (None: the default look). Not part of the JSON form: it
+    names files of the building computer, which no other tool should read."""
 
     # -- helpers -------------------------------------------------------------------------
 
@@ -249,7 +254,11 @@ def _plain(value: Any) -> Any:
     if isinstance(value, MerchantCard):
         return value.to_json()
     if hasattr(value, "__dataclass_fields__"):
-        return {f.name: _plain(getattr(value, f.name)) for f in fields(value)}
+        return {
+            f.name: _plain(getattr(value, f.name))
+            for f in fields(value)
+            if f.metadata.get("json", True)
+        }
     if isinstance(value, Mapping):
         return {str(k): _plain(v) for k, v in value.items()}
     if isinstance(value, tuple | list):

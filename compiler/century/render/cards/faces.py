@@ -10,14 +10,19 @@ always look alike.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from century.assets import Asset
 from century.model.cards import KINDS, steps_json
+from century.model.look import Picture
 from century.model.ruleset import MerchantCard, PointCard, Ruleset
 from century.model.text import shown, term
-from century.render.typst.colours import ink_on, lighten
+from century.render.cards.layout import CARD_H, CARD_W
+from century.render.typst import asset_path
+from century.render.typst.colours import WHITE, ink_on, lighten
 
 DECK_COLOURS: dict[str, str] = {
     "merchant": "#2F4858",
@@ -31,10 +36,22 @@ BACK_LIGHTEN = 0.5
 """Backs are the deck colour mixed with this much white (less ink than the full colour)."""
 
 
-def deck_colour(deck: str) -> dict[str, str]:
+def frame_colour(ruleset: Ruleset | None, deck: str) -> str:
+    """A deck's frame colour: the game's look's, else the print layout's (`DECK_COLOURS`).
+    The reference cards take the starting cards' unless the look gives them their own."""
+    look = ruleset.look if ruleset is not None else None
+    if look is not None:
+        for each in (deck, "starting") if deck == "reference" else (deck,):
+            given = look.decks.get(each)
+            if given is not None and given.frame:
+                return given.frame
+    return DECK_COLOURS[deck]
+
+
+def deck_colour(deck: str, ruleset: Ruleset | None = None) -> dict[str, str]:
     """A deck's colour, its light tint (title bands) and its back tint, each with the ink
     (black or white) that reads on it."""
-    colour = DECK_COLOURS[deck]
+    colour = frame_colour(ruleset, deck)
     tint, back = lighten(colour, 0.82), lighten(colour, BACK_LIGHTEN)
     return {
         "colour": colour,
@@ -63,7 +80,8 @@ def merchant_face(ruleset: Ruleset, card: MerchantCard, lang: str, deck: str) ->
         "id": card.id,
         "title": title,
         "effect": steps_json(card.effect),
-        **deck_colour(deck),
+        **deck_colour(deck, ruleset),
+        **face_look(ruleset, deck, card.id),
     }
 
 
@@ -82,7 +100,8 @@ def point_face(ruleset: Ruleset, card: PointCard, lang: str) -> dict[str, Any]:
         "title": term(ruleset, "point_card", lang),
         "cost": list(card.cost),
         "points": card.points,
-        **deck_colour("point"),
+        **deck_colour("point", ruleset),
+        **face_look(ruleset, "point", card.id),
     }
 
 
@@ -116,7 +135,8 @@ def reference_face(ruleset: Ruleset, text: Mapping[str, str], lang: str) -> dict
         "thresholds": [ruleset.end_threshold.get(n) for n in counts],
         "resource_points": list(ruleset.resource_points),
         "coin_values": [c.value for c in sorted(ruleset.coins, key=lambda c: c.position)],
-        **deck_colour("starting"),
+        **deck_colour("reference", ruleset),
+        **face_look(ruleset, "reference", ""),
     }
 
 
@@ -143,20 +163,61 @@ def mat_text(ruleset: Ruleset, lang: str, text: Mapping[str, str]) -> dict[str, 
     }
 
 
+def picture(found: Picture) -> dict[str, str]:
+    """A picture as a template draws it: its path in the Typst sandbox and its fit."""
+    return {"path": asset_path(found.asset), "fit": found.fit}
+
+
+def face_look(ruleset: Ruleset, deck: str, card_id: str) -> dict[str, Any]:
+    """What a game's look adds to a front of `deck`: the face's background and text colours,
+    and the picture in its art area (the card's own, else its deck's). Nothing without a
+    look, so a game without one is drawn as before."""
+    look = ruleset.look
+    if look is None:
+        return {}
+    given = look.decks.get(deck)
+    found: dict[str, Any] = {}
+    if given is not None and (given.background or given.text):
+        background = given.background or WHITE
+        found["background"] = background
+        found["text_ink"] = given.text or ink_on(background)
+    art = look.art.get(card_id) if card_id else None
+    art = art or (given.art if given is not None else None)
+    if art is not None:
+        found["art"] = picture(art)
+    return found
+
+
 @dataclass(frozen=True)
 class Deck:
     """One deck as printed: its kind, the title on its backs, every card front, and what
-    the deck is called (in the kit's contents, the contact sheet, Tabletop Simulator)."""
+    the deck is called (in the kit's contents, the contact sheet, Tabletop Simulator); its
+    colours and back picture when the game's look gives them."""
 
     kind: str
     back_title: str
     faces: tuple[dict[str, Any], ...]
     label: str
+    colours: tuple[tuple[str, Any], ...] = ()
 
 
 def back_face(deck: Deck) -> dict[str, Any]:
-    """What every back of `deck` shows: its title, in its colours (``kind`` is ``back``)."""
-    return {"kind": "back", "title": deck.back_title, **deck_colour(deck.kind)}
+    """What every back of `deck` shows: its title, in its colours (``kind`` is ``back``),
+    or the look's back picture."""
+    colours = dict(deck.colours) or deck_colour(deck.kind)
+    return {"kind": "back", "title": deck.back_title, **colours}
+
+
+def _back_colours(ruleset: Ruleset, deck: str) -> tuple[tuple[str, Any], ...]:
+    """A deck's back as the look gives it (empty without a look)."""
+    look = ruleset.look
+    if look is None:
+        return ()
+    found: dict[str, Any] = deck_colour(deck, ruleset)
+    given = look.decks.get(deck)
+    if given is not None and given.back is not None:
+        found["art"] = picture(given.back)
+    return tuple(sorted(found.items()))
 
 
 def _expanded(faces: Iterable[tuple[dict[str, Any], int]]) -> tuple[dict[str, Any], ...]:
@@ -191,15 +252,47 @@ def decks(
         Deck("starting", starting_title, starting, starting_title),
         Deck("reference", text["ref_title"], reference, text["ref_cards"]),
     ]
+    found = [dataclasses.replace(d, colours=_back_colours(ruleset, d.kind)) for d in found]
     return [deck for deck in found if deck.faces]
 
 
 def resources(ruleset: Ruleset) -> list[dict[str, str]]:
-    """The ladder as the cards draw it: code, colour and the ink for its letter. No names:
-    the drawings are the same in every language (and Typst reuses them)."""
-    return [
-        {"code": r.code, "colour": r.colour, "ink": ink_on(r.colour)} for r in ruleset.resources
-    ]
+    """The ladder as the cards draw it: code, colour and the ink for its letter, and the
+    look's icon drawn instead of the cube. No names: the drawings are the same in every
+    language (and Typst reuses them)."""
+    icons = ruleset.look.icons if ruleset.look is not None else {}
+    found = []
+    for r in ruleset.resources:
+        entry = {"code": r.code, "colour": r.colour, "ink": ink_on(r.colour)}
+        if r.id in icons:
+            entry["icon"] = asset_path(icons[r.id])
+        found.append(entry)
+    return found
+
+
+def look_data(ruleset: Ruleset) -> dict[str, Any]:
+    """What every template that draws cards reads of the look besides the faces (as
+    ``data.look``: the card size in mm and the font family per role), or nothing for a game
+    without a look."""
+    look = ruleset.look
+    if look is None:
+        return {}
+    return {
+        "look": {
+            "card": list(look.card_size),
+            "fonts": {role: font.family for role, font in look.fonts.items()},
+        }
+    }
+
+
+def look_assets(ruleset: Ruleset) -> list[Asset]:
+    """The files a template of this game may read (its look's), for Typst's sandbox."""
+    return ruleset.look.assets() if ruleset.look is not None else []
+
+
+def card_size(ruleset: Ruleset) -> tuple[float, float]:
+    """The game's card size in mm (poker size without a look)."""
+    return ruleset.look.card_size if ruleset.look is not None else (CARD_W, CARD_H)
 
 
 def coins(ruleset: Ruleset, players: int) -> list[dict[str, Any]]:

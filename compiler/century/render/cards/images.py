@@ -11,11 +11,12 @@ from typing import Any
 from century.model.ruleset import Ruleset
 from century.model.text import shown
 from century.prose import render_prose
-from century.render.cards.faces import back_face, coins, decks, resources
+from century.render.cards.faces import back_face, coins, decks, look_data, resources
 from century.render.names import unique_stems
 
 CARD_MM = (63.0, 88.0)
-"""A card image's size without bleed, in mm."""
+"""A card image's size without bleed, in mm, for a game whose look gives no other
+(`century.render.cards.faces.card_size`)."""
 
 
 @dataclass(frozen=True)
@@ -89,6 +90,7 @@ def face_context(ruleset: Ruleset, lang: str) -> dict[str, Any]:
         "lang": lang,
         "resources": resources(ruleset),
         "coins": coins(ruleset, ruleset.players_max),
+        **look_data(ruleset),
     }
 
 

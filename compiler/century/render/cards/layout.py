@@ -39,6 +39,8 @@ PAPERS: dict[str, tuple[float, float]] = {"a4": (210.0, 297.0), "letter": (215.9
 """Paper sizes in mm (width, height), portrait."""
 
 CARD_W, CARD_H = 63.0, 88.0
+"""The card size of a game without a look of its own (poker size); a look gives another
+(`Layout.size`), and the sheet holds as many of them as fit at full size."""
 PRINT_MARGIN = 4.0
 """No mark comes closer than this to the paper edge: most home printers cannot print there."""
 MARK_GAP = 0.5
@@ -84,6 +86,8 @@ class Layout:
     gap: float = DEFAULT_GAP
     bleed: float = DEFAULT_BLEED
     fold: bool = False
+    size: tuple[float, float] = (CARD_W, CARD_H)
+    """The card's width and height in mm at full size."""
 
     # -- the page and the block ---------------------------------------------------------
 
@@ -93,13 +97,20 @@ class Layout:
         w, h = PAPERS[self.paper]
         return (h, w) if self.fold else (w, h)
 
+    def _count(self, room: float, card: float) -> int:
+        """How many cards of side `card` fit in `room` at full size with the default gap
+        (at least 1; at most 6)."""
+        usable = room - 2 * PRINT_MARGIN + DEFAULT_GAP
+        return max(1, min(6, int((usable + 1e-9) // (card + DEFAULT_GAP))))
+
     @property
     def cols(self) -> int:
-        return 4 if self.fold else 3
+        """Columns of cards (fronts and backs side by side when folding: 2 + 2)."""
+        return 4 if self.fold else self._count(self.page[0], self.size[0])
 
     @property
     def rows(self) -> int:
-        return 2 if self.fold else 3
+        return 2 if self.fold else self._count(self.page[1], self.size[1])
 
     @property
     def front_cols(self) -> int:
@@ -120,14 +131,15 @@ class Layout:
     def scale(self) -> float:
         """Card size factor: 1, or less when the printable area cannot hold the block."""
         w, h = self.page
-        fit_w = (w - 2 * self.need - (self.cols - 1) * self.gap) / (self.cols * CARD_W)
-        fit_h = (h - 2 * self.need - (self.rows - 1) * self.gap) / (self.rows * CARD_H)
+        card_w, card_h = self.size
+        fit_w = (w - 2 * self.need - (self.cols - 1) * self.gap) / (self.cols * card_w)
+        fit_h = (h - 2 * self.need - (self.rows - 1) * self.gap) / (self.rows * card_h)
         return min(1.0, _floor(fit_w), _floor(fit_h))
 
     @property
     def card(self) -> tuple[float, float]:
         """Printed card size (trim)."""
-        return CARD_W * self.scale, CARD_H * self.scale
+        return self.size[0] * self.scale, self.size[1] * self.scale
 
     @property
     def block(self) -> tuple[float, float]:
@@ -331,10 +343,14 @@ def default_bleed(gap: float) -> float:
 
 
 def layout(
-    paper: str, gap: float = DEFAULT_GAP, bleed: float | None = None, fold: bool = False
+    paper: str,
+    gap: float = DEFAULT_GAP,
+    bleed: float | None = None,
+    fold: bool = False,
+    size: tuple[float, float] = (CARD_W, CARD_H),
 ) -> Layout:
-    """The layout for these options (`bleed` None: `default_bleed`), or `LayoutError`
-    naming what is out of range."""
+    """The layout for these options and cards of `size` (mm; `bleed` None:
+    `default_bleed`), or `LayoutError` naming what is out of range."""
     if paper not in PAPERS:
         raise LayoutError(f"unknown paper {paper!r} (known: {', '.join(PAPERS)})")
     if not 0 <= gap <= MAX_GAP:
@@ -351,15 +367,17 @@ def layout(
                 f"use --gap 0, or a gap of at least {2 * bleed + MIN_CLEAR:g} mm"
             )
         raise LayoutError(f"a bleed of {bleed:g} mm is too much (at most {most:g} mm)")
-    return Layout(paper, gap, bleed, fold)
+    return Layout(paper, gap, bleed, fold, (float(size[0]), float(size[1])))
 
 
-def full_size_gap(paper: str, fold: bool = False) -> float:
+def full_size_gap(
+    paper: str, fold: bool = False, size: tuple[float, float] = (CARD_W, CARD_H)
+) -> float:
     """The widest gap (mm, to 0.1 mm) at which `paper` still holds the cards at full size."""
-    geo = Layout(paper, 0.0, 0.0, fold)
+    geo = Layout(paper, 0.0, 0.0, fold, size)
     (w, h), need = geo.page, geo.need
-    room_w = (w - 2 * need - geo.cols * CARD_W) / (geo.cols - 1)
-    room_h = (h - 2 * need - geo.rows * CARD_H) / (geo.rows - 1)
+    room_w = (w - 2 * need - geo.cols * size[0]) / max(1, geo.cols - 1)
+    room_h = (h - 2 * need - geo.rows * size[1]) / max(1, geo.rows - 1)
     return min(MAX_GAP, _floor(min(room_w, room_h), 1))
 
 

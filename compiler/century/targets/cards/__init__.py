@@ -33,12 +33,15 @@ from century.model.text import shown
 from century.prose import SYMBOL_KEYS, has_composed, render_prose, typeset
 from century.render.cards import kit
 from century.render.cards.faces import (
-    DECK_COLOURS,
     Deck,
     back_face,
+    card_size,
     coins,
     deck_colour,
     decks,
+    frame_colour,
+    look_assets,
+    look_data,
     mat_text,
     resources,
 )
@@ -158,11 +161,12 @@ Card = tuple[dict[str, Any], dict[str, Any]]
 """A card as printed: its front face and its back face."""
 
 
-def _card_page(geo: Layout, kind: str, cards: Sequence[Card], side: str) -> dict[str, Any]:
+def _card_page(
+    geo: Layout, kind: str, cards: Sequence[Card], side: str, trim_colour: str
+) -> dict[str, Any]:
     """One page of cards of one colour (`kind`, a deck): ``side`` is ``front``, ``back``
-    (duplex) or ``fold`` (both)."""
+    (duplex) or ``fold`` (both); `trim_colour` is the deck colour's ink."""
     w, h = geo.page
-    colours = deck_colour(kind)
     page: dict[str, Any] = {
         "type": "cards",
         "side": side,
@@ -175,7 +179,7 @@ def _card_page(geo: Layout, kind: str, cards: Sequence[Card], side: str) -> dict
         "trims": [],
         "folds": [],
         "registration": [],
-        "trim_colour": colours["ink"],
+        "trim_colour": trim_colour,
     }
     if side in ("front", "fold"):
         for i, (face, _) in enumerate(cards):
@@ -246,11 +250,12 @@ def _mat_pages(ruleset: Ruleset, paper: str, seats: int) -> list[dict[str, Any]]
     return pages
 
 
-def _colour_groups(printed: list[Deck]) -> list[list[Deck]]:
+def _colour_groups(ruleset: Ruleset, printed: list[Deck]) -> list[list[Deck]]:
     """Neighbouring decks of one colour, printed on shared pages."""
     groups: list[list[Deck]] = []
     for deck in printed:
-        if groups and DECK_COLOURS[groups[-1][0].kind] == DECK_COLOURS[deck.kind]:
+        colour = frame_colour(ruleset, deck.kind)
+        if groups and frame_colour(ruleset, groups[-1][0].kind) == colour:
             groups[-1].append(deck)
         else:
             groups.append([deck])
@@ -267,7 +272,7 @@ def _range(first: int, count: int) -> list[int]:
 def check(ruleset: Ruleset, options: CardOptions) -> Layout:
     """The geometry of one kit, or `CardError` (a usage error) for options it cannot print."""
     try:
-        geo = layout(options.paper, options.gap, options.bleed, options.fold)
+        geo = layout(options.paper, options.gap, options.bleed, options.fold, card_size(ruleset))
     except LayoutError as err:
         raise CardError(str(err), usage=True) from None
     if options.lang is not None:
@@ -299,7 +304,9 @@ class _Pages:
         self.contents.append({**entry, "pages": _range(self.first + len(self.pages), len(pages))})
         self.pages += pages
 
-    def add_decks(self, geo: Layout, options: CardOptions, group: list[Deck]) -> None:
+    def add_decks(
+        self, geo: Layout, options: CardOptions, group: list[Deck], trim_colour: str
+    ) -> None:
         """Add the card pages of decks of one colour, which share pages, with each deck's
         entry in the contents (the pages its cards are on)."""
         cards: list[Card] = []
@@ -310,7 +317,7 @@ class _Pages:
         start = self.first + len(self.pages)
         per_chunk = 1 if options.fold or not options.backs else 2
         for chunk in _chunks(cards, geo.per_page):
-            self.pages += _chunk_pages(geo, options, group[0].kind, chunk)
+            self.pages += _chunk_pages(geo, options, group[0].kind, chunk, trim_colour)
         for deck, low, high in where:
             page_low = start + per_chunk * (low // geo.per_page)
             page_high = start + per_chunk * (high // geo.per_page) + per_chunk - 1
@@ -325,14 +332,15 @@ class _Pages:
 
 
 def _chunk_pages(
-    geo: Layout, options: CardOptions, kind: str, cards: Sequence[Card]
+    geo: Layout, options: CardOptions, kind: str, cards: Sequence[Card], trim: str
 ) -> list[dict[str, Any]]:
     """One page of cards: its fronts followed by their backs, or a folded page."""
     if options.fold:
-        return [_card_page(geo, kind, cards, "fold")]
-    found = [_card_page(geo, kind, cards, "front")]
+        return [_card_page(geo, kind, cards, "fold", trim)]
+    found = [_card_page(geo, kind, cards, "front", trim)]
     if options.backs:
-        found.append(_offset_back(_card_page(geo, kind, cards, "back"), *options.back_offset))
+        back = _card_page(geo, kind, cards, "back", trim)
+        found.append(_offset_back(back, *options.back_offset))
     return found
 
 
@@ -351,8 +359,8 @@ def _paginate(
     printed = decks(ruleset, text, lang, options.players)
     for deck in printed:
         parts.samples.append({"label": deck.label, "front": deck.faces[0], "back": back_face(deck)})
-    for group in _colour_groups(printed):
-        parts.add_decks(geo, options, group)
+    for group in _colour_groups(ruleset, printed):
+        parts.add_decks(geo, options, group, deck_colour(group[0].kind, ruleset)["ink"])
     if not options.kit:
         return parts.pages
     per_rank = ruleset.caravan_limit * seats
@@ -402,6 +410,7 @@ def document(ruleset: Ruleset, options: CardOptions) -> dict[str, Any]:
         "pages": pages,
         # the legend of the card symbols, for a game with composed cards
         "symbols": list(SYMBOL_KEYS) if has_composed(ruleset) else [],
+        **look_data(ruleset),
     }
 
 
@@ -415,8 +424,8 @@ def render(ruleset: Ruleset, options: CardOptions) -> bytes:
     from century.render.typst.pdf import print_settings
 
     doc = document(ruleset, options)
-    pdf = render_pdf(TEMPLATE, doc)
-    geo = layout(options.paper, options.gap, options.bleed, options.fold)
+    pdf = render_pdf(TEMPLATE, doc, look_assets(ruleset))
+    geo = check(ruleset, options)
     trim, bleed = geo.trim_box(), geo.bleed_box()
     boxes = {i: (trim, bleed) for i, p in enumerate(doc["pages"]) if p["type"] == "cards"}
     return print_settings(pdf, _duplex_mode(options), boxes)

@@ -10,12 +10,13 @@
   its id, title and number of copies, each language's section in its own words (text
   escaped, relative links only, nothing loaded from the network).
 
-Every image is 63 × 88 mm plus `bleed` on every side (where only the frame colour or the
-back tint goes; by default the print kit's, `DEFAULT_BLEED`) at `dpi` pixels per inch, so
-``round((63 + 2 × bleed) / 25.4 × dpi)`` pixels wide; the resolution is recorded in the PNG,
-and an image with every pixel opaque is RGB, without an alpha channel. The faces are the
-print kit's (`faces.typ`), drawn by ``images.typ`` one card to a page, and Typst renders
-every page of a language in one run. The same input gives the same bytes.
+Every image is the game's card size (63 × 88 mm unless its look gives another) plus `bleed`
+on every side (where only the frame colour, the back tint or the back picture goes; by
+default the print kit's, `DEFAULT_BLEED`) at `dpi` pixels per inch, so
+``round((63 + 2 × bleed) / 25.4 × dpi)`` pixels wide for poker cards; the resolution is
+recorded in the PNG, and an image with every pixel opaque is RGB, without an alpha channel.
+The faces are the print kit's (`faces.typ`), drawn by ``images.typ`` one card to a page, and
+Typst renders every page of a language in one run. The same input gives the same bytes.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from typing import Any
 from century.model.ruleset import Ruleset
 from century.model.text import shown
 from century.prose import render_prose
+from century.render.cards.faces import card_size, look_assets
 from century.render.cards.images import (
     CARD_MM,
     DeckImages,
@@ -92,9 +94,10 @@ def check_size(options: ImageOptions) -> None:
         raise ImageError(f"bleed must be 0 to {MAX_BLEED:g} mm, not {options.bleed:g}", usage=True)
 
 
-def image_size(options: ImageOptions) -> tuple[int, int]:
-    """Width and height in pixels of every card image."""
-    w, h = CARD_MM
+def image_size(options: ImageOptions, ruleset: Ruleset | None = None) -> tuple[int, int]:
+    """Width and height in pixels of every card image (of `ruleset`'s card size; poker size
+    without it)."""
+    w, h = card_size(ruleset) if ruleset is not None else CARD_MM
     return pixels(w + 2 * options.bleed, options.dpi), pixels(h + 2 * options.bleed, options.dpi)
 
 
@@ -152,7 +155,8 @@ def render(
     files: dict[str, bytes] = {}
     for each in planned:
         data = {**face_context(ruleset, each.lang), "bleed": options.bleed, "faces": each.faces}
-        files.update(zip(each.paths, render_png(TEMPLATE, data, options.dpi), strict=True))
+        pngs = render_png(TEMPLATE, data, options.dpi, look_assets(ruleset))
+        files.update(zip(each.paths, pngs, strict=True))
         tell(options, len(each.paths))
     files["index.html"] = contact_sheet(ruleset, planned, options).encode("utf-8")
     tell(options, 1)
@@ -171,7 +175,7 @@ def contact_sheet(ruleset: Ruleset, planned: list[Language], options: ImageOptio
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
-    width, height = image_size(options)
+    width, height = image_size(options, ruleset)
     languages = []
     for each in planned:
         lang, lang_dir = each.lang, each.folder
@@ -221,8 +225,11 @@ def files(ruleset: Ruleset, options: ImageOptions) -> dict[str, bytes]:
 
 def report(out: Path, written: Files, options: ImageOptions) -> list[str]:
     """How many images of what size, and the contact sheet."""
+    pngs = [data for name, data in sorted(written.items()) if name.endswith(".png")]
     width, height = image_size(options)
-    count = sum(name.endswith(".png") for name in written)
+    if pngs and pngs[0][12:16] == b"IHDR":  # the card size of the game's look
+        width, height = (int.from_bytes(pngs[0][i : i + 4], "big") for i in (16, 20))
+    count = len(pngs)
     return [
         f"wrote {count} card images of {width} × {height} pixels to {out / FOLDER}",
         f"wrote {out / FOLDER / 'index.html'}",
@@ -238,8 +245,8 @@ TARGET = Target(
     error=ImageError,
     names=names,
     help="Write DIR/images/: one PNG per card and per back, and an index.html contact sheet."
-    "\n\nEach distinct card of each deck is one image, LANG/DECK/ID.png, 63 × 88 mm plus the "
-    "bleed (poker size, as print-on-demand services take it); the backs are "
+    "\n\nEach distinct card of each deck is one image, LANG/DECK/ID.png, the game's card size "
+    "(63 × 88 mm, poker size, unless its look gives another) plus the bleed; the backs are "
     "LANG/backs/DECK.png. index.html shows every card of the game on one page.",
     report=report,
 )

@@ -27,7 +27,14 @@ from century.prose import (
     render_prose,
     typeset,
 )
-from century.render.cards.faces import card_kinds, merchant_face, point_face
+from century.render.cards.faces import (
+    card_kinds,
+    look_assets,
+    look_data,
+    merchant_face,
+    point_face,
+    resources,
+)
 from century.render.typst.colours import ink_on
 from century.targets import Languages, Papers, Target, TargetError, check_paper, languages
 
@@ -125,8 +132,12 @@ def sheet_data(ruleset: Ruleset, lang: str, paper: str) -> dict[str, Any]:
         "title": context["game"],
         "players": counts,
         "resources": [
-            {**{k: r[k] for k in ("code", "colour", "name", "points")}, "ink": ink_on(r["colour"])}
-            for r in context["resources"]
+            {
+                **{k: r[k] for k in ("code", "colour", "name", "points")},
+                "ink": ink_on(r["colour"]),
+                **{k: v for k, v in drawn.items() if k == "icon"},  # the look's icon
+            }
+            for r, drawn in zip(context["resources"], resources(ruleset), strict=True)
         ],
         "coins": [
             {
@@ -155,6 +166,7 @@ def sheet_data(ruleset: Ruleset, lang: str, paper: str) -> dict[str, Any]:
         ],
         "changes": [key for key in CHANGE_KEYS if text[key]] if ruleset.variant_of else [],
         "text": text,
+        **look_data(ruleset),
     }
 
 
@@ -162,7 +174,7 @@ def render_sheet(ruleset: Ruleset, lang: str, paper: str = "a4") -> bytes:
     """The rule sheet of `ruleset` in `lang` on `paper`, as PDF bytes."""
     from century.render.typst import render_pdf
 
-    return render_pdf(TEMPLATE, sheet_data(ruleset, lang, paper))
+    return render_pdf(TEMPLATE, sheet_data(ruleset, lang, paper), look_assets(ruleset))
 
 
 def sheet_name(lang: str, paper: str) -> str:

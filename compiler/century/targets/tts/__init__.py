@@ -41,9 +41,8 @@ from century.model.ruleset import Ruleset, cube_string
 from century.model.text import shown, term
 from century.prose import effect_tokens, render_prose
 from century.render.cards import kit
-from century.render.cards.faces import mat_text
+from century.render.cards.faces import card_size, look_assets, mat_text
 from century.render.cards.images import (
-    CARD_MM,
     CardImage,
     DeckImages,
     deck_images,
@@ -408,7 +407,7 @@ def plan(ruleset: Ruleset, options: TtsOptions, url: str) -> list[Language]:
         data = {
             **face_context(ruleset, lang),
             "kit": mat_text(ruleset, lang, text),
-            "cell": [pixels(mm, options.dpi) / options.dpi * 25.4 for mm in CARD_MM],
+            "cell": [pixels(mm, options.dpi) / options.dpi * 25.4 for mm in card_size(ruleset)],
             "pages": drawing.pages,
         }
         name = f"{file_stem(ruleset.id)}-{file_stem(lang)}.json"
@@ -435,7 +434,7 @@ def render(
     planned = plan(ruleset, options, url) if planned is None else planned
     files: dict[str, bytes] = {}
     for each in planned:
-        pngs = render_png(TEMPLATE, each.data, options.dpi)
+        pngs = render_png(TEMPLATE, each.data, options.dpi, look_assets(ruleset))
         files.update(zip(each.drawing.paths, pngs, strict=True))
         files[each.save_name] = each.save
         tell(options, len(each.drawing.paths) + 1)
