@@ -33,4 +33,6 @@ def test_the_fast_tier_leaves_out_exactly_the_slow_tests() -> None:
     assert fast and slow
     assert fast.isdisjoint(slow)
     assert fast | slow == everything
-    assert "tests/project/test_tiers.py::test_the_fast_tier_leaves_out_exactly_the_slow_tests" in slow
+    assert (
+        "tests/project/test_tiers.py::test_the_fast_tier_leaves_out_exactly_the_slow_tests" in slow
+    )
