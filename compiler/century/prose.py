@@ -106,6 +106,22 @@ from century.model.cards import COMPOSED, KINDS, steps_from_json
 from century.model.ruleset import MerchantCard, Ruleset, cube_string
 from century.model.text import TextError, capital, required, shown
 
+REFERENCE_KEYS = (
+    "ref_title",
+    "ref_turn",
+    "ref_play",
+    "ref_acquire",
+    "ref_claim",
+    "ref_rest",
+    "ref_limit",
+    "ref_end",
+    "ref_score",
+    "lbl_players",
+    "lbl_end_cards",
+)
+"""The prose a reference card shows: its title, the turn and each action (``ref_<action>``),
+the caravan limit, the end and scoring, and the labels of its table."""
+
 PROSE_KEYS = frozenset(
     (
         "subtitle",
@@ -178,17 +194,9 @@ PROSE_KEYS = frozenset(
         # a variant: the game it extends (the box of differences: `CHANGE_KEYS`)
         "h_changes",
         "variant_of",
-        # the reference card
-        "ref_title",
+        # the reference card (`REFERENCE_KEYS`) and its deck's name
+        *REFERENCE_KEYS,
         "ref_cards",
-        "ref_turn",
-        "ref_play",
-        "ref_acquire",
-        "ref_claim",
-        "ref_rest",
-        "ref_limit",
-        "ref_end",
-        "ref_score",
         # the print-and-play kit
         "kit_title",
         "kit_print_h",

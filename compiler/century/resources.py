@@ -9,6 +9,10 @@ from __future__ import annotations
 
 from importlib.resources import files
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import jinja2
 
 
 def package_dir(*parts: str) -> Path:
@@ -25,3 +29,21 @@ CARDS = package_dir("data", "cards")
 """The bundled decks."""
 SCHEMAS = package_dir("data", "schema")
 """The JSON Schemas of every YAML file kind."""
+
+
+def templates(package: str, *, html: bool) -> jinja2.Environment:
+    """The Jinja environment of the templates shipped beside `package`'s modules (the one
+    way the package makes one; the rule-sheet prose has its sandbox, `century.sandbox`): an
+    undefined name fails, the trailing newline is kept, and `html` escapes every value and
+    trims the block tags' lines (else nothing is escaped: generated code)."""
+    import jinja2
+
+    folder = files(package)
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(folder)) if isinstance(folder, Path) else None,
+        undefined=jinja2.StrictUndefined,
+        autoescape=html,
+        trim_blocks=html,
+        lstrip_blocks=html,
+        keep_trailing_newline=True,
+    )

@@ -23,6 +23,7 @@ from century.engine import runtime
 from century.engine.literals import assign
 from century.engine.runtime import CoinPile, PointCard
 from century.model.ruleset import MerchantCard, Ruleset
+from century.resources import templates
 
 _ENGINES: dict[str, Engine] = {}
 
@@ -158,16 +159,10 @@ _BLOCK = re.compile(r"^# <game constants>\n.*?^# </game constants>\n", re.S | re
 @cache
 def _parts() -> tuple[str, Any]:
     """The runtime's source (from its docstring on) and the constants template."""
-    import jinja2
-
     here = files(__name__)
     runtime = here.joinpath("runtime.py").read_text(encoding="utf-8")
     runtime = runtime[runtime.index('"""') :]  # the leading comment is for this package only
-    env = jinja2.Environment(
-        keep_trailing_newline=True, undefined=jinja2.StrictUndefined, autoescape=False
-    )
-    template = env.from_string(here.joinpath("constants.py.j2").read_text(encoding="utf-8"))
-    return runtime, template
+    return runtime, templates(__name__, html=False).get_template("constants.py.j2")
 
 
 def generate(ruleset: Ruleset) -> str:

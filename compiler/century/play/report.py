@@ -10,7 +10,6 @@ import json
 import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 from markupsafe import Markup
@@ -21,6 +20,7 @@ from century.play.aggregate import Aggregate, CardTally
 from century.play.charts import Series, bar_chart, histogram
 from century.play.compare import needed_line, sample_sizes, unpaired
 from century.play.stats import MOMENTS, Z95, clustered_difference, holm, wilson
+from century.resources import templates
 
 REPORT_LANGUAGE = "en"
 """The language of the report (its headings are English); names fall back per `shown`."""
@@ -475,13 +475,4 @@ def render_own_html(
 
 def _environment() -> Any:
     """The Jinja environment of the report templates beside this module (HTML-escaped)."""
-    from jinja2 import Environment, FileSystemLoader, StrictUndefined
-
-    return Environment(
-        loader=FileSystemLoader(Path(__file__).resolve().parent),
-        autoescape=True,
-        undefined=StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
+    return templates(__name__.rpartition(".")[0], html=True)

@@ -20,6 +20,7 @@ from century.model.cards import KINDS, steps_json
 from century.model.look import Picture
 from century.model.ruleset import MerchantCard, PointCard, Ruleset
 from century.model.text import shown, term
+from century.prose import REFERENCE_KEYS
 from century.render.cards.layout import CARD_H, CARD_W
 from century.render.typst import asset_path
 from century.render.typst.colours import WHITE, ink_on, lighten
@@ -105,20 +106,6 @@ def point_face(ruleset: Ruleset, card: PointCard, lang: str) -> dict[str, Any]:
     }
 
 
-REFERENCE_KEYS = (
-    "ref_title",
-    "ref_turn",
-    "ref_play",
-    "ref_acquire",
-    "ref_claim",
-    "ref_rest",
-    "ref_limit",
-    "ref_end",
-    "ref_score",
-    "lbl_players",
-    "lbl_end_cards",
-)
-"""The prose a reference card shows."""
 
 
 def reference_face(ruleset: Ruleset, text: Mapping[str, str], lang: str) -> dict[str, Any]:

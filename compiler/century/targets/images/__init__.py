@@ -40,6 +40,7 @@ from century.render.cards.images import (
 )
 from century.render.cards.layout import DEFAULT_BLEED
 from century.render.names import file_stem
+from century.resources import templates
 from century.targets import (
     Files,
     Languages,
@@ -165,16 +166,7 @@ def render(
 
 def contact_sheet(ruleset: Ruleset, planned: list[Language], options: ImageOptions) -> str:
     """``index.html``: every card of the game on one page, linking to the full images."""
-    from jinja2 import Environment, FileSystemLoader, StrictUndefined
-
-    env = Environment(
-        loader=FileSystemLoader(Path(__file__).resolve().parent),
-        autoescape=True,
-        undefined=StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
+    env = templates(__name__, html=True)
     width, height = image_size(options, ruleset)
     languages = []
     for each in planned:
