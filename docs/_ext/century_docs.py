@@ -205,11 +205,16 @@ def _option_row(param: Any, ctx: Any) -> str:
 
 
 def _metavar(param: Any, ctx: Any) -> str:
-    """The option's value as help shows it (click 8.2 asks for the context, older ones not)."""
+    """The option's value as help shows it (click 8.2 asks for the context, older ones not;
+    typer's own parameters, from 0.29, have no `make_metavar`: read from their help line)."""
+    make = getattr(param, "make_metavar", None)
+    if make is None:
+        record = param.get_help_record(ctx)
+        return record[0].split(",")[-1].strip().partition(" ")[2] if record else ""
     try:
-        return str(param.make_metavar(ctx))
+        return str(make(ctx))
     except TypeError:
-        return str(param.make_metavar())
+        return str(make())
 
 
 def _default(param: Any) -> str:

@@ -106,8 +106,6 @@ def point_face(ruleset: Ruleset, card: PointCard, lang: str) -> dict[str, Any]:
     }
 
 
-
-
 def reference_face(ruleset: Ruleset, text: Mapping[str, str], lang: str) -> dict[str, Any]:
     """The player aid: the four actions and the caravan limit in words, the end of the game
     per player count, and what scores."""
