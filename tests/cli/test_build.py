@@ -14,6 +14,7 @@ from century.output import atomic_dir, read_manifest
 from helpers import ROOT
 
 
+@pytest.mark.slow
 def test_build_writes_every_game_byte_identically(run, tmp_path):
     first, second = tmp_path / "a", tmp_path / "b"
     assert run("build", "--out", str(first)).exit_code == 0

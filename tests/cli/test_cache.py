@@ -97,6 +97,7 @@ ROOT_ONLY = pytest.mark.skipif(
 )
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(os, "getuid"), reason="POSIX permissions")
 @pytest.mark.parametrize("mode", [0o777, 0o770, 0o702])
 def test_a_cache_folder_others_can_write_is_not_used(tmp_path, mode):
@@ -172,6 +173,7 @@ def test_a_key_others_can_read_is_replaced(tmp_path):
     assert set(entries(cache)) == set(kept)  # every entry compiled again under the new key
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs")
 @pytest.mark.parametrize("odd", ["fifo", "device link", "folder"])
 def test_an_entry_that_is_not_a_regular_file_is_compiled_again(tmp_path, odd):

@@ -54,6 +54,7 @@ def test_century_explain_prints_the_page_of_every_code(code: str) -> None:
 RUNNABLE = [code for code, page in pages().items() if page.example.runs and code in CODES]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("code", RUNNABLE)
 def test_the_example_of_a_page_triggers_its_code(code: str, tmp_path: Path, monkeypatch) -> None:
     """Written into an empty folder, the example's files make its command report the code."""

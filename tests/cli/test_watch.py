@@ -141,6 +141,7 @@ def project(folder: Path) -> Path:
     return folder
 
 
+@pytest.mark.slow
 @needs_watchfiles
 def test_watch_rebuilds_only_the_games_a_change_touches(tmp_path, watching):
     root = project(tmp_path)
@@ -198,6 +199,7 @@ def test_watch_rebuilds_only_the_games_a_change_touches(tmp_path, watching):
     assert "Traceback" not in watch.text()
 
 
+@pytest.mark.slow
 @needs_watchfiles
 def test_watch_keeps_going_after_a_refused_folder_and_stops_on_sigterm(tmp_path, watching):
     root = project(tmp_path)
@@ -252,6 +254,7 @@ def test_watch_needs_rules_of_its_own(run, monkeypatch, tmp_path):
     assert result.stderr == "error: no such file or folder: no/such/rules\n"
 
 
+@pytest.mark.slow
 @needs_watchfiles
 def test_watch_never_quotes_a_file_a_symlink_brings_in(tmp_path, watching):
     """A watched rules file replaced by a symlink to a file out of the project is skipped
@@ -275,6 +278,7 @@ def test_watch_never_quotes_a_file_a_symlink_brings_in(tmp_path, watching):
     assert "Traceback" not in watch.text()
 
 
+@pytest.mark.slow
 @needs_watchfiles
 def test_watch_finds_a_first_variant_and_rebuilds_on_a_table_edit(tmp_path, watching):
     """`century new` in an empty folder, its merchant deck exported to a table and named by
@@ -304,6 +308,7 @@ def test_watch_finds_a_first_variant_and_rebuilds_on_a_table_edit(tmp_path, watc
     assert code == 0, watch.text()
 
 
+@pytest.mark.slow
 @needs_watchfiles
 def test_watch_never_watches_the_bundled_data_a_variant_extends(tmp_path, watching):
     """A variant of a bundled game uses the install's rules and decks: the watch builds it
@@ -349,6 +354,7 @@ def test_a_stop_that_lands_in_a_finalizer_still_ends_the_watch(run, monkeypatch,
     assert result.stderr.splitlines()[-1] == "stopped watching", result.stderr
 
 
+@pytest.mark.slow
 @needs_watchfiles
 def test_a_watch_started_in_the_background_ignores_ctrl_c(tmp_path, watching):
     """A job a script starts in the background has SIGINT ignored; the watch keeps it so (as
@@ -365,6 +371,7 @@ def test_a_watch_started_in_the_background_ignores_ctrl_c(tmp_path, watching):
     assert rest == ["stopped watching"], rest
 
 
+@pytest.mark.slow
 @needs_watchfiles
 def test_watch_survives_its_rules_folder_deleted_and_made_again(tmp_path, watching):
     """The folder watched goes (a branch switched, say) and comes back: the watch says the
@@ -386,6 +393,7 @@ def test_watch_survives_its_rules_folder_deleted_and_made_again(tmp_path, watchi
     assert code == 0, watch.text()
 
 
+@pytest.mark.slow
 @needs_watchfiles
 def test_a_deck_file_that_disappears_is_an_error_never_a_build_from_the_base(tmp_path, watching):
     """The variant's own deck is deleted: an error at the place that names it, and the last

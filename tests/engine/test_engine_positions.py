@@ -96,6 +96,7 @@ def mutate(data: dict, where: tuple, how: int, value: Any) -> dict:
     return result
 
 
+@pytest.mark.slow
 @settings(
     max_examples=400,
     deadline=None,

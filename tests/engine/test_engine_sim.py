@@ -115,6 +115,7 @@ def play_game(engine, ruleset: Ruleset, players: int, seed: int) -> int:
     return decisions
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game", "players"), CASES, ids=[f"{g}-{p}p" for g, p in CASES])
 def test_random_games_keep_every_invariant(game: str, players: int) -> None:
     ruleset = RULESETS[game]

@@ -82,11 +82,13 @@ def digest(engine, games: int = 60) -> str:
     return hashed.hexdigest()
 
 
+@pytest.mark.slow
 def test_the_compiled_engine_is_the_pure_one_compiled(native, pure):
     assert native.SOURCE_HASH == pure.SOURCE_HASH
     assert native.CODES == pure.CODES and native.CARDS == pure.CARDS
 
 
+@pytest.mark.slow
 def test_the_compiled_engine_plays_the_same_moves(native, pure):
     assert digest(native) == digest(pure)
 

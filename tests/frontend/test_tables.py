@@ -32,6 +32,7 @@ def plays(ruleset) -> dict:
     return {k: v for k, v in ruleset.to_json().items() if k not in SAME_GAME}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", sorted(bundled_rulesets()))
 def test_every_bundled_deck_exported_and_read_back_is_the_same_game(game, tmp_path, monkeypatch):
     """Each deck of each bundled game, as CSV, TSV and YAML, named by a variant in a fresh

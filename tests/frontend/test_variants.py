@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
+import pytest
 import yaml
 
 from century.model.cards import short_fields
@@ -123,6 +124,7 @@ def test_show_marks_where_each_value_came_from(run):
     assert yaml.safe_load(plain)["resources"][3]["code"] == "P"
 
 
+@pytest.mark.slow
 def test_user_variant_in_its_own_folder_validates_and_builds(run, tmp_path):
     folder = tmp_path / "my-variants"
     result = run("new", "tavern-rules", "--from", "spice-road", "--dir", str(folder))

@@ -59,6 +59,7 @@ def self_play_rounds(ruleset: Ruleset, bot: str, games: int, seed: int) -> list[
     return [play_out(ruleset, [bot, bot], derive_seed(seed, g)).rounds() for g in range(games)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", sorted(compile_paths().rulesets))
 def test_every_bot_finishes_every_bundled_game(game: str) -> None:
     ruleset = compile_paths().rulesets[game]
@@ -67,6 +68,7 @@ def test_every_bot_finishes_every_bundled_game(game: str) -> None:
     assert len(state.scores()) == 4
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 5])
 def test_bots_play_a_variant_with_five_ranks_and_three_coin_piles(players: int) -> None:
     ruleset = five_ranks_hostile()
@@ -148,6 +150,7 @@ def random_states(ruleset: Ruleset, games: int, seed: int, every: int = 3) -> An
         yield state
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", ["base", "five-ranks"])
 def test_the_view_gives_what_to_dict_gives_on_random_states(variant: str) -> None:
     ruleset = base_ruleset() if variant == "base" else five_ranks_hostile()
@@ -285,6 +288,7 @@ def test_greedy_acquires_merchant_cards_early() -> None:
     assert all(m.startswith("acquire") for m in first), first
 
 
+@pytest.mark.slow
 def test_planner_beats_greedy_in_two_player_games() -> None:
     """Seats alternate. 1,648 of these 2,000 games (82.4%): the Wilson lower bound (80.7%)
     clears the issue's 80% (83.5% of 1,500 games on other seeds)."""
@@ -293,6 +297,7 @@ def test_planner_beats_greedy_in_two_player_games() -> None:
     assert wilson(wins, len(outcomes))[0] > 0.8, wins
 
 
+@pytest.mark.slow
 def test_planner_holds_its_own_against_three_greedy_bots() -> None:
     """One planner against three greedy bots, its seat moving: a fair share is 25%; it wins
     71 of these 100 games, the Wilson lower bound (61%) clearing the issue's 40%."""
@@ -301,6 +306,7 @@ def test_planner_holds_its_own_against_three_greedy_bots() -> None:
     assert wilson(wins, len(outcomes))[0] > 0.4, wins
 
 
+@pytest.mark.slow
 def test_planners_finish_sooner_than_greedy_bots() -> None:
     """Mean rounds of planner-against-planner games below greedy-against-greedy ones,
     beyond the 95% margin of the difference (41.0 against 46.3 rounds on these seeds: 11%
@@ -470,18 +476,21 @@ def test_a_planner_out_of_patience_ends_the_game_when_it_can(
 # -- the expert --------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_expert_plays_legal_moves_and_beats_a_random_bot() -> None:
     """Two seeded games, one in each seat (`play_out` checks every move is legal)."""
     outcomes = match(base_ruleset(), "expert:2", "random", 2, 2, seed=26)
     assert all(won for won, _ in outcomes), outcomes
 
 
+@pytest.mark.slow
 def test_the_expert_plays_a_variant_with_three_players() -> None:
     """The five-rank variant with hostile names: nothing in the expert is of the base game."""
     state = play_out(five_ranks_hostile(), ["expert:1", "planner", "greedy"], seed=5)
     assert state.is_over() and len(state.scores()) == 3
 
 
+@pytest.mark.slow
 def test_the_expert_is_reproducible_from_its_seed() -> None:
     """The same seeds give the same game; other bot seeds sample other deals."""
     ruleset = base_ruleset()
@@ -501,6 +510,7 @@ def test_the_expert_is_reproducible_from_its_seed() -> None:
     assert play_out(ruleset, ["expert:1", "planner"], seed=8).moves() == game
 
 
+@pytest.mark.slow
 def test_the_expert_weighs_only_the_planners_best_moves() -> None:
     """Its move is one of the planner's `BREADTH` best, and the planner's own in its opening."""
     from century.play.expert import ExpertBot
@@ -611,6 +621,7 @@ def test_of_moves_heading_for_a_card_as_fast_the_planner_keeps_the_richest_carav
 # -- composed cards ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_every_bot_plays_composed_cards() -> None:
     """A market of composed cards (a dozen new cards as data alone): every bot plays legal
     moves to the end, and plays the composed cards it takes."""

@@ -9,6 +9,7 @@ import math
 import statistics
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from century import cli
@@ -101,6 +102,7 @@ def _experiment(tmp_path: Path, *args: str) -> tuple[int, str, dict | None, str]
     return 0, result.output, json.loads((out / "experiment.json").read_text("utf-8")), html
 
 
+@pytest.mark.slow
 def test_removing_a_card_no_bot_buys_is_within_noise(tmp_path: Path) -> None:
     """A card next to no one should buy, taken out of the deck: the deals change (the deck
     is shuffled without it) but no figure beyond noise."""
@@ -145,6 +147,7 @@ def test_removing_a_card_no_bot_buys_is_within_noise(tmp_path: Path) -> None:
     assert "±1% answer needs" in html
 
 
+@pytest.mark.slow
 def test_experiments_give_the_same_results_with_one_and_two_workers(tmp_path: Path) -> None:
     """--add and --replace in the decks' syntax; one and two worker processes write the same
     report."""
@@ -182,6 +185,7 @@ def test_a_variant_is_changed_like_the_base_game(tmp_path: Path) -> None:
     assert card not in {c["id"] for c in report["changed"]["merchant_cards"]}
 
 
+@pytest.mark.slow
 def test_bad_changes_are_refused_with_a_located_message(tmp_path: Path) -> None:
     code, output, _, _ = _experiment(tmp_path, "spice-road", "--remove", "yy-gg", "--games", "2")
     assert code == 2 and "no card 'yy-gg' in spice-road (did you mean" in output

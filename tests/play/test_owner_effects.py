@@ -8,6 +8,7 @@ import json
 import os
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from century import cli
@@ -57,6 +58,7 @@ def test_the_owner_holds_one_more_copy_and_the_deal_is_otherwise_the_same() -> N
         assert len(row) == rs.merchant_row
 
 
+@pytest.mark.slow
 def test_a_broken_card_is_worth_much_to_its_owner_at_both_levels(tmp_path: Path) -> None:
     code, output, out = _run(tmp_path, "spice-road", "--own", BROKEN, "--games", "40")
     assert code == 0, output
@@ -83,6 +85,7 @@ def test_a_useless_card_is_worth_nothing_to_its_owner(tmp_path: Path) -> None:
     assert "no effect shown at any level" in output
 
 
+@pytest.mark.slow
 def test_an_a_a_change_covers_zero(tmp_path: Path) -> None:
     """yy-rr taken out and put back as the same card at the end of the deck: the deals
     change, the game does not; no figure moves beyond noise. (Each 95% interval misses zero
@@ -106,6 +109,7 @@ def test_an_a_a_change_covers_zero(tmp_path: Path) -> None:
         assert low <= effect["difference"] <= high and low < 0 < high, effect
 
 
+@pytest.mark.slow
 def test_set_gives_a_seat_better_cubes_and_that_seat_wins_more(tmp_path: Path) -> None:
     code, output, out = _run(tmp_path, "spice-road", "--set", "setup.seats.1=BBBB", "--games", "60")
     assert code == 0, output
@@ -118,6 +122,7 @@ def test_set_gives_a_seat_better_cubes_and_that_seat_wins_more(tmp_path: Path) -
     assert "<h1>Experiment: Century: Spice Road, set setup.seats.1=BBBB</h1>" in html
 
 
+@pytest.mark.slow
 def test_bad_settings_and_owned_cards_are_refused_in_the_users_words(tmp_path: Path) -> None:
     cases = [
         (
@@ -163,6 +168,7 @@ def test_owning_a_point_card_comes_with_the_value_model_check(tmp_path: Path) ->
     assert "--own-all" not in output  # the reference table holds merchant cards
 
 
+@pytest.mark.slow
 def test_the_reference_table_is_cached_by_content(tmp_path: Path) -> None:
     """The table is measured once, read back the same from the cache, and measured again
     when the game's data change; --own then places a card in it."""

@@ -249,6 +249,7 @@ def test_cluster_without_the_extra_is_a_clear_error(
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("bots", [("planner", "search"), ("expert:1", "planner")])
 def test_search_bots_give_the_same_results_for_one_and_two_workers(
     bots: tuple[str, str],
@@ -287,6 +288,7 @@ def test_the_summary_says_how_much_the_sample_leaves_open(tmp_path: Path) -> Non
     assert "advantage" in (tmp_path / "report.html").read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_auto_picks_the_strongest_bot_that_fits_the_budget(tmp_path: Path) -> None:
     args = ["simulate", "spice-road", "--games", "2", "-q", "--workers", "1"]
     roomy = runner.invoke(cli.app, [*args, "--time-budget", "3600", "--out", str(tmp_path / "a")])
@@ -301,6 +303,7 @@ def test_auto_picks_the_strongest_bot_that_fits_the_budget(tmp_path: Path) -> No
     assert spec == "greedy" and estimate > 1.0
 
 
+@pytest.mark.slow
 def test_the_expert_plays_a_simulation_against_the_planner(tmp_path: Path) -> None:
     args = ["simulate", "spice-road", "--games", "2", "--bots", "expert:1,planner", "-q"]
     result = runner.invoke(cli.app, [*args, "--workers", "1", "--out", str(tmp_path)])
@@ -311,6 +314,7 @@ def test_the_expert_plays_a_simulation_against_the_planner(tmp_path: Path) -> No
     assert "sampled deals" in expert["summary"]
 
 
+@pytest.mark.slow
 def test_the_bot_ladder_ranks_the_bots_and_the_report_names_their_strength(
     tmp_path: Path,
 ) -> None:
@@ -383,6 +387,7 @@ def _ladder_cli(out: Path) -> Result:
     return runner.invoke(cli.app, [*args, "--out", str(out)])
 
 
+@pytest.mark.slow
 def test_the_ladder_is_listed_in_the_manifest_and_spares_a_users_file(tmp_path: Path) -> None:
     from century.output import MANIFEST
 
@@ -399,6 +404,7 @@ def test_the_ladder_is_listed_in_the_manifest_and_spares_a_users_file(tmp_path: 
     assert (theirs / "ladder.json").read_text(encoding="utf-8") == "my notes"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "change",
     [
@@ -441,6 +447,7 @@ def test_warm_up_and_card_worths_stay_bounded(monkeypatch: pytest.MonkeyPatch) -
     assert len(know.card_worth) == len(engine.CARDS)
 
 
+@pytest.mark.slow
 def test_recheck_replays_the_seat_win_rates_with_the_expert(tmp_path: Path) -> None:
     args = ["simulate", "spice-road", "--games", "4", "--bots", "greedy", "-q"]
     result = runner.invoke(

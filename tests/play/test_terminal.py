@@ -78,6 +78,7 @@ def terminal(tmp_path: Path):
     child.close(force=True)
 
 
+@pytest.mark.slow
 @pexpect_runs
 def test_play_in_a_terminal_asks_for_the_cubes_with_a_default(terminal) -> None:
     """Through a pseudo-terminal, as a person plays: the list names each card once with its

@@ -40,6 +40,7 @@ def test_corpus_is_large_enough():
     assert all(expectations(case)[0] for case in cases), "every invalid case expects something"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "case", INVALID + TABLES_INVALID, ids=lambda p: f"{p.parent.parent.name}-{p.stem}"
 )
@@ -68,6 +69,7 @@ def test_invalid_case(case: Path, run):
         assert matches, f"expected {want} in:\n{shown}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "case", VALID + TABLES_VALID, ids=lambda p: f"{p.parent.parent.name}-{p.stem}"
 )
@@ -87,6 +89,7 @@ def test_text_output_is_compiler_style(run):
     assert "hint: did you mean 'caravan_limit'?" in result.stderr
 
 
+@pytest.mark.slow
 def test_all_problems_in_one_run(run):
     result = run("validate", "--format", "json", "tests/cases/invalid")
     assert result.exit_code == 1
@@ -112,6 +115,7 @@ def test_uses_the_rules():
 """
 
 
+@pytest.mark.slow
 def test_a_data_error_in_the_rules_fails_the_tests_with_its_diagnostics(tmp_path):
     """The test helpers compile the rules; broken rules make the tests say what is wrong
     (the diagnostics), not fail on a game that is missing."""

@@ -31,6 +31,8 @@ from century.diagnostics import CODES
 
 from helpers import ROOT
 
+pytestmark = pytest.mark.slow
+
 DOCS = ROOT / "docs"
 GENERATED = ("codes", "_generated", "_build")
 """What a build writes into the docs folder (and .gitignore leaves out)."""

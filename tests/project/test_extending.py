@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 from pypdf import PdfReader
 
@@ -53,6 +54,7 @@ def century_with(extra_targets: Path, *args: str, cwd: Path) -> subprocess.Compl
     )
 
 
+@pytest.mark.slow
 def test_a_new_target_is_one_module(tmp_path):
     plugins = tmp_path / "plugins"
     plugins.mkdir()
@@ -85,6 +87,7 @@ def add_language(node: Any, lang: str, source: str) -> Any:
     return node
 
 
+@pytest.mark.slow
 def test_a_third_language_needs_no_python(tmp_path, monkeypatch):
     for art in (ROOT / "rules").rglob("*.svg"):  # the pictures of a game's look, as they are
         (tmp_path / art.relative_to(ROOT)).parent.mkdir(parents=True, exist_ok=True)

@@ -58,6 +58,7 @@ def sandbox(tmp_path_factory) -> Path:
     return root
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(150))
 def test_mutation_never_crashes(seed: int, sandbox: Path, run):
     rng = random.Random(seed)

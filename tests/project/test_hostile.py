@@ -275,6 +275,7 @@ def snapshot(folder: Path) -> dict[str, bytes]:
 # -- the corpus --------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", CASES, ids=lambda p: p.stem)
 def test_hostile_case(path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     case = load_case(path)
@@ -325,6 +326,7 @@ def century(*args: str, cwd: Path) -> subprocess.Popen:
     )
 
 
+@pytest.mark.slow
 def test_concurrent_builds_into_one_folder_both_finish(tmp_path: Path):
     out = tmp_path / "out"
     runs = [
@@ -347,6 +349,7 @@ def test_concurrent_builds_into_one_folder_both_finish(tmp_path: Path):
         }
 
 
+@pytest.mark.slow
 def test_a_killed_build_is_cleaned_up_by_the_next(tmp_path: Path):
     out = tmp_path / "out"
     run = century("build", "--out", str(out), cwd=tmp_path)  # every target: PDFs take a while
@@ -383,6 +386,7 @@ def alive(pid: int) -> bool:
     return fields[0] != "Z"
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process table")
 @pytest.mark.parametrize(
     ("command", "name"),
@@ -425,6 +429,7 @@ def test_workers_are_capped_by_the_cpus_and_the_games():
     assert workers_for(0, 1) == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP"])
 def test_play_saves_the_record_on_a_signal(tmp_path: Path, name: str):
     record = tmp_path / "game.json"
@@ -474,6 +479,7 @@ def limited_files(size: int) -> Any:
     return limit
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(signal, "SIGXFSZ"), reason="POSIX file size limits")
 @pytest.mark.parametrize(
     "args",
@@ -512,6 +518,7 @@ def test_a_write_cut_short_is_told_and_the_next_run_accepts_the_folder(tmp_path,
     assert not [p for p in (tmp_path / "out").rglob("*") if p.name.startswith(".century-tmp.")]
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="a full device")
 @pytest.mark.parametrize(
     "args", [["deck", "export", "spice-road", "merchant"], ["validate", "--format", "json"]]

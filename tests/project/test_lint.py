@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from helpers import ROOT
 
 
@@ -28,6 +30,7 @@ def test_ruff_format():
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+@pytest.mark.slow
 def test_mypy():
     """The package type-checks (`[tool.mypy]`: every module of compiler/century)."""
     result = subprocess.run(

@@ -55,11 +55,13 @@ def mypy(path: Path, cwd: Path) -> tuple[int, list[tuple[int, str]]]:
     return done.returncode, [(int(line), code) for line, code in errors]
 
 
+@pytest.mark.slow
 def test_a_program_using_the_api_passes_mypy_strict(tmp_path: Path) -> None:
     status, errors = mypy(TYPING / "uses_api.py", tmp_path)
     assert (status, errors) == (0, [])
 
 
+@pytest.mark.slow
 def test_mistakes_against_the_api_are_caught(tmp_path: Path) -> None:
     source = (TYPING / "misuses_api.py").read_text(encoding="utf-8").splitlines()
     expected = [

@@ -35,6 +35,7 @@ def test_a_process_that_never_answers(tmp_path):
 """
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(os, "kill") or sys.platform == "win32", reason="POSIX timers")
 def test_a_test_that_cannot_end_fails_within_its_bound(tmp_path: Path):
     pids = tmp_path / "pids.txt"

@@ -32,6 +32,7 @@ def built(tmp_path_factory):
     return folder / "out" / COMPOSED_ID
 
 
+@pytest.mark.slow
 def test_every_target_builds_the_composed_cards(built):
     names = {path.relative_to(built).as_posix() for path in built.rglob("*") if path.is_file()}
     for wanted in ("ruleset.json", "spice_road_composed.py", "rules-en-a4.pdf", "cards-de-a4.pdf"):
@@ -43,6 +44,7 @@ def test_every_target_builds_the_composed_cards(built):
     assert [{"gain": [2, 0, 0, 0]}, {"upgrade": 1}] in effects
 
 
+@pytest.mark.slow
 def test_the_composed_cards_are_explained_on_both_sheets(built):
     english = " ".join(PdfReader(built / "rules-en-a4.pdf").pages[i].extract_text() for i in (0, 1))
     german = " ".join(PdfReader(built / "rules-de-a4.pdf").pages[i].extract_text() for i in (0, 1))

@@ -21,6 +21,8 @@ from century.targets import targets
 
 from helpers import written
 
+pytestmark = pytest.mark.slow
+
 MM = 72 / 25.4
 """PDF points per millimetre."""
 

@@ -12,7 +12,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from helpers.paths import ROOT
+
+pytestmark = pytest.mark.slow
 
 PLUGIN = '''\
 """A target that lists the game's merchant cards, one id a line."""

@@ -219,6 +219,7 @@ def card_counts(r: Ruleset, players: int | None = None) -> dict[str, int]:
 # -- the kit's pages -------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_kit_pages_cover_cards_tokens_and_mats_with_their_counts() -> None:
     r = spice_road()
     data = pdf(r)
@@ -257,6 +258,7 @@ def test_kit_pages_cover_cards_tokens_and_mats_with_their_counts() -> None:
         assert f"Caravan · Seat {seat}" in everything
 
 
+@pytest.mark.slow
 def test_page_sizes_portrait_and_landscape_for_folding() -> None:
     for paper in ("a4", "letter"):
         w, h = PAPER_MM[paper]
@@ -290,6 +292,7 @@ def test_viewer_preferences_print_at_100_percent_and_flip_on_the_long_edge() -> 
     assert prefs(CardOptions(backs=False, kit=False))["/Duplex"] == "/Simplex"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("bleed", [None, 0.0, 2.0])
 def test_card_pages_have_trim_and_bleed_boxes(bleed: float | None) -> None:
     options = CardOptions(bleed=bleed, gap=0.0 if bleed == 2.0 else 3.0)
@@ -336,6 +339,7 @@ def frames(d: Drawing, geo, colour: str) -> list[tuple[float, float]]:
     return [(round(x + b, 2), round(y + b, 2)) for x, y in sized(d, cw + 2 * b, ch + 2 * b, colour)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("bleed", [None, 0.0])
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_cards_stand_apart_with_marks_across_every_gap(paper: str, bleed: float | None) -> None:
@@ -376,6 +380,7 @@ def test_cards_stand_apart_with_marks_across_every_gap(paper: str, bleed: float 
             ), (y, left)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "options",
     [
@@ -428,6 +433,7 @@ SIZE_CASES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "options",
     SIZE_CASES,
@@ -479,6 +485,7 @@ def test_cards_print_at_63_by_88_mm_measured_on_the_page(options: CardOptions) -
     assert "Cards: 63 × 88 mm (100%)" in cover
 
 
+@pytest.mark.slow
 def test_a_gap_too_wide_for_the_paper_shrinks_the_cards_and_the_cover_says_so() -> None:
     options = CardOptions(paper="letter", gap=10.0)
     geo = layout("letter", 10.0)
@@ -490,6 +497,7 @@ def test_a_gap_too_wide_for_the_paper_shrinks_the_cards_and_the_cover_says_so() 
     assert f"bleed {geo.bleed:g} mm" in page_text(data, 0)
 
 
+@pytest.mark.slow
 def test_without_a_gap_cards_touch_and_thin_lines_run_through_the_frames() -> None:
     options = CardOptions(gap=0, bleed=1)
     geo = layout("a4", 0, 1)
@@ -508,6 +516,7 @@ def test_without_a_gap_cards_touch_and_thin_lines_run_through_the_frames() -> No
         assert any(near(s[1], y) and near(abs(s[2] - s[0]), bw + 2) for s in lines), y
 
 
+@pytest.mark.slow
 def test_bleed_with_a_gap_draws_each_cut_line_through_the_frame() -> None:
     geo = layout("a4", 3.0, 1.0)
     d = drawing(pdf(spice_road(), CardOptions(bleed=1.0)), 2)
@@ -589,6 +598,7 @@ def ink(d: Drawing) -> float:
     return sum(w * h * (1 - relative_luminance(c)) for _, _, w, h, c in d.fills)
 
 
+@pytest.mark.slow
 def test_low_ink_backs_leave_the_paper_white() -> None:
     tinted = drawing(pdf(spice_road()), 3)
     low = drawing(pdf(spice_road(), CardOptions(low_ink=True)), 3)
@@ -651,6 +661,7 @@ def test_index_corner_shows_each_cards_effect_in_miniature() -> None:
         assert tuple(vector) == expected, card.id
 
 
+@pytest.mark.slow
 def test_reference_card_names_the_four_actions_and_the_end_in_words() -> None:
     r = spice_road()
     options = CardOptions(players=2, kit=False, backs=False)
@@ -667,6 +678,7 @@ def test_reference_card_names_the_four_actions_and_the_end_in_words() -> None:
     assert "♟" not in page and "⚑" not in page
 
 
+@pytest.mark.slow
 def test_german_kit_speaks_german_on_every_page() -> None:
     data = pdf(spice_road(), CardOptions(lang="de"))
     page = text(data)
@@ -733,6 +745,7 @@ def test_an_unknown_card_kind_or_step_is_an_error_not_another(monkeypatch, chang
 # -- tokens and mats -------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [None, 3])
 def test_tokens_and_mats_are_counted_from_the_data(players: int | None) -> None:
     r = spice_road()
@@ -778,6 +791,7 @@ def test_token_rows_are_filled_evenly_and_spare_a_page(paper: str) -> None:
             assert max(counts) - min(counts) <= 1, (paper, kind, index, counts)
 
 
+@pytest.mark.slow
 def test_no_kit_gives_card_pages_only() -> None:
     options = CardOptions(kit=False)
     doc = document(spice_road(), options)
@@ -788,6 +802,7 @@ def test_no_kit_gives_card_pages_only() -> None:
 # -- other rulesets, determinism, hostile names --------------------------------------------------
 
 
+@pytest.mark.slow
 def test_five_ranks_caravan_12_and_three_coin_piles_render() -> None:
     r = five_ranks()
     base = spice_road()
@@ -802,18 +817,21 @@ def test_five_ranks_caravan_12_and_three_coin_piles_render() -> None:
     assert f"up to {12 * r.players_max} of each" in t  # cube tokens: caravan 12 × 5 players
 
 
+@pytest.mark.slow
 def test_retheme_names_the_decks_in_its_own_terms() -> None:
     golem = edited(spice_road(), retheme)
     t = text(pdf(golem))
     assert "Golem cards" in t and "Point cards" not in t
 
 
+@pytest.mark.slow
 def test_same_input_gives_byte_identical_pdfs() -> None:
     r = spice_road()
     options = CardOptions(paper="letter", bleed=1)
     assert render(r, options) == render(r, options)
 
 
+@pytest.mark.slow
 def test_hostile_names_render_as_text() -> None:
     r = hostile(spice_road())
     data = pdf(r, CardOptions(kit=False))
@@ -839,6 +857,7 @@ def invoke(runner: CliRunner, *args: str):
     return runner.invoke(app, ["cards", *args])
 
 
+@pytest.mark.slow
 def test_cli_writes_a_kit_per_language(runner: CliRunner, tmp_path: Path) -> None:
     result = invoke(
         runner, "spice-road", "--paper", "letter", "--players", "3", "--out", str(tmp_path)
@@ -855,6 +874,7 @@ def test_cli_writes_a_kit_per_language(runner: CliRunner, tmp_path: Path) -> Non
     assert "Händlerkarten" in text((tmp_path / "cards-de-letter.pdf").read_bytes())
 
 
+@pytest.mark.slow
 def test_cli_options_reach_the_kit(runner: CliRunner, tmp_path: Path) -> None:
     result = invoke(
         runner, "spice-road", "--lang", "en", "--gap", "0", "--bleed", "1", "--back-offset",
@@ -880,6 +900,7 @@ def test_cli_help_says_what_fits_on_each_paper(runner: CliRunner) -> None:
     assert " ".join(fit_summary().split()) in flat
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -906,6 +927,7 @@ def test_cli_rejects_bad_options_clearly(
     assert not list(tmp_path.iterdir())
 
 
+@pytest.mark.slow
 def test_build_target_writes_a_kit_per_language_and_paper(tmp_path: Path) -> None:
     r = spice_road()
     names = sorted(p.name for p in written("cards", r, tmp_path, papers=("a4", "letter")))

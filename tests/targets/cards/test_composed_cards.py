@@ -90,6 +90,7 @@ def fills(pdf: bytes, page: int) -> list[tuple[float, float, str]]:
     return found
 
 
+@pytest.mark.slow
 def test_the_kit_draws_every_step_of_composed_cards(composed):
     """The index corners of the composed cards draw, at the corner's size, one cube per cube
     gained or paid (in every option), one grey mark per upgrade and one blank mark per cube
@@ -124,6 +125,7 @@ def test_the_kit_draws_every_step_of_composed_cards(composed):
     assert pdf == render(ruleset, CardOptions(kit=False, backs=False))
 
 
+@pytest.mark.slow
 def test_the_kit_names_composed_cards_in_each_language(composed):
     for lang, title in (("en", "Crossroads"), ("de", "Kreuzweg")):
         pdf = render(only_composed(composed), CardOptions(lang=lang, kit=False, backs=False))
@@ -153,6 +155,7 @@ def test_tabletop_simulator_names_composed_cards_by_their_symbols(composed):
     assert card_name(face, composed.codes) == "Upgrade card ↑↑↑"
 
 
+@pytest.mark.slow
 def test_the_kit_explains_the_symbols_when_cards_are_composed(composed):
     """The kit's second page holds the legend of the card symbols for a game with composed
     cards, in its language; a game of short forms alone keeps its page as it was."""
@@ -164,6 +167,7 @@ def test_the_kit_explains_the_symbols_when_cards_are_composed(composed):
     assert legend["en"] not in base.extract_text()
 
 
+@pytest.mark.slow
 def test_images_and_tabletop_simulator_show_composed_cards(composed, tmp_path, monkeypatch):
     """`century images` writes an image per composed card, and `century tts` names each
     composed card by its title and symbols, built with the commands a user types."""

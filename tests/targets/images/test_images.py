@@ -124,6 +124,7 @@ def test_file_stems_are_safe_stable_and_distinct():
 # -- the images --------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_one_image_per_distinct_card_and_back_in_every_language():
     ruleset = spice_road()
     files = rendered()
@@ -244,6 +245,7 @@ def test_contact_sheet_shows_every_card_with_relative_links():
     assert "Upgrade card × 5" in page  # the starting cards for five players
 
 
+@pytest.mark.slow
 def test_hostile_ids_and_names_stay_inside_and_stay_text(tmp_path):
     ruleset = edited(spice_road(), hostile)
     files = render(ruleset, ImageOptions(dpi=50, languages=("en",)))
@@ -265,6 +267,7 @@ def test_hostile_ids_and_names_stay_inside_and_stay_text(tmp_path):
     assert {s.replace("%2B", "+") for s in sources} == {n for n in files if n.endswith(".png")}
 
 
+@pytest.mark.slow
 def test_images_are_byte_identical_across_processes(tmp_path):
     command = [
         sys.executable,
@@ -290,6 +293,7 @@ def test_images_are_byte_identical_across_processes(tmp_path):
         assert not kinds & {b"tIME", b"tEXt", b"zTXt", b"iTXt"}
 
 
+@pytest.mark.slow
 def test_images_command_errors_write_nothing(run, tmp_path):
     out = tmp_path / "out"
     cases = [
@@ -321,6 +325,7 @@ def files_below(folder) -> dict[str, bytes]:
     }
 
 
+@pytest.mark.slow
 def test_images_replace_only_what_century_wrote(run, tmp_path, monkeypatch):
     """A user's file where an image goes is refused before anything is drawn; the tool's own
     files, listed in the output folder's manifest, are replaced; other files stay."""
@@ -354,6 +359,7 @@ def test_images_replace_only_what_century_wrote(run, tmp_path, monkeypatch):
     assert files_below(out) == written
 
 
+@pytest.mark.slow
 def test_build_replaces_a_game_folder_that_images_wrote_into(run, tmp_path):
     """`century images` lists its files in the game folder's manifest, so a later build may
     replace that folder (and `--target images` writes them again)."""

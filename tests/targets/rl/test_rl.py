@@ -136,6 +136,7 @@ def check_decision(actions, state, rng: random.Random) -> None:
 CONSISTENCY = [(g, p) for g, r in RULESETS.items() for p in r.player_counts]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("game", "players"), CONSISTENCY, ids=[f"{g}-{p}p" for g, p in CONSISTENCY]
 )
@@ -180,6 +181,7 @@ DICT_OBSERVATIONS = pytest.mark.filterwarnings(
 )
 
 
+@pytest.mark.slow
 @DICT_OBSERVATIONS
 @pytest.mark.parametrize("game", BUNDLED)
 def test_pettingzoo_api_test(game):
@@ -189,6 +191,7 @@ def test_pettingzoo_api_test(game):
     api_test(module.env(players=2), num_cycles=300)
 
 
+@pytest.mark.slow
 @DICT_OBSERVATIONS
 def test_pettingzoo_api_and_seed_tests_with_four_players():
     module = pettingzoo_module(RULESETS["five-ranks"])
@@ -223,6 +226,7 @@ def play_env(module, players: int, seed: int, reward: str = "win"):
     return env, totals
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game", "players"), [(g, p) for g in RULESETS for p in (2, 4)])
 def test_pettingzoo_random_masked_games_follow_the_engine(game, players):
     module = pettingzoo_module(RULESETS[game])
@@ -512,6 +516,7 @@ def openspiel(ruleset: Ruleset):
     return pyspiel, load_game_module(ruleset)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("game", "players"),
     [("spice-road", 2), ("golem", 3), ("spice-road-classic", 2), ("five-ranks", 4)],
@@ -586,6 +591,7 @@ def test_targets_are_registered_but_not_in_the_plain_build():
         assert name in found and not found[name].in_build
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("target", ["pettingzoo", "openspiel"])
 def test_targets_write_lint_clean_byte_identical_modules(target, tmp_path):
     for game, ruleset in {**RULESETS, "hostile": hostile(spice_road())}.items():
@@ -621,6 +627,7 @@ def test_hostile_names_play_through_the_environment():
     assert env.game.is_over()
 
 
+@pytest.mark.slow
 def test_cli_writes_the_modules_that_import_where_they_are_written(run, tmp_path):
     needs("pettingzoo")
     needs("pyspiel")

@@ -145,6 +145,7 @@ def new_buffer(kind: str, size: int):
 CASES = [(game, players) for game, r in GAMES.items() for players in r.player_counts]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game", "players"), CASES, ids=[f"{g}-{p}p" for g, p in CASES])
 def test_encoders_write_the_reference_observation(game, players):
     actions = load_actions(GAMES[game])

@@ -36,6 +36,7 @@ def composed(tmp_path, monkeypatch) -> Ruleset:
     return composed_variant(tmp_path)
 
 
+@pytest.mark.slow
 def test_every_composed_card_is_explained_in_both_languages(composed, tmp_path):
     """Built with the command a user types, twice: each composed card's sentence is on the
     sheets of its language (and not on the other's), with the legend; same bytes again."""
@@ -72,6 +73,7 @@ def test_a_base_game_without_composed_cards_has_no_legend():
     assert data["composed"] == [] and data["symbols"] == []
 
 
+@pytest.mark.slow
 def test_the_variant_box_shows_composed_cards(composed):
     boxes = {
         "en": "Merchant cards: five added (Y Y ↑, Crossroads Y Y Y / ↑ ↑, ? ? ↓ B, …).",
@@ -83,6 +85,7 @@ def test_the_variant_box_shows_composed_cards(composed):
         assert squash(box) in squash(first.extract_text()), lang
 
 
+@pytest.mark.slow
 def test_composed_sentences_nest(composed):
     """Choices and repeats inside each other read as one sentence in each language."""
     words = {lang: prose.effect_words(composed, lang) for lang in composed.languages}
@@ -104,6 +107,7 @@ def test_composed_sentences_nest(composed):
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("without", "code"), [(("de",), "C315"), (("en", "de"), "C401")])
 def test_a_missing_phrase_is_reported_not_printed_in_english(composed, tmp_path, without, code):
     """A prose file without a phrase of the composer: `century validate` names it (C315 when

@@ -163,6 +163,7 @@ def short_fragments(doc: Printed) -> Iterator[str]:
             yield f"{line.rstrip()[-20:]}|{after[:20]}"
 
 
+@pytest.mark.slow
 def test_no_hyphenation_leaves_fewer_than_three_letters_on_a_line(printed):
     found = {doc.what: list(short_fragments(doc)) for doc in printed}
     assert {what: bad for what, bad in found.items() if bad} == {}
@@ -203,6 +204,7 @@ def test_counts_and_numbers_stay_with_their_words_in_the_prose(bundled):
     assert {("Karte", "1"), ("5.", "Punktekarte"), ("Platz", "2")} <= pairs
 
 
+@pytest.mark.slow
 def test_no_line_breaks_inside_a_bound_pair(printed):
     pairs = {(doc.ruleset.id, doc.lang): bound_pairs(doc.ruleset, doc.lang) for doc in printed}
     broken = {}
@@ -269,6 +271,7 @@ def disagreements(doc: Printed) -> Iterator[str]:
             yield found.group(0)
 
 
+@pytest.mark.slow
 def test_plurals_agree_with_their_counts(printed):
     found = {doc.what: list(disagreements(doc)) for doc in printed}
     assert {what: bad for what, bad in found.items() if bad} == {}

@@ -84,6 +84,7 @@ def rendered(base):
 # -- paper, determinism ------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("paper", "size"), [("a4", (210.0, 297.0)), ("letter", (215.9, 279.4))])
 def test_page_size_in_mm(rendered, paper, size):
     sizes = page_mm(rendered("en", paper))
@@ -91,10 +92,12 @@ def test_page_size_in_mm(rendered, paper, size):
     assert all(s == size for s in sizes)
 
 
+@pytest.mark.slow
 def test_same_input_gives_byte_identical_pdfs(base, rendered):
     assert sheets.render_sheet(base, "de", "a4") == rendered("de", "a4")
 
 
+@pytest.mark.slow
 def test_separate_processes_give_byte_identical_pdfs(rendered, tmp_path):
     root = ROOT
     outputs = []
@@ -107,6 +110,7 @@ def test_separate_processes_give_byte_identical_pdfs(rendered, tmp_path):
     assert outputs[0] == outputs[1] == rendered("de", "a4")
 
 
+@pytest.mark.slow
 def test_page_numbers_and_document_language(rendered):
     for lang, words in (("de", "Seite {} von {}"), ("en", "Page {} of {}")):
         reader = PdfReader(io.BytesIO(rendered(lang)))
@@ -119,6 +123,7 @@ def test_page_numbers_and_document_language(rendered):
 # -- content from the data ---------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_german_sheet_speaks_german_and_shows_the_thresholds(base, rendered):
     text = pdf_text(rendered("de"))
     for word in ("Kurkuma", "Safran", "Kardamom", "Zimt", "Karawane", "Punktekarten"):
@@ -130,6 +135,7 @@ def test_german_sheet_speaks_german_and_shows_the_thresholds(base, rendered):
     assert f"Höchstens {base.caravan_limit} Gewürze" in text
 
 
+@pytest.mark.slow
 def test_english_sheet_speaks_english_and_shows_the_thresholds(base, rendered):
     text = pdf_text(rendered("en"))
     for word in ("turmeric", "saffron", "cardamom", "cinnamon", "caravan", "point cards"):
@@ -140,6 +146,7 @@ def test_english_sheet_speaks_english_and_shows_the_thresholds(base, rendered):
     assert f"at most {base.caravan_limit} spices" in text
 
 
+@pytest.mark.slow
 def test_setup_table_per_player_count_and_seat(base, rendered):
     text = pdf_text(rendered("en"))
     for players in base.player_counts:
@@ -150,6 +157,7 @@ def test_setup_table_per_player_count_and_seat(base, rendered):
         assert re.search(rf"^{players} {re.escape(seats)} .*{re.escape(coins)}$", text, re.M)
 
 
+@pytest.mark.slow
 def test_retheme_never_names_a_spice(base):
     themed = edited(base, retheme)
     for lang in themed.languages:
@@ -159,6 +167,7 @@ def test_retheme_never_names_a_spice(base):
         assert ("golem cards" if lang == "en" else "golemkarten") in text
 
 
+@pytest.mark.slow
 def test_bundled_golem_variant_never_names_a_spice(bundled):
     if "golem" not in bundled.rulesets:
         pytest.skip("no golem variant bundled")
@@ -171,6 +180,7 @@ def test_bundled_golem_variant_never_names_a_spice(bundled):
         assert [w for w in SPICE_WORDS if w in text.replace(base, "")] == []
 
 
+@pytest.mark.slow
 def test_changed_caravan_limit_appears(base):
     def edit(data):
         data["caravan_limit"] = 12
@@ -180,6 +190,7 @@ def test_changed_caravan_limit_appears(base):
     assert "Höchstens 12 Gewürze" in pdf_text(sheets.render_sheet(bigger, "de"))
 
 
+@pytest.mark.slow
 def test_house_rule_thresholds_appear(base):
     def edit(data):
         data["end_threshold"] = {
@@ -194,6 +205,7 @@ def test_house_rule_thresholds_appear(base):
     assert house.prose["en"]["end_now"] in text  # no round completion in this variant
 
 
+@pytest.mark.slow
 def test_five_ranks_draw_five(base):
     five = five_ranks(base)
     assert len(five.resources) == len(base.resources) + 1
@@ -204,6 +216,7 @@ def test_five_ranks_draw_five(base):
     assert f"höchsterRang:{top.code}{top.name['de']}" in squash(text)  # the new top rank
 
 
+@pytest.mark.slow
 def test_three_coin_piles_and_tie_break_from_data(base):
     def edit(data):
         data["coins"].append(
@@ -218,6 +231,7 @@ def test_three_coin_piles_and_tie_break_from_data(base):
     assert "they share the victory" in text
 
 
+@pytest.mark.slow
 def test_hostile_names_stay_text(base):
     pdf = sheets.render_sheet(hostile(base), "en")
     text = pdf_text(pdf)
@@ -290,6 +304,7 @@ def test_code_and_templates_name_no_base_game_spice():
 # -- target and CLI ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_target_writes_every_language_and_paper(base, tmp_path):
     names = sorted(p.name for p in written("sheets", base, tmp_path, papers=("a4", "letter")))
     expected = sorted(
@@ -299,6 +314,7 @@ def test_target_writes_every_language_and_paper(base, tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == expected
 
 
+@pytest.mark.slow
 def test_cli_writes_one_sheet(run, tmp_path):
     result = run(
         "sheets", "spice-road", "--lang", "de", "--paper", "letter", "--out", str(tmp_path)
@@ -348,6 +364,7 @@ def test_missing_translation_is_an_error_not_a_fallback(base):
         sheets.sheet_data(edited(base, edit), "de", "a4")
 
 
+@pytest.mark.slow
 def test_every_bundled_game_and_valid_case_renders(bundled):
     from century.pipeline import compile_paths
 
@@ -360,6 +377,7 @@ def test_every_bundled_game_and_valid_case_renders(bundled):
             assert " ".join(r.name[lang] for r in ruleset.resources) in text  # the ladder
 
 
+@pytest.mark.slow
 def test_cli_renders_a_variant_from_other_rules(run, tmp_path):
     cases = VALID
     result = run(
@@ -460,6 +478,7 @@ def every_sheet(bundled):
     return sheets_read
 
 
+@pytest.mark.slow
 def test_every_section_keeps_its_heading_and_body_on_one_page(every_sheet):
     for ruleset, lang, paper, reader in every_sheet:
         text = prose.render_prose(ruleset, lang)
@@ -478,6 +497,7 @@ def test_every_section_keeps_its_heading_and_body_on_one_page(every_sheet):
                 assert found == [on], (where, heading, body, piece, found)
 
 
+@pytest.mark.slow
 def test_the_four_actions_share_the_first_page(every_sheet):
     for ruleset, lang, paper, reader in every_sheet:
         text = prose.render_prose(ruleset, lang)
@@ -486,6 +506,7 @@ def test_the_four_actions_share_the_first_page(every_sheet):
             assert squash(text[action]) in first, (ruleset.id, lang, paper, action)
 
 
+@pytest.mark.slow
 def test_no_page_ends_in_a_blank_band(every_sheet):
     for ruleset, lang, paper, reader in every_sheet:
         assert len(reader.pages) == 2, (ruleset.id, lang, paper)
@@ -504,12 +525,14 @@ def test_no_page_ends_in_a_blank_band(every_sheet):
 # -- text that teaches -------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_trade_arrow_is_the_one_on_the_cards(base, rendered):
     for lang in base.languages:
         text = pdf_text(rendered(lang))
         assert "⇓" in text and "⇒" not in text  # the cards draw the same downward arrow
 
 
+@pytest.mark.slow
 def test_setup_names_each_coin_with_its_count(base, rendered):
     en, de = squash(pdf_text(rendered("en"))), squash(pdf_text(rendered("de")))
     for coin in sorted(base.coins, key=lambda c: c.position):
@@ -531,6 +554,7 @@ def test_worked_examples_are_drawn_from_the_data(base, rendered):
     assert squash("pay Y Y Y Y , take G G") in text  # the trade card made twice
 
 
+@pytest.mark.slow
 def test_card_kinds_on_the_sheet_come_from_the_data(base):
     def no_trades(data):
         data["merchant_deck"] = [

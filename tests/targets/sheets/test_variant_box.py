@@ -70,6 +70,7 @@ BUNDLED_BOXES = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game", "lang"), sorted(BUNDLED_BOXES))
 def test_bundled_variants_print_what_differs(bundled, game, lang):
     ruleset = bundled.rulesets[game]
@@ -79,6 +80,7 @@ def test_bundled_variants_print_what_differs(bundled, game, lang):
         )
 
 
+@pytest.mark.slow
 def test_a_base_game_has_no_box(bundled):
     base = bundled.rulesets["spice-road"]
     for lang in base.languages:
@@ -143,6 +145,7 @@ def house(tmp_path, monkeypatch) -> Ruleset:
     return checked(compile_paths([tmp_path / "rules"])).rulesets["house"]
 
 
+@pytest.mark.slow
 def test_a_house_rules_sheets_and_kit_say_what_it_changes(house, tmp_path):
     """The variant a user writes, built with the commands a user types: each change is in
     the box of both languages on both papers, the turn stays on page 1, the kit's cover
@@ -164,6 +167,7 @@ def test_a_house_rules_sheets_and_kit_say_what_it_changes(house, tmp_path):
         assert squash(TITLES[lang] + LINEAGE[lang]) in squash(cover), cover[:300]
 
 
+@pytest.mark.slow
 def test_the_base_games_sheets_built_beside_it_have_no_box(house, tmp_path):
     made = CliRunner().invoke(cli.app, ["sheets", "spice-road"])
     assert made.exit_code == 0, made.output
@@ -177,6 +181,7 @@ def test_the_base_games_sheets_built_beside_it_have_no_box(house, tmp_path):
         assert squash(HOUSE_BOXES[lang][1]) not in text
 
 
+@pytest.mark.slow
 def test_the_model_lists_the_changes_a_player_meets(house):
     assert house.variant_of is not None and house.variant_of.id == "spice-road"
     found = {c.kind: c.values for c in house.variant_of.changes}
@@ -214,6 +219,7 @@ def test_the_model_lists_the_changes_a_player_meets(house):
     assert "golem cards" in text["chg_end_threshold"] and "crystal" not in text["chg_cards"]
 
 
+@pytest.mark.slow
 def test_many_changed_cards_are_counted_with_a_few_examples(base):
     def double(data):
         for card in data["merchant_deck"]:

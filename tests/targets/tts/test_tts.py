@@ -181,6 +181,7 @@ def check_decks(ruleset: Ruleset, lang: str, files: dict[str, bytes], base: str 
             )
 
 
+@pytest.mark.slow
 def test_saved_object_matches_the_decks_field_by_field():
     ruleset = spice_road()
     files = kit()
@@ -237,6 +238,7 @@ def test_tokens_mats_and_cubes():
     assert len({o["GUID"] for o in states}) == len(states)
 
 
+@pytest.mark.slow
 def test_every_url_names_a_written_file(run, tmp_path):
     result = run("tts", "spice-road", "--dpi", str(DPI), "--out", str(tmp_path))
     assert result.exit_code == 0, result.output
@@ -270,6 +272,7 @@ def many_cards(data: dict[str, Any]) -> None:
     data["point_deck"][0]["copies"] = 2
 
 
+@pytest.mark.slow
 def test_a_deck_of_more_than_69_cards_takes_several_sheets():
     ruleset = edited(spice_road(), many_cards)
     files = render(ruleset, TtsOptions(dpi=DPI, languages=("en",)), BASE)
@@ -292,6 +295,7 @@ def few_cards(data: dict[str, Any]) -> None:
     data["point_deck"] = data["point_deck"][:2]
 
 
+@pytest.mark.slow
 def test_deck_ids_name_the_cells_that_show_those_cards():
     """Every cell a card's DeckID names shows that card, and the hidden cell the back: each
     cell of each sheet, read from the PNG, against the card images of `century images`."""
@@ -330,6 +334,7 @@ def hostile(data: dict[str, Any]) -> None:
     data["merchant_deck"][2]["name"] = {lang: MARKUP for lang in data["name"]}
 
 
+@pytest.mark.slow
 def test_hostile_ids_stay_text_and_inside_the_folder(tmp_path):
     ruleset = edited(spice_road(), hostile)
     base = tmp_path.resolve().as_uri()
@@ -348,6 +353,7 @@ def test_hostile_ids_stay_text_and_inside_the_folder(tmp_path):
         assert written_name(url, base) in files
 
 
+@pytest.mark.slow
 def test_tts_is_byte_identical_across_processes(tmp_path):
     command = [sys.executable, "-m", "century", "tts", "spice-road", "--dpi", str(DPI)]
     command += ["--base-url", BASE, "--out", str(tmp_path)]
@@ -357,6 +363,7 @@ def test_tts_is_byte_identical_across_processes(tmp_path):
     assert written == kit()
 
 
+@pytest.mark.slow
 def test_build_tells_targets_where_the_folder_ends_up(run, tmp_path, monkeypatch):
     seen: list[Path | None] = []
 
@@ -383,6 +390,7 @@ def test_build_tells_targets_where_the_folder_ends_up(run, tmp_path, monkeypatch
     assert {u.rsplit("/tts/", 1)[0] for u in urls(save)} == {final.resolve().as_uri()}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -408,6 +416,7 @@ def test_tts_help_names_its_options(run):
         assert option in result.stdout
 
 
+@pytest.mark.slow
 def test_tts_replaces_only_what_century_wrote(run, tmp_path, monkeypatch):
     """A user's saved object where the kit's goes is refused before anything is drawn; the
     kit's own files, listed in the output folder's manifest, are replaced."""
@@ -435,6 +444,7 @@ def test_tts_replaces_only_what_century_wrote(run, tmp_path, monkeypatch):
     assert "tts/spice-road-en.json" in written and "tts/en/merchant-1.png" in written
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["images", "tts"])
 def test_long_renders_tell_their_progress_file_by_file(name: str) -> None:
     """`images` and `tts` tell the command's progress display how many of the files they list
