@@ -89,16 +89,18 @@ def iter_results(
     workers: int = 1,
     cluster: str | None = None,
     progress: ProgressFn | None = None,
+    chunk: int = 0,
 ) -> Iterator[GameResult]:
     """Every game's result, in game order, however the games are distributed: the one seam
     of the backends (this process, a pool of `workers` processes, the Dask `cluster`), which
-    take the same arguments and give the same results."""
+    take the same arguments and give the same results. `chunk`: the games a worker process
+    plays at a time (0: `chunk_size`; 1 tells `progress` of every game, for slow games)."""
     if cluster:
         yield from _run_dask(ruleset, config, cluster, progress)
     elif workers <= 1:
         yield from _run_here(ruleset, config, progress)
     else:
-        yield from _run_pool(ruleset, config, workers, progress)
+        yield from _run_pool(ruleset, config, workers, progress, chunk)
 
 
 def _run_here(
@@ -153,14 +155,18 @@ def _worker_chunk(numbered: tuple[int, range]) -> tuple[int, list[GameResult]]:
 
 
 def _run_pool(
-    ruleset: Ruleset, config: SimConfig, workers: int, progress: ProgressFn | None
+    ruleset: Ruleset,
+    config: SimConfig,
+    workers: int,
+    progress: ProgressFn | None,
+    chunk: int = 0,
 ) -> Iterator[GameResult]:
     """The games played by at most `workers` processes (never more than chunks of games).
     However the iteration ends (done, an error, a signal raising in the caller, the
     iterator closed), every worker process is ended before this returns."""
     import multiprocessing
 
-    parts = chunks(config.games, chunk_size(config.games, workers))
+    parts = chunks(config.games, chunk or chunk_size(config.games, workers))
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     if method == "fork":
         engine = game_engine(ruleset)  # generated once here, inherited by every worker
