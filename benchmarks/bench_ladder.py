@@ -22,16 +22,16 @@ from century.pipeline import compile_paths
 from century.play.bots import check_spec
 from century.play.config import SimConfig, derive_seed
 from century.play.game import game_engine, play_game, prime
-from century.play.ladder import pairings
+from century.play.ladder import default_bots, pairings
 from century.play.progress import duration
 
 
 def main() -> None:
-    from century.cli.bots import DEFAULT_BOTS, DEFAULT_GAMES
+    from century.cli.bots import LADDER_GAMES
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--bots", default=",".join(DEFAULT_BOTS), help="the ladder's bots")
-    parser.add_argument("--games", type=int, default=DEFAULT_GAMES, help="games per pairing")
+    parser.add_argument("--bots", default=",".join(default_bots()), help="the ladder's bots")
+    parser.add_argument("--games", type=int, default=LADDER_GAMES, help="games per pairing")
     parser.add_argument("--sample", type=int, default=6, help="games timed per pairing")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--cores", type=int, default=2)
