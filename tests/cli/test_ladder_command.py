@@ -101,9 +101,9 @@ def test_a_ladder_stopped_midway_keeps_the_pairing_under_way(base) -> None:
 def test_ctrl_c_keeps_the_finished_pairings(tmp_path: Path) -> None:
     """The first pairing told on stderr, then SIGINT (as Ctrl-C sends): the command prints
     and saves the pairings played, says so, and exits 130 without a traceback."""
+    args = ["--games", "2", "--bots", "random,greedy,expert:1", "--workers", "1"]
     run = subprocess.Popen(
-        [sys.executable, "-m", "century", "bots", "spice-road", "--games", "2"]
-        + ["--bots", "random,greedy,expert:1", "--workers", "1", "--out", str(tmp_path)],
+        [sys.executable, "-m", "century", "bots", "spice-road", *args, "--out", str(tmp_path)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
