@@ -5,6 +5,7 @@ Usage (from the checkout, in the venv):
 
     python benchmarks/bench_expert.py                       # 400 games, expert vs planner
     python benchmarks/bench_expert.py --games 40 --bot expert:3 --against planner
+    python benchmarks/bench_expert.py --games 400 --seed 36000   # docs/explanation/bot-strength.md
 
 The tables are built before the first game. A line per game gives the running totals (wins,
 win rate with its interval, CPU seconds per game), so a run stopped early still counts; the

@@ -80,21 +80,22 @@ def test_durations_read_as_people_write_them() -> None:
 
 
 def test_the_ladders_eta_is_weighted_by_each_bots_measured_cost(
-    clock: Clock, monkeypatch: pytest.MonkeyPatch
+    clock: Clock, monkeypatch: pytest.MonkeyPatch, base
 ) -> None:
     """`century bots` measures each bot's seconds per game (here: a fake measure, a slow bot
     a hundred times dearer) and weights the pairings by it: once the cheap pairing is done,
     the ETA is the slow pairings' share of the cost, not a count of games left."""
     from century.cli import bots as bots_cli
     from century.play import simulate
+    from century.play.ladder import LadderRun
 
     measured = {"greedy": 0.01, "planner": 1.0}
     monkeypatch.setattr(simulate, "seconds_per_game", lambda rs, spec, players: measured[spec])
-    stages = bots_cli._stages(None, ["greedy", "planner"], 2, 20, measure=True)  # type: ignore[arg-type]
-    # greedy-greedy, planner-planner, greedy-planner: each the mean of its seats' costs
-    assert [s.cost for s in stages] == pytest.approx([0.01, 1.0, 0.505])
-    run = Progress("ladder", stages, quiet=True)
+    stages = bots_cli._stages(base, LadderRun(base, ["greedy", "planner"], 2, 20))
+    # greedy-planner, greedy-greedy, planner-planner: each the mean of its seats' costs
+    assert [s.cost for s in stages] == pytest.approx([0.505, 0.01, 1.0])
+    run = Progress("ladder", sorted(stages, key=lambda s: s.cost), quiet=True)
     clock.now += 0.2
-    run(20)  # the cheap pairing: 0.2 cost units in 0.2 s
+    run(20)  # the cheap pairing first: 0.2 cost units in 0.2 s
     assert run.eta() == pytest.approx(20 * 1.0 + 20 * 0.505)
     assert run.eta() > 100 * 0.2  # an ETA counting games would say 0.4 s

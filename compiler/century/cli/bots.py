@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import signal
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -27,8 +28,15 @@ from century.cli.common import (
 from century.limits import MAX_GAMES
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from century.model.ruleset import Ruleset
-    from century.play.progress import Stage
+    from century.play.ladder import LadderRun, Pairing
+    from century.play.progress import Progress, Stage
+
+LADDER_GAMES = 100
+"""Games per pairing by default: with the default bots (the expert left out) a ladder of the
+bundled game takes a couple of minutes on two cores (`benchmarks/bench_ladder.py`)."""
 
 
 def bots(
@@ -41,7 +49,7 @@ def bots(
     games: Annotated[
         int,
         typer.Option("--games", "-n", metavar="N", help="Games per pairing.", min=1, max=MAX_GAMES),
-    ] = 100,
+    ] = LADDER_GAMES,
     players: PlayersOpt = 2,
     names: Annotated[
         str,
@@ -50,11 +58,19 @@ def bots(
             "-b",
             metavar="BOTS",
             autocompletion=COMPLETE_BOTS,
-            help="The bots to rank, e.g. greedy,planner,planner:4 (default: all). Bots: "
-            "random, greedy, search, planner, expert (search:N, planner:N, expert:N set their "
-            "budget; expert is slow).",
+            help="The bots to rank, e.g. greedy,planner,planner:4 (default: all but the "
+            "expert). Bots: random, greedy, search, planner, expert (search:N, planner:N, "
+            "expert:N set their budget; expert is slow).",
         ),
     ] = "",
+    expert: Annotated[
+        bool,
+        typer.Option(
+            "--expert",
+            help="Rank the expert too (its games take seconds each: with 100 games per "
+            "pairing, half an hour on two cores).",
+        ),
+    ] = False,
     seed: SeedOpt = 0,
     workers: WorkersOpt = 0,
     out: Annotated[
@@ -70,17 +86,20 @@ def bots(
     rules: RulesOpt = None,
 ) -> None:
     """Play every bot against every other; print the win matrix with 95% intervals and the
-    mean rounds, and save it for the balance reports of the game."""
-    from century.play.bots import BOTS, STRONGEST_FIRST, check_spec
+    mean rounds, and save it for the balance reports of the game. Ctrl-C stops the run and
+    keeps the pairings played: their matrix is printed and saved, marked unfinished."""
+    from century.play.bots import BOTS, check_spec
     from century.play.config import SimulationError
-    from century.play.ladder import LADDER_FILE, format_ladder, run_ladder
-    from century.play.progress import Progress, on_terminal
+    from century.play.ladder import LADDER_FILE, LadderRun, default_bots, format_ladder
+    from century.play.progress import Progress, Stage, on_terminal
     from century.play.simulate import workers_for
 
     ruleset = load_game(game, rules)
     if not ruleset.players_min <= players <= ruleset.players_max:
         fail(f"{game} is for {ruleset.players_min} to {ruleset.players_max} players", 2)
-    specs = [s.strip() for s in names.split(",") if s.strip()] or list(STRONGEST_FIRST[::-1])
+    specs = [s.strip() for s in names.split(",") if s.strip()] or default_bots()
+    if expert and not any(spec.partition(":")[0] == "expert" for spec in specs):
+        specs.append("expert")
     try:
         for spec in specs:
             check_spec(spec)
@@ -91,21 +110,50 @@ def bots(
     folder = out or BUILD / "reports" / ruleset.id
     check_out(folder, [LADDER_FILE])  # before any game is played
     shown = not quiet and on_terminal()
-    stages = _stages(ruleset, specs, players, games, measure=shown)
+    run = LadderRun(ruleset, specs, players, games, seed)
+    label = f"{game} ladder"
+    interrupted = False
     try:
         with (
             stopping_on_signals("no ladder written"),
-            Progress(f"{game} ladder", stages, quiet=not shown) as progress,
+            Progress(label, [Stage(games)] * len(run.order), quiet=not shown) as progress,
         ):
-            ladder = run_ladder(
-                ruleset, specs, players, games, seed, workers_for(workers, games), progress
-            )
+            if shown and games >= MEASURED:  # the bar is up, saying which bot it times
+                progress.restage(_stages(ruleset, run, progress, label), label)
+            try:
+                run.play(workers_for(workers, games), progress, _teller(progress, quiet))
+            except KeyboardInterrupt:
+                if not run.played and not (run.current and run.current.games):
+                    raise
+                interrupted = True  # Ctrl-C: keep what was played
     except SimulationError as err:
         fail(str(err), 2)
+    ladder = run.data()
     data = json.dumps(ladder, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
     write_outputs(folder, {LADDER_FILE: data.encode()})
     typer.echo(format_ladder(ladder))
     typer.echo(f"ladder written to {folder / LADDER_FILE}")
+    if interrupted:
+        typer.echo(
+            f"interrupted; the pairings played are kept ({run.finished} of {len(run.order)} "
+            "finished)",
+            err=True,
+        )
+        raise typer.Exit(128 + signal.SIGINT)
+
+
+def _teller(progress: Progress, quiet: bool) -> Callable[[Pairing], None]:
+    """What tells each pairing as it finishes: a line above the bar on a terminal, else on
+    stderr (nothing with `quiet`)."""
+    from century.play.ladder import pairing_line
+
+    def tell(pairing: Pairing) -> None:
+        if progress.shown:
+            progress.note(pairing_line(pairing))
+        elif not quiet:
+            typer.echo(pairing_line(pairing), err=True)
+
+    return tell
 
 
 MEASURED = 20
@@ -114,21 +162,23 @@ couple of games each; fewer games are over too soon to need it)."""
 
 
 def _stages(
-    ruleset: Ruleset, specs: list[str], players: int, games: int, measure: bool
+    ruleset: Ruleset, run: LadderRun, progress: Progress | None = None, label: str = ""
 ) -> list[Stage]:
     """The pairings the ladder plays, in its order, each with its cost per game: the mean of
-    its seats' bots' seconds per game, measured here (`measure`) when there are enough games
-    for it to matter (bots differ a hundredfold), else the same for all."""
-    from century.play.ladder import pairings
+    its seats' bots' seconds per game, measured here on a couple of games each (bots differ
+    a hundredfold), the bar saying which bot it times."""
     from century.play.progress import Stage
     from century.play.simulate import seconds_per_game
 
-    cost = dict.fromkeys(specs, 1.0)
-    if measure and games >= MEASURED:
-        cost = {spec: seconds_per_game(ruleset, spec, players) for spec in specs}
+    cost = {}
+    for spec in run.bots:
+        if progress is not None:
+            progress.restage(progress.stages, f"{label}: timing {spec}")
+        cost[spec] = seconds_per_game(ruleset, spec, run.players)
+    players = run.players
     return [
-        Stage(games, (cost[bot] + (players - 1) * cost[other]) / players)
-        for bot, other in pairings(specs, players)
+        Stage(run.games, (cost[bot] + (players - 1) * cost[other]) / players)
+        for bot, other in run.order
     ]
 
 

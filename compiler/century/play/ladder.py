@@ -10,7 +10,7 @@ report of the game, which then names each bot's measured strength.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -56,15 +56,130 @@ class Pairing:
         }
 
 
+def default_bots() -> list[str]:
+    """The bots `century bots` ranks unless told which: every bot fast enough for large runs
+    (`BotKind.auto`), weakest first. The expert, whose games take seconds each, only on
+    request: with it a ladder of a hundred games per pairing takes half an hour."""
+    from century.play.bots import BOTS, STRONGEST_FIRST
+
+    return [spec for spec in STRONGEST_FIRST[::-1] if BOTS[spec].auto]
+
+
 def pairings(bots: Sequence[str], players: int) -> list[tuple[str, str]]:
-    """The pairings to play: each bot with itself and, with two players, each pair once
-    (the other way round is its complement); with more, each ordered pair."""
-    found = [(bot, bot) for bot in bots]
+    """The pairings to play: with two players each pair once (the other way round is its
+    complement), with more each ordered pair; then each bot with itself (only the length
+    of its games), so that a ladder stopped early has ranked what it could."""
+    found = []
     for i, bot in enumerate(bots):
         for j, other in enumerate(bots):
             if i != j and (players > 2 or i < j):
                 found.append((bot, other))
-    return found
+    return found + [(bot, bot) for bot in bots]
+
+
+class LadderRun:
+    """A ladder being played: the pairings finished so far (`played`) and the games of the
+    one under way (`current`), so that a run stopped midway keeps what it played."""
+
+    def __init__(
+        self, ruleset: Ruleset, bots: Sequence[str], players: int, games: int, seed: int = 0
+    ) -> None:
+        self.ruleset, self.bots, self.players = ruleset, list(bots), players
+        self.games, self.seed = games, seed
+        self.order = pairings(bots, players)
+        self.played: list[Pairing] = []
+        self.current: Pairing | None = None
+
+    def play(
+        self,
+        workers: int = 1,
+        progress: ProgressFn | None = None,
+        done: Callable[[Pairing], None] | None = None,
+    ) -> None:
+        """Play every pairing not finished yet, telling `progress` of every game and `done`
+        of every pairing finished (its row's side)."""
+        players, games = self.players, self.games
+        for bot, other in self.order[self.finished :]:
+            config = SimConfig(
+                games,
+                players,
+                (bot,) + (other,) * (players - 1),
+                derive_seed(self.seed, bot, other),
+                True,
+            )
+            wins = rounds = 0
+            self.current = Pairing(bot, other, 0, 0, 0)
+            results = iter_results(self.ruleset, config, workers, progress=progress, chunk=1)
+            for played, result in enumerate(results, 1):
+                if bot == other:
+                    wins += result["winner"] == 0
+                else:
+                    wins += result["bots"][result["winner"]] == bot
+                rounds += result["rounds"]
+                self.current = Pairing(bot, other, played, wins, rounds)
+            finished = self.current
+            self.played = self.played + _both_ways(finished, players)
+            self.current = None
+            if done:
+                done(finished)
+
+    @property
+    def finished(self) -> int:
+        """The pairings finished, of `len(self.order)` (played in order)."""
+        played = {(p.bot, p.against) for p in self.played}
+        return sum(pair in played for pair in self.order)
+
+    @property
+    def complete(self) -> bool:
+        return self.finished == len(self.order)
+
+    def data(self) -> dict[str, Any]:
+        """The ladder as JSON-ready data: every pairing finished, and of a run stopped midway
+        the games of the pairing under way too (`complete` false, `stopped_in` naming it)."""
+        played = list(self.played)
+        current = self.current
+        partial = (
+            current is not None
+            and current.games > 0
+            and all((p.bot, p.against) != (current.bot, current.against) for p in played)
+        )
+        if partial and current is not None:
+            played += _both_ways(current, self.players)
+        data: dict[str, Any] = {
+            "ladder_version": LADDER_VERSION,
+            "game": self.ruleset.id,
+            "source_hash": self.ruleset.source_hash,
+            "players": self.players,
+            "games": self.games,
+            "seed": self.seed,
+            "bots": self.bots,
+            "pairings": [p.to_json() for p in played],
+            "ranking": ranking(played, self.bots, self.players),
+            "complete": self.complete,
+        }
+        if not self.complete:
+            data["pairings_finished"] = [self.finished, len(self.order)]
+            if partial and current is not None:
+                data["stopped_in"] = {
+                    "bot": current.bot,
+                    "against": current.against,
+                    "games": current.games,
+                }
+        return data
+
+
+def _both_ways(pairing: Pairing, players: int) -> list[Pairing]:
+    """A pairing and, with two players, its complement (the column's bot's side)."""
+    if players != 2 or pairing.bot == pairing.against:
+        return [pairing]
+    flipped = Pairing(
+        pairing.against,
+        pairing.bot,
+        pairing.games,
+        pairing.games - pairing.wins,
+        pairing.rounds,
+    )
+    return [pairing, flipped]
 
 
 def run_ladder(
@@ -77,41 +192,19 @@ def run_ladder(
     progress: ProgressFn | None = None,
 ) -> dict[str, Any]:
     """Play every pairing and return the ladder as JSON-ready data."""
-    played: list[Pairing] = []
-    for bot, other in pairings(bots, players):
-        config = SimConfig(
-            games, players, (bot,) + (other,) * (players - 1), derive_seed(seed, bot, other), True
-        )
-        wins = rounds = 0
-        for result in iter_results(ruleset, config, workers, progress=progress):
-            if bot == other:
-                wins += result["winner"] == 0
-            else:
-                wins += result["bots"][result["winner"]] == bot
-            rounds += result["rounds"]
-        played.append(Pairing(bot, other, games, wins, rounds))
-        if players == 2 and bot != other:
-            played.append(Pairing(other, bot, games, games - wins, rounds))
-    return {
-        "ladder_version": LADDER_VERSION,
-        "game": ruleset.id,
-        "source_hash": ruleset.source_hash,
-        "players": players,
-        "games": games,
-        "seed": seed,
-        "bots": list(bots),
-        "pairings": [p.to_json() for p in played],
-        "ranking": ranking(played, bots, players),
-    }
+    run = LadderRun(ruleset, bots, players, games, seed)
+    run.play(workers, progress)
+    return run.data()
 
 
 def ranking(played: Sequence[Pairing], bots: Sequence[str], players: int) -> list[dict[str, Any]]:
-    """The bots by their mean win rate against the others, strongest first."""
+    """The bots by their mean win rate against the others, strongest first (a bot that has
+    played no other, in a ladder stopped early, is not ranked)."""
     rows: list[dict[str, Any]] = []
     for bot in bots:
         rates = [p.win_rate for p in played if p.bot == bot and p.against != bot]
-        mean = sum(rates) / len(rates) if rates else 1 / players
-        rows.append({"bot": bot, "mean_win_rate": round(mean, 4)})
+        if rates:
+            rows.append({"bot": bot, "mean_win_rate": round(sum(rates) / len(rates), 4)})
     rows.sort(key=lambda row: -row["mean_win_rate"])
     for rank, row in enumerate(rows, 1):
         row["rank"] = rank
@@ -161,8 +254,31 @@ def format_ladder(ladder: dict[str, Any]) -> str:
     order = ", ".join(
         f"{row['bot']} ({100 * row['mean_win_rate']:.0f}%)" for row in ladder["ranking"]
     )
-    lines += ["", f"Strongest first (mean win rate against the others): {order}"]
+    lines += ["", f"Strongest first (mean win rate against the others): {order or 'none yet'}"]
+    if not ladder.get("complete", True):
+        finished, of = ladder["pairings_finished"]
+        stopped = f"Stopped: {finished} of {of} pairings finished"
+        partial = ladder.get("stopped_in")
+        if partial:
+            stopped += (
+                f"; {partial['bot']} against {partial['against']} after {partial['games']} of "
+                f"{ladder['games']} games (its cells count those)"
+            )
+        lines.append(stopped + ".")
     return "\n".join(lines)
+
+
+def pairing_line(pairing: Pairing) -> str:
+    """One finished pairing in a line, as a ladder run tells it."""
+    rounds = f"{pairing.mean_rounds:.1f} rounds"
+    if pairing.bot == pairing.against:
+        return f"{pairing.bot} against itself: {pairing.games} games, {rounds}"
+    lo, hi = wilson(pairing.wins, pairing.games)
+    return (
+        f"{pairing.bot} against {pairing.against}: {pairing.bot} won {pairing.wins} of "
+        f"{pairing.games}, {100 * pairing.win_rate:.0f}% [{100 * lo:.0f}-{100 * hi:.0f}], "
+        f"{rounds}"
+    )
 
 
 def read_ladder(folder: Path, ruleset: Ruleset, players: int) -> dict[str, Any] | None:

@@ -132,6 +132,27 @@ class Progress:
         self._bar.start()
         self._draw(force=True)
 
+    def restage(self, stages: Sequence[Stage], label: str | None = None) -> None:
+        """Tell the run's stages anew (their costs measured once the bar is up), and its
+        label; the items done stay done (before any, the clock starts again: the speed is
+        the items')."""
+        if self.done == 0:
+            self.start = time.monotonic()
+        self.stages = list(stages)
+        self.total = sum(stage.count for stage in self.stages)
+        self.total_cost = sum(stage.count * stage.cost for stage in self.stages)
+        if label is not None:
+            self.label = label
+        if self._bar is not None:
+            self._bar.update(self._task, total=max(self.total_cost, 1e-9), description=self.label)
+        self._draw(force=True)
+
+    def note(self, text: str) -> None:
+        """Say `text` in a line above the bar (nothing when no bar is drawn)."""
+        if self._bar is not None:
+            self._bar.console.print(text, highlight=False, markup=False)
+            self._draw(force=True)
+
     def __call__(self, n: int = 1) -> None:
         self.done += n
         self._draw(force=self.done >= self.total)

@@ -92,17 +92,20 @@ def iter_results(
     cluster: str | None = None,
     progress: ProgressFn | None = None,
     first: int = 0,
+    chunk: int = 0,
 ) -> Iterator[GameResult]:
     """Every game's result, in game order, however the games are distributed: the one seam
     of the backends (this process, a pool of `workers` processes, the Dask `cluster`), which
     take the same arguments and give the same results. `first`: the games from that index
-    on (a sequential comparison plays its games in looks, `century.play.sequential`)."""
+    on (a sequential comparison plays its games in looks, `century.play.sequential`);
+    `chunk`: the games a worker process plays at a time (0: `chunk_size`; 1 tells `progress`
+    of every game, for slow games)."""
     if cluster:
         yield from _run_dask(ruleset, config, cluster, progress, first)
     elif workers <= 1:
         yield from _run_here(ruleset, config, progress, first)
     else:
-        yield from _run_pool(ruleset, config, workers, progress, first)
+        yield from _run_pool(ruleset, config, workers, progress, first, chunk)
 
 
 def _run_here(
@@ -162,13 +165,14 @@ def _run_pool(
     workers: int,
     progress: ProgressFn | None,
     first: int = 0,
+    chunk: int = 0,
 ) -> Iterator[GameResult]:
     """The games played by at most `workers` processes (never more than chunks of games).
     However the iteration ends (done, an error, a signal raising in the caller, the
     iterator closed), every worker process is ended before this returns."""
     import multiprocessing
 
-    parts = chunks(config.games, chunk_size(config.games - first, workers), first)
+    parts = chunks(config.games, chunk or chunk_size(config.games - first, workers), first)
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     if method == "fork":
         engine = game_engine(ruleset)  # generated once here, inherited by every worker
