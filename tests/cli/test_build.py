@@ -126,6 +126,7 @@ def test_console_script_runs_without_traceback():
     assert "is not allowed" in result.stderr
 
 
+@pytest.mark.slow
 def test_build_out_over_a_folder_holding_a_users_file_keeps_it(run, tmp_path):
     out = tmp_path / "out"
     assert run("build", "--target", "ruleset", "--out", str(out)).exit_code == 0
@@ -199,6 +200,7 @@ def _build(out):
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ends", ["releases", "is killed"])
 def test_a_build_waits_for_the_process_holding_the_folders_lock(tmp_path, ends):
     """Two processes writing into one folder take turns (the lock is `filelock`'s, so on

@@ -18,6 +18,8 @@ import pytest
 
 from century.codecache import CACHE_ENV, KEY_FILE, MAX_ENTRY_BYTES, read_regular
 
+pytestmark = pytest.mark.slow
+
 
 def validate(cwd: Path, **env: str | None) -> subprocess.CompletedProcess[str]:
     """`century validate` of the bundled games, run in `cwd` with `env` added to the

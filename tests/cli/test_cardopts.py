@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from century import cli
@@ -41,6 +42,7 @@ def test_a_card_with_steps_is_added_and_replaces_another(tmp_path):
     assert {"+yy.up1", "{+yyy/up2}"} <= ids and "yy-g" not in ids
 
 
+@pytest.mark.slow
 def test_a_problem_in_a_typed_card_is_shown_in_the_typed_text(tmp_path):
     result, out = _experiment(tmp_path, "--add", "{effect: [gain: YY, upgrade: 0]}")
     assert result.exit_code == 1

@@ -33,6 +33,7 @@ def edit(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_new_show_edit_validate_build_sheets_in_an_empty_folder(tmp_path, monkeypatch):
     made = invoke(tmp_path, monkeypatch, "new", "house", "--from", "spice-road")
     assert made.exit_code == 0, made.output
@@ -68,6 +69,7 @@ def test_new_show_edit_validate_build_sheets_in_an_empty_folder(tmp_path, monkey
     ][0].startswith("<bundled>/rules/")
 
 
+@pytest.mark.slow
 def test_every_command_finds_the_first_variant(tmp_path, monkeypatch):
     assert invoke(tmp_path, monkeypatch, "new", "house", "--from", "golem").exit_code == 0
     for args in (
@@ -122,6 +124,7 @@ def test_the_summary_fits_the_terminal(tmp_path, monkeypatch):
     assert len(summary) <= 60 and summary.endswith(": 0 errors, 0 warnings")
 
 
+@pytest.mark.slow
 def test_init_lays_out_a_project_that_builds_its_own_game(tmp_path, monkeypatch):
     made = invoke(tmp_path, monkeypatch, "init", "Tavern Rules", "--from", "spice-road")
     assert made.exit_code == 0, made.output
@@ -136,6 +139,7 @@ def test_init_lays_out_a_project_that_builds_its_own_game(tmp_path, monkeypatch)
     assert again.exit_code == 1 and "already holds rules files" in again.stderr
 
 
+@pytest.mark.slow
 def test_titles_are_asked_for_or_derived(tmp_path, monkeypatch):
     made = invoke(
         tmp_path,

@@ -141,6 +141,7 @@ def test_the_short_option_check_finds_each_kind_of_clash() -> None:
     ]
 
 
+@pytest.mark.slow
 def test_short_options_do_what_the_long_ones_do(run, tmp_path) -> None:
     """The tour's example (docs/explanation/tour.md) with its short letters writes the report
     the long options do."""

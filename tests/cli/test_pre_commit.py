@@ -57,6 +57,7 @@ def test_the_hook_is_one_python_hook_running_century_validate() -> None:
     assert shlex.split(hook["entry"]) == ["century", "validate", "--"]  # names, never options
 
 
+@pytest.mark.slow
 def test_the_hook_passes_good_files_and_fails_a_broken_one_with_its_place(project: Path) -> None:
     [hook] = HOOKS
     changed = ["rules/house.yaml", ".github/ci.yaml", "README.md"]
@@ -82,6 +83,7 @@ def test_the_pattern_matches_every_rules_file_name(name: str) -> None:
     assert re.search(hook["files"], name)
 
 
+@pytest.mark.slow
 def test_a_file_named_like_an_option_is_checked_as_a_file(project: Path) -> None:
     """A name that looks like an option (a project's own `files:` pattern may hand one over)
     is read as a file: the hook ends century's options before the names."""

@@ -418,6 +418,7 @@ def test_a_deck_file_that_disappears_is_an_error_never_a_build_from_the_base(tmp
     assert code == 0, watch.text()
 
 
+@pytest.mark.slow
 @needs_watchfiles
 def test_watch_rebuilds_when_a_picture_of_the_look_changes(tmp_path, watching):
     """A picture the look names is watched like the rules: a hostile one stops the build with

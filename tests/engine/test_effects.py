@@ -209,6 +209,7 @@ def effects(draw: Any, depth: int = 0) -> tuple[Any, ...]:
     return tuple(found)
 
 
+@pytest.mark.slow
 @settings(
     max_examples=150,
     deadline=None,
@@ -247,6 +248,7 @@ def _in_steps(folder) -> None:
             path.write_text(yaml.safe_dump(data, sort_keys=False), "utf-8")
 
 
+@pytest.mark.slow
 def test_bundled_games_written_in_steps_play_identically(tmp_path):
     """Every bundled game with its decks written as `effect:` steps generates the same engine
     and plays the same seeded games, move for move."""

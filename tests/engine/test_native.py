@@ -27,6 +27,8 @@ from century.targets import BuildOptions, targets
 
 from helpers import ROOT, spice_road
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="session")
 def native_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:

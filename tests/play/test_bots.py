@@ -637,6 +637,7 @@ def test_every_bot_plays_composed_cards() -> None:
     assert played & ids
 
 
+@pytest.mark.slow
 def test_simulate_plays_a_variant_of_composed_cards(run, tmp_path, monkeypatch) -> None:
     (tmp_path / "rules").mkdir()
     (tmp_path / "rules" / "composed.yaml").write_text(COMPOSED, encoding="utf-8")

@@ -173,6 +173,7 @@ def test_experiments_give_the_same_results_with_one_and_two_workers(tmp_path: Pa
     assert {"+yyyyy", "y-g"} <= changed and "yy-g" not in changed
 
 
+@pytest.mark.slow
 def test_a_variant_is_changed_like_the_base_game(tmp_path: Path) -> None:
     """The Golem Edition (a variant with its own resource codes) is changed without code."""
     golem = compile_paths().rulesets["golem"]

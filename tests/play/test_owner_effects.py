@@ -74,6 +74,7 @@ def test_a_broken_card_is_worth_much_to_its_owner_at_both_levels(tmp_path: Path)
     assert "century experiment spice-road --own-all --games 40 --levels greedy,planner" in output
 
 
+@pytest.mark.slow
 def test_a_useless_card_is_worth_nothing_to_its_owner(tmp_path: Path) -> None:
     code, output, out = _run(
         tmp_path, "spice-road", "--own", USELESS, "--games", "60", "--levels", "greedy"

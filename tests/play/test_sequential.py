@@ -12,6 +12,7 @@ import math
 import random
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from century import cli
@@ -54,6 +55,7 @@ def _slack(alpha: float, runs: int) -> float:
     return 3 * math.sqrt(alpha * (1 - alpha) / runs)
 
 
+@pytest.mark.slow
 def test_an_a_a_run_watched_after_every_game_stops_falsely_at_most_alpha() -> None:
     rng = random.Random(40)
     runs, games = 300, 1000
@@ -124,6 +126,7 @@ def _run(tmp_path: Path, *args: str) -> tuple[int, str, Path]:
     return result.exit_code, result.output, out
 
 
+@pytest.mark.slow
 def test_a_broken_card_stops_early_with_the_owner_winning_more(tmp_path: Path) -> None:
     code, output, out = _run(
         tmp_path, "spice-road", "--own", BROKEN, "--levels", "greedy", "-n", "400", "--stop", "sure"

@@ -19,10 +19,13 @@ import pytest
 
 from helpers import ROOT
 
-pytestmark = pytest.mark.skipif(
-    os.environ.get("CENTURY_SKIP_INSTALL_TEST") == "1",
-    reason="CENTURY_SKIP_INSTALL_TEST=1: the install test was left out on request",
-)
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        os.environ.get("CENTURY_SKIP_INSTALL_TEST") == "1",
+        reason="CENTURY_SKIP_INSTALL_TEST=1: the install test was left out on request",
+    ),
+]
 
 DATA_FOLDERS = ("rules", "cards", "schema")
 

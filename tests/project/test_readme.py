@@ -8,6 +8,8 @@ import re
 import subprocess
 import sys
 
+import pytest
+
 from helpers import ROOT
 
 README = ROOT / "README.md"
@@ -34,6 +36,7 @@ def test_the_readme_has_the_two_commands_and_ci_installs_what_it_says():
     assert "'.[test,cluster,rl,watch,serve,docs]'" in ci.split("lowest versions", 2)[-1]
 
 
+@pytest.mark.slow
 def test_the_first_variant_in_five_lines_runs(tmp_path):
     [block] = [b for b in re.findall(r"```sh\n(.*?)```", readme(), re.S) if "century new" in b]
     lines = [line for line in block.strip().splitlines() if line.strip()]

@@ -21,10 +21,8 @@ import pytest
 from helpers import bundled_rulesets
 from helpers.serve import CHROMIUM_FLAGS, browser_skip_reason, chromium, served
 
-pytestmark = pytest.mark.slow
-
 REASON = browser_skip_reason()
-pytestmark = pytest.mark.skipif(REASON is not None, reason=REASON or "")
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(REASON is not None, reason=REASON or "")]
 
 PLAYERS_SEED = 11
 TURNS = 400

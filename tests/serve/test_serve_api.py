@@ -67,6 +67,7 @@ def settled(client, table_id, token):
     return found
 
 
+@pytest.mark.slow
 def test_a_table_plays_the_engines_moves_and_the_bots_answer(client):
     table_id, links = table(client)
     (link,) = links
@@ -162,6 +163,7 @@ def test_a_new_table_that_cannot_be_is_a_400_naming_why(client, body, says):
     assert says in answer.json()["error"]
 
 
+@pytest.mark.slow
 def test_only_the_pages_own_files_are_served(client):
     assert client.get("/").status_code == 200
     assert "Content-Security-Policy" in client.get("/").headers
@@ -289,6 +291,7 @@ def test_serve_usage_errors_exit_2(run, args, says):
     assert "Traceback" not in result.output + result.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "Ctrl-C"])
 def test_the_server_ends_cleanly_on_a_signal_with_a_live_channel_open(signum):
     with served() as (url, process):
@@ -309,6 +312,7 @@ def test_the_server_ends_cleanly_on_a_signal_with_a_live_channel_open(signum):
         assert "Traceback" not in process.stderr.read()
 
 
+@pytest.mark.slow
 def test_a_composed_card_offers_its_choices_in_words_and_is_drawn():
     from century.serve.tables import Setup, new_table
 

@@ -17,6 +17,8 @@ from century.targets import targets
 
 from helpers import COMPOSED, COMPOSED_ID
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):

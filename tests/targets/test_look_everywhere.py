@@ -175,14 +175,14 @@ def _fills(page) -> set[tuple[float, ...]]:
 def test_the_card_images_and_the_contact_sheet_take_the_size_and_icons(built):
     images = built / "images"
     gain = Image.open(images / "en" / "starting" / "+yy.png").convert("RGB")
-    assert gain.size == (673, 1051)  # 57 × 89 mm at 300 dpi
+    assert gain.size == (697, 1075)  # 57 × 89 mm and the kit's 1 mm bleed at 300 dpi
     colours = {colour: n for n, colour in gain.getcolors(1 << 20)}
     assert colours.get(ICON_COLOUR, 0) > 1000  # the two icons of the gain, and the corner's
     assert colours.get((0xE9, 0xB8, 0x24), 0) == 0  # no turmeric cube
     merchant = Image.open(images / "en" / "merchant" / "+rr.png").convert("RGB")
     assert merchant.getpixel((3, 500)) == (0x5A, 0x2A, 0x82)  # the look's frame
     html = (images / "index.html").read_text("utf-8")
-    assert "673 × 1051" in html
+    assert "697 × 1075" in html
 
 
 def test_the_tabletop_kit_cuts_bridge_cells(built):

@@ -146,6 +146,7 @@ def test_one_image_per_distinct_card_and_back_in_every_language():
         )
 
 
+@pytest.mark.slow
 def test_default_is_300_dpi_poker_size_with_the_kits_bleed_and_bleed_adds_frame_colour(
     run, tmp_path
 ):
@@ -221,6 +222,7 @@ def _compile_source(source: str) -> bytes:
     return typst.compile(source.encode(), format="png", ppi=100)
 
 
+@pytest.mark.slow
 def test_contact_sheet_shows_every_card_with_relative_links():
     ruleset = spice_road()
     files = rendered()

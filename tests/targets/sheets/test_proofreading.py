@@ -34,6 +34,8 @@ from century.targets import cards, sheets
 
 from helpers import bundled_rulesets
 
+pytestmark = pytest.mark.slow
+
 PAPERS = ("a4", "letter")
 ARROWS = ("→", "⇓")
 ONE = {"en": ("1", "one", "a", "an"), "de": ("1", "eins", "ein", "eine", "einen")}

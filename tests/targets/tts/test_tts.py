@@ -221,6 +221,7 @@ def test_saved_object_matches_the_decks_field_by_field():
     assert german["yy-g"] == "Tauschkarte YY → G"
 
 
+@pytest.mark.slow
 def test_tokens_mats_and_cubes():
     ruleset = spice_road()
     states = objects(kit(), "spice-road-de.json")

@@ -435,7 +435,9 @@ class Encoder:
             raise ValueError(f"the buffer holds {len(buffer)} values, not {size}")
         self.buffer = buffer
         self.players = players
-        self._pack: Callable[[Any], Any] = tuple if isinstance(buffer, list) else _floats
+        self._pack: Callable[[Any], Any] = _floats
+        if isinstance(buffer, list):
+            self._pack = tuple
         self._decisions, self._vectors = _PACKED[self._pack]  # shared by every encoder
         start = {}
         at = 0
