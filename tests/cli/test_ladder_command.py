@@ -61,7 +61,8 @@ def test_the_bar_shows_games_before_the_first_pairing_is_told(
     from century.play import progress
 
     monkeypatch.setattr(progress, "on_terminal", lambda: True)
-    monkeypatch.setenv("TTY_COMPATIBLE", "1")  # rich draws on the runner's stderr
+    monkeypatch.setenv("TTY_COMPATIBLE", "1")  # rich draws on the runner's stderr (rich 14+)
+    monkeypatch.setenv("FORCE_COLOR", "1")  # and before 14
     monkeypatch.setattr(progress, "REFRESH", 0.0)
     args = ["bots", "spice-road", "--games", "3", "--bots", "random,greedy", "--workers", "1"]
     result = runner.invoke(cli.app, [*args, "--out", str(tmp_path)])

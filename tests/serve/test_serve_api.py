@@ -281,13 +281,14 @@ def test_the_log_reads_like_the_rulebook(client):
     [
         (("nope",), "unknown game 'nope'"),
         (("--host", "my laptop"), "--host must be an IP address"),
-        (("--port", "70000"), "--port must be at most 65535"),
+        (("--port", "70000"), "--port must be ... at most 65535"),
     ],
 )
 def test_serve_usage_errors_exit_2(run, args, says):
     result = run("serve", *args)
     assert result.exit_code == 2, result.output
-    assert says in result.stderr
+    before, _, after = says.partition(" ... ")  # older typers also say "0 or more and"
+    assert before in result.stderr and after in result.stderr.partition(before)[2]
     assert "Traceback" not in result.output + result.stderr
 
 

@@ -645,7 +645,10 @@ def test_the_reference_cards_points_read_as_points(printed):
         coins = sorted(doc.ruleset.coins, key=lambda c: c.position)
         row = [f"{code} {points(n)}" for code, n in cubes]  # each icon shows its code or value
         row += [f"{c.value} {points(c.value)}" for c in coins]
-        assert re.sub(r"\s+", " ", after[1]).strip().startswith(" ".join(row)), doc.what
+        # the spaces between an icon and its points are the PDF reader's guess (pypdf 5.1 puts
+        # none after an icon's badge): compared without them
+        shown = re.sub(r"\s+", "", after[1])
+        assert shown.startswith("".join(row).replace(" ", "")), doc.what
 
 
 @functools.cache
