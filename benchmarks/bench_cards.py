@@ -38,7 +38,7 @@ ROOT = HERE.parent
 INK = """
 import json, sys
 sys.path.insert(0, sys.argv[1])
-from ink import coverage, render_png
+from ink import coverage, compile_png
 from century.pipeline import compile_paths
 import century.targets.cards as cards
 game, paper, ppi, low_ink = sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5] == "1"
@@ -50,7 +50,7 @@ if "lang" in fields:
 options = cards.CardOptions(paper=paper, **extra)
 doc = cards.document(ruleset, options)
 out = []
-for page, png in zip(doc["pages"], render_png(cards.TEMPLATE, doc, ppi)):
+for page, png in zip(doc["pages"], compile_png(cards.TEMPLATE, doc, ppi)):
     kind = page.get("type", "cards")
     side = page.get("side", "")
     out.append([kind, side, *coverage(png)])
@@ -102,7 +102,7 @@ def main() -> None:
     args = parser.parse_args()
 
     from century.pipeline import compile_paths
-    from century.render.typst import render_pdf
+    from century.shared.typst import compile_pdf
     from century.targets.cards import TEMPLATE, CardOptions, document, render
 
     ruleset = compile_paths().rulesets[args.game]
@@ -139,7 +139,7 @@ def main() -> None:
     for i, doc in enumerate(docs):
         doc["nonce"] = i  # a different input each run: no answer from Typst's memo cache
     fresh = iter(docs)
-    compile_times = timed(lambda: render_pdf(TEMPLATE, next(fresh)), args.runs)
+    compile_times = timed(lambda: compile_pdf(TEMPLATE, next(fresh)), args.runs)
     print(line("Typst compile, fresh input", compile_times, width=56))
 
     if not args.no_ink:

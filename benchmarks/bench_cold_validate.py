@@ -8,7 +8,7 @@ it and from this checkout in turns, with the same interpreter and installed libr
 on the machine falls on both alike. Each is run once first, untimed, as an installed
 package has been run before: Python's bytecode is written (PYTHONDONTWRITEBYTECODE is
 dropped) and the compiled prose templates are kept in a fresh cache folder
-(CENTURY_CACHE_DIR, `century.codecache`). Prints, per commit, the median and quartiles of
+(CENTURY_CACHE_DIR, `century.prose.codecache`). Prints, per commit, the median and quartiles of
 RUNS fresh processes in wall time and in CPU time (the process's user + system time, which
 another process on the machine slows less), and the 1-minute load average over the run.
 With --instructions (valgrind installed), it also counts the instructions of one run of
@@ -83,8 +83,8 @@ def one_run(package_root: Path, cwd: Path, cache: Path) -> tuple[float, float]:
 
 
 UNHURRIED = """
-import sys, century.limits
-century.limits.PROSE_SECONDS = 1e9
+import sys, century.base.limits
+century.base.limits.PROSE_SECONDS = 1e9
 sys.argv = ["century", "validate"]
 from century.cli import main
 main()
@@ -100,7 +100,9 @@ _LIBRARIES = (
     "jsonschema, referencing.jsonschema",
     "jinja2, jinja2.sandbox",
 )
-_CENTURY = "century.cli.core, century.cli.formats, century.pipeline, century.prose, century.sandbox"
+_CENTURY = (
+    "century.cli.core, century.cli.formats, century.pipeline, century.prose, century.prose.sandbox"
+)
 STAGES = {
     "Python start-up": "pass",
     **{

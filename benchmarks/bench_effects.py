@@ -23,10 +23,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "compiler"))
 
+from century.bots.registry import make_bot  # noqa: E402
 from century.engine import load_engine  # noqa: E402
 from century.pipeline import compile_paths  # noqa: E402
-from century.play.bots import make_bot  # noqa: E402
-from century.play.config import derive_seed  # noqa: E402
+from century.simulation.config import derive_seed  # noqa: E402
 
 
 def rulesets():

@@ -18,11 +18,11 @@ import argparse
 import statistics
 import time
 
+from century.bots.registry import check_spec, make_bot
 from century.pipeline import compile_paths
-from century.play.bots import check_spec, make_bot
-from century.play.config import derive_seed
-from century.play.game import game_engine, prime
-from century.play.stats import wilson
+from century.simulation.config import derive_seed
+from century.simulation.game import game_engine, prime
+from century.simulation.stats import wilson
 
 
 def main() -> None:

@@ -1,7 +1,7 @@
 """Time and peak memory of `century` on the worst bounded input of each hostile class.
 
 Each input is made in a fresh temporary folder (the generators of tests/project/test_hostile.py, at
-the caps of century.limits) and the command runs in its own process, started from a small
+the caps of century.base.limits) and the command runs in its own process, started from a small
 Python wrapper that reads the child's peak resident memory (`getrusage(RUSAGE_CHILDREN)`) and
 wall-clock time; each is repeated and the median time and the largest peak are printed.
 

@@ -45,8 +45,8 @@ def folder_size(folder: Path) -> tuple[int, int]:
 def parts(game: str, runs: int) -> None:
     """The pieces of one language's images and kit, in this process."""
     from century.pipeline import compile_paths
-    from century.render.cards.images import deck_images
-    from century.render.typst import render_png
+    from century.shared.cards.images import deck_images
+    from century.shared.typst import compile_png
     from century.targets import images, tts
 
     ruleset = compile_paths().rulesets[game]
@@ -57,23 +57,23 @@ def parts(game: str, runs: int) -> None:
 
     def spy(template: str, data: dict, ppi: float) -> list[bytes]:
         captured[template] = (template, data, ppi)
-        return render_png(template, data, ppi)
+        return compile_png(template, data, ppi)
 
-    import century.render.typst as typst_module  # render() imports render_png when called
+    import century.shared.typst as typst_module  # render() imports compile_png when called
 
-    typst_module.render_png = spy
+    typst_module.compile_png = spy
     try:
         images.render(ruleset, images.ImageOptions(languages=(lang,)))
         tts.render(ruleset, tts.TtsOptions(languages=(lang,)), "file:///kit")
     finally:
-        typst_module.render_png = render_png
+        typst_module.compile_png = compile_png
     for label, template in (
         ("Typst: card images, 300 dpi, one language", images.TEMPLATE),
         ("Typst: tts kit, 150 dpi, one language", tts.TEMPLATE),
     ):
         _, data, ppi = captured[template]
         fresh = iter([{**data, "nonce": i} for i in range(runs)])
-        compile_times = timed(lambda t=template, f=fresh, p=ppi: render_png(t, next(f), p), runs)
+        compile_times = timed(lambda t=template, f=fresh, p=ppi: compile_png(t, next(f), p), runs)
         print(line(label, compile_times, width=44))
         pages = data["faces"] if "faces" in data else data["pages"]
         print(f"  ({len(pages)} pages)")

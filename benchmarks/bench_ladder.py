@@ -18,12 +18,12 @@ from __future__ import annotations
 import argparse
 import time
 
+from century.bots.registry import check_spec
+from century.cli.screen.progress import duration
 from century.pipeline import compile_paths
-from century.play.bots import check_spec
-from century.play.config import SimConfig, derive_seed
-from century.play.game import game_engine, play_game, prime
-from century.play.ladder import default_bots, pairings
-from century.play.progress import duration
+from century.simulation.config import SimConfig, derive_seed
+from century.simulation.game import game_engine, play_game, prime
+from century.simulation.ladder import default_bots, pairings
 
 
 def main() -> None:

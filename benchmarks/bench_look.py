@@ -43,9 +43,9 @@ def picture(size: tuple[int, int], seed: int) -> Image.Image:
 
 def project(folder: Path, dpi: float, png: bool) -> None:
     sys.path.insert(0, str(ROOT / "compiler"))
+    from century.base.resources import RULES
     from century.model.look import art_area
     from century.pipeline import compile_paths
-    from century.resources import RULES
 
     base = compile_paths([RULES / "spice-road.yaml"]).rulesets["spice-road"]
     ids = sorted({c.id for c in (*base.merchant_deck, *base.point_deck, *base.starting_cards)})

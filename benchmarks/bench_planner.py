@@ -32,9 +32,9 @@ ROOT = Path(__file__).resolve().parent.parent
 PLAY = """
 import hashlib, json, sys, time
 from century.pipeline import compile_paths
-from century.play.config import derive_seed
-from century.play.bots import make_bot
-from century.play.game import game_engine, prime
+from century.simulation.config import derive_seed
+from century.bots.registry import make_bot
+from century.simulation.game import game_engine, prime
 rs = compile_paths().rulesets["spice-road"]
 engine = game_engine(rs)
 prime(engine, rs, 2)

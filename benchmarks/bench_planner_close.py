@@ -27,12 +27,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from century.bots.planner import PlannerBot
 from century.pipeline import compile_paths
-from century.play.config import derive_seed
-from century.play.game import game_engine, prime
-from century.play.planner import PlannerBot
-from century.play.record import Recorder
-from century.play.stats import wilson
+from century.simulation.config import derive_seed
+from century.simulation.game import game_engine, prime
+from century.simulation.record import Recorder
+from century.simulation.stats import wilson
 
 
 class Closing(PlannerBot):
@@ -51,7 +51,7 @@ class Unclosing(Closing):
 
 def play(engine, ruleset, classes, seed: int):
     """One game: its end and, per seat, the own turn of each point card claimed (as a
-    simulation records them, `century.play.record.Recorder`)."""
+    simulation records them, `century.simulation.record.Recorder`)."""
     state = engine.new_game(2, seed)
     bots = [cls(engine, ruleset, derive_seed(seed, seat)) for seat, cls in enumerate(classes)]
     record = Recorder(engine, state)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from bench_planner_close import Closing, Unclosing, head_to_head, self_play, setup
 
-from century.play.planner import PlannerBot
+from century.bots.planner import PlannerBot
 
 EARLIER = {"before KEEP": Closing, "before CLOSE": Unclosing}
 """The earlier planners: as `CLOSE` came, and as the balance issue found it."""

@@ -28,11 +28,11 @@ import time
 
 from bench_planner_close import head_to_head, mean_spread, play, self_play, setup
 
-from century.engine.runtime import State
-from century.play.config import derive_seed
-from century.play.expert import ExpertBot
-from century.play.knowledge import knowledge
-from century.play.planner import Candidate, Plan, PlannerBot
+from century.bots.expert import ExpertBot
+from century.bots.knowledge import knowledge
+from century.bots.planner import Candidate, Plan, PlannerBot
+from century.runtime.engine import State
+from century.simulation.config import derive_seed
 
 
 class Passive:

@@ -14,9 +14,10 @@ import argparse
 import random
 import statistics
 
+from century.cli.screen.table import list_choices
 from century.engine import load_engine
+from century.engine.choices import group_moves
 from century.pipeline import compile_paths
-from century.play.terminal import group_moves, list_choices
 
 
 def flat_listing(moves: list[str], width: int) -> str:

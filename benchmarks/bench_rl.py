@@ -208,7 +208,7 @@ def load_against(ruleset, revision: str):
     """The PettingZoo module with the action module and the adapter of git `revision`, on
     today's engine (imported in memory beside today's)."""
     from century.engine import generate, module_name
-    from century.render import rl
+    from century.shared import rl
 
     root = Path(__file__).resolve().parent.parent
 
@@ -224,13 +224,13 @@ def load_against(ruleset, revision: str):
         name: generate(ruleset),
         actions: rl.render(
             ruleset,
-            source("compiler/century/render/rl/actions.py"),
+            source("compiler/century/runtime/actions.py"),
             {"ENGINE_MODULE": name},
             {"engine": name},
         ),
         f"{name}_pettingzoo": rl.render(
             ruleset,
-            source("compiler/century/targets/pettingzoo/runtime.py"),
+            source("compiler/century/runtime/pettingzoo.py"),
             {"ACTIONS_MODULE": actions},
             {"engine": name, "actions": actions},
         ),

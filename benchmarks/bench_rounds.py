@@ -35,12 +35,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from century.bots.knowledge import knowledge
+from century.bots.planner import PlannerBot
+from century.bots.registry import GreedyBot
 from century.engine import load_engine
 from century.pipeline import compile_paths
-from century.play.bots import GreedyBot
-from century.play.config import derive_seed
-from century.play.knowledge import knowledge
-from century.play.planner import PlannerBot
+from century.simulation.config import derive_seed
 
 
 class SettledPlanner(PlannerBot):

@@ -158,9 +158,9 @@ def page(url: str, shots: Path | None) -> None:
 
 def midgame(game: str, seed: int, moves: int) -> dict:
     """The record of `moves` moves of a seeded three-player game between greedy bots."""
+    from century.bots.registry import GreedyBot
     from century.engine import load_engine
     from century.pipeline import compile_paths
-    from century.play.bots import GreedyBot
 
     ruleset = compile_paths(None, with_bundled=True, only=game).rulesets[game]
     engine = load_engine(ruleset)

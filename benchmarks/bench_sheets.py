@@ -35,13 +35,13 @@ def main() -> None:
     from pypdf import PdfReader
 
     from century.pipeline import compile_paths
-    from century.targets.sheets import render_sheet
+    from century.targets.sheets import sheet_pdf
 
     ruleset = compile_paths().rulesets[args.game]
     languages = ruleset.languages
     sizes = []
     for lang in languages:  # warm-up, and the figures in the header
-        pdf = render_sheet(ruleset, lang, args.paper)
+        pdf = sheet_pdf(ruleset, lang, args.paper)
         pages = len(PdfReader(io.BytesIO(pdf)).pages)
         sizes.append(f"{lang}: {pages} pages {len(pdf) // 1024} KiB")
     print(
@@ -74,19 +74,19 @@ def main() -> None:
     print(line("load rules (pipeline)", timed(compile_paths, args.runs)))
     for lang in languages:
         per_sheet(ruleset, lang, args.paper, args.runs)
-    both = timed(lambda: [render_sheet(ruleset, lang, args.paper) for lang in languages], args.runs)
+    both = timed(lambda: [sheet_pdf(ruleset, lang, args.paper) for lang in languages], args.runs)
     print(line(f"all {len(languages)} sheets in-process", both))
 
 
 FRESH = """
 import json, sys, time
 from century.pipeline import compile_paths
-from century.targets.sheets import render_sheet
+from century.targets.sheets import sheet_pdf
 ruleset = compile_paths().rulesets[sys.argv[1]]
 times = []
 for lang in ruleset.languages:
     start = time.perf_counter()
-    render_sheet(ruleset, lang, sys.argv[2])
+    sheet_pdf(ruleset, lang, sys.argv[2])
     times.append(time.perf_counter() - start)
 print(json.dumps(times))
 """
@@ -101,13 +101,13 @@ def fresh_process(game: str, paper: str) -> list[float]:
 
 def per_sheet(ruleset: object, lang: str, paper: str, runs: int) -> None:
     """Print the parts of one sheet: data (prose included), Typst compile, both."""
-    from century.render.typst import render_pdf
-    from century.targets.sheets import TEMPLATE, render_sheet, sheet_data
+    from century.shared.typst import compile_pdf
+    from century.targets.sheets import TEMPLATE, sheet_data, sheet_pdf
 
     data = sheet_data(ruleset, lang, paper)
     print(line(f"[{lang}] data + prose", timed(lambda: sheet_data(ruleset, lang, paper), runs)))
-    print(line(f"[{lang}] typst compile", timed(lambda: render_pdf(TEMPLATE, data), runs)))
-    sheet = timed(lambda: render_sheet(ruleset, lang, paper), runs)
+    print(line(f"[{lang}] typst compile", timed(lambda: compile_pdf(TEMPLATE, data), runs)))
+    sheet = timed(lambda: sheet_pdf(ruleset, lang, paper), runs)
     print(line(f"[{lang}] sheet (data + compile)", sheet))
 
 

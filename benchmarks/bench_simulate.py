@@ -43,9 +43,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from century.pipeline import compile_paths
-from century.play.config import SimConfig
-from century.play.game import prime
-from century.play.simulate import simulate
+from century.simulation.config import SimConfig
+from century.simulation.game import prime
+from century.simulation.simulate import simulate
 
 GAME = "spice-road"
 BOTS = ("random", "greedy", "search", "planner")
@@ -90,7 +90,7 @@ def rates(scale: float) -> None:
 
 
 def ladder(scale: float) -> None:
-    from century.play.ladder import format_ladder, run_ladder
+    from century.simulation.ladder import format_ladder, run_ladder
 
     ruleset = compile_paths().rulesets[GAME]
     for players, games in ((2, 200), (4, 100)):
@@ -107,8 +107,8 @@ def warm(games: int) -> None:
         "import json, sys, time\n"
         f"sys.path.insert(0, {str(ROOT)!r})\n"
         "from century.pipeline import compile_paths\n"
-        "from century.play.config import SimConfig\n"
-        "from century.play.game import play_game, prime\n"
+        "from century.simulation.config import SimConfig\n"
+        "from century.simulation.game import play_game, prime\n"
         "from century.engine import load_engine\n"
         f"rs = compile_paths().rulesets[{GAME!r}]\n"
         "engine = load_engine(rs)\n"
@@ -180,9 +180,9 @@ def peak_memory(games: int, workers: int) -> dict[str, float]:
         "import json, resource, sys\n"
         f"sys.path.insert(0, {str(ROOT)!r})\n"
         "from century.pipeline import compile_paths\n"
-        "from century.play.report import build_report\n"
-        "from century.play.config import SimConfig\n"
-        "from century.play.simulate import simulate\n"
+        "from century.reports.report import build_report\n"
+        "from century.simulation.config import SimConfig\n"
+        "from century.simulation.simulate import simulate\n"
         f"rs = compile_paths().rulesets[{GAME!r}]\n"
         f"cfg = SimConfig({games}, 2, ('greedy', 'greedy'), 7)\n"
         f"report = build_report(simulate(rs, cfg, workers={workers}))\n"
@@ -232,7 +232,7 @@ def report_cost(games: int) -> None:
     """Best of three: `games` two-player greedy games played here (tables built first),
     aggregated, and their report built and rendered."""
     from century.engine import load_engine
-    from century.play.report import build_report, render_html
+    from century.reports.report import build_report, report_html
 
     ruleset = compile_paths().rulesets[GAME]
     prime(load_engine(ruleset), ruleset, 2)
@@ -240,7 +240,7 @@ def report_cost(games: int) -> None:
     for _ in range(3):
         start, cpu = time.perf_counter(), time.process_time()
         report = build_report(simulate(ruleset, SimConfig(games, 2, ("greedy", "greedy"), 3)))
-        render_html([report])
+        report_html([report])
         runs.append((time.perf_counter() - start, time.process_time() - cpu))
     wall = min(w for w, _ in runs)
     print(

@@ -16,11 +16,11 @@ from typing import Any
 _CHANNELS = {0: 1, 2: 3, 4: 2, 6: 4}
 
 
-def render_png(template: str, data: Any, ppi: int = 40) -> list[bytes]:
+def compile_png(template: str, data: Any, ppi: int = 40) -> list[bytes]:
     """Every page of `template` rendered with `data`, as PNG bytes."""
     import typst
 
-    from century.render.typst import FONTS, ROOT
+    from century.shared.typst import FONTS, ROOT
 
     pages = typst.compile(
         str(ROOT / template),

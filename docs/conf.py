@@ -8,7 +8,7 @@ from the code itself, never copied by hand.
 Why Sphinx with MyST: Sphinx is actively maintained and released; its autodoc reads the
 engine's and environments' docstrings; its strict mode (``-W -n``) fails on a broken link or
 reference; MyST keeps the pages in Markdown, as the README was; and the ``dirhtml`` builder
-gives every page the address ``.../codes/C302/`` that `century.explanations.DOCS_URL` and the
+gives every page the address ``.../codes/C302/`` that `century.base.explanations.DOCS_URL` and the
 SARIF rules' ``helpUri`` already name.
 """
 

@@ -19,7 +19,7 @@ from helpers.timeouts import pytest_runtest_call  # noqa: F401 - a hook: every t
 
 _CACHE = tempfile.TemporaryDirectory(prefix="century-cache-")
 os.environ["CENTURY_CACHE_DIR"] = _CACHE.name
-"""The tests' compiled templates (`century.codecache`) go to a folder of their own, the
+"""The tests' compiled templates (`century.prose.codecache`) go to a folder of their own, the
 commands they run in subprocesses included: never the user's cache."""
 _NATIVE = tempfile.TemporaryDirectory(prefix="century-native-engine-")
 """Where ``--native-engine`` compiles the engine (removed at exit, as the cache is)."""

@@ -23,32 +23,32 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
-    from century.diagnostics import Diagnostic
+    from century.base.diagnostics import Diagnostic
     from century.engine import Engine, load_engine
     from century.engine import generate as generate_engine
+    from century.experiments.changes import CardChanges, run_experiment
     from century.model.ruleset import Ruleset
     from century.pipeline import Compiled, compile_paths
-    from century.play.aggregate import Aggregate
-    from century.play.config import SimConfig
-    from century.play.experiment import CardChanges, run_experiment
-    from century.play.simulate import simulate
+    from century.simulation.aggregate import Aggregate
+    from century.simulation.config import SimConfig
+    from century.simulation.simulate import simulate
     from century.targets import BuildOptions, Target, TargetError, targets
     from century.targets.openspiel import load_game_module as load_openspiel
     from century.targets.pettingzoo import load_env as load_pettingzoo
 
 _WHERE = {
-    "Diagnostic": ("century.diagnostics", "Diagnostic"),
+    "Diagnostic": ("century.base.diagnostics", "Diagnostic"),
     "Engine": ("century.engine", "Engine"),
     "load_engine": ("century.engine", "load_engine"),
     "generate_engine": ("century.engine", "generate"),
     "Ruleset": ("century.model.ruleset", "Ruleset"),
     "Compiled": ("century.pipeline", "Compiled"),
     "compile_paths": ("century.pipeline", "compile_paths"),
-    "Aggregate": ("century.play.aggregate", "Aggregate"),
-    "SimConfig": ("century.play.config", "SimConfig"),
-    "CardChanges": ("century.play.experiment", "CardChanges"),
-    "run_experiment": ("century.play.experiment", "run_experiment"),
-    "simulate": ("century.play.simulate", "simulate"),
+    "Aggregate": ("century.simulation.aggregate", "Aggregate"),
+    "SimConfig": ("century.simulation.config", "SimConfig"),
+    "CardChanges": ("century.experiments.changes", "CardChanges"),
+    "run_experiment": ("century.experiments.changes", "run_experiment"),
+    "simulate": ("century.simulation.simulate", "simulate"),
     "BuildOptions": ("century.targets", "BuildOptions"),
     "Target": ("century.targets", "Target"),
     "TargetError": ("century.targets", "TargetError"),

@@ -2,13 +2,13 @@
 
 Nothing here is copied by hand: every page is read from the code that defines it.
 
-- ``codes/``: a page per diagnostic code (`century.diagnostics.CODES`, its page in
-  `century.explanations`) and the table of every code, ``codes/index.md``;
+- ``codes/``: a page per diagnostic code (`century.base.diagnostics.CODES`, its page in
+  `century.base.explanations`) and the table of every code, ``codes/index.md``;
 - ``reference/_generated/cli.md``: every command and option of the `century` app, read
   through click from the typer app (`century.cli.build_app`);
 - ``reference/_generated/schemas.md``: the data format, from the JSON Schemas the package
-  ships (`century.resources`);
-- ``reference/_generated/limits.md``: every cap of `century.limits` with its value and its
+  ships (`century.base.resources`);
+- ``reference/_generated/limits.md``: every cap of `century.base.limits` with its value and its
   docstring;
 - the modules the API pages document with autodoc: Spice Road's engine (``spice_road``), its
   action module and its PettingZoo and Gymnasium environments, written by `century
@@ -80,7 +80,7 @@ def _plain(text: str) -> str:
 
 def codes_table() -> list[tuple[str, str]]:
     """Every code of the registry with its one-line meaning, in the registry's order."""
-    from century.diagnostics import CODES
+    from century.base.diagnostics import CODES
 
     return list(CODES.items())
 
@@ -112,11 +112,12 @@ def codes_index() -> str:
         "",
         "`century explain CODE` prints a code's page in the terminal (what it means, an "
         "example, the fix); the pages below are the same data "
-        "(`compiler/century/explanations.yaml`). Each SARIF rule carries it as "
+        "(`compiler/century/base/explanations.yaml`). Each SARIF rule carries it as "
         "`fullDescription` and `help`, with a `helpUri` under the docs site's address "
-        "(`DOCS_URL` in `century.explanations`); with `CENTURY_DOCS_URL` set, every text "
+        "(`DOCS_URL` in `century.base.explanations`); with `CENTURY_DOCS_URL` set, every text "
         "diagnostic ends with `= see: <docs>/codes/CODE/`. This page and the pages of the codes "
-        "are generated from the registry, `century.diagnostics.CODES`, when the site is built.",
+        "are generated from the registry, `century.base.diagnostics.CODES`, when the site is "
+        "built.",
         "",
         "| code | meaning |",
         "|---|---|",
@@ -130,7 +131,7 @@ def codes_index() -> str:
 
 def code_pages() -> dict[str, str]:
     """A page per code: its meaning, the example that triggers it, the fix."""
-    from century.explanations import command, pages
+    from century.base.explanations import command, pages
 
     found = {}
     for code, title in codes_table():
@@ -278,7 +279,7 @@ SCHEMAS = ("game", "variant", "deck", "prose", "defs")
 
 
 def _schemas() -> dict[str, dict[str, Any]]:
-    from century.resources import SCHEMAS as folder
+    from century.base.resources import SCHEMAS as folder
 
     return {
         name: json.loads((folder / f"{name}.schema.json").read_text(encoding="utf-8"))
@@ -363,8 +364,8 @@ def schema_reference() -> str:
 
 
 def limit_rows() -> list[tuple[str, int | float, str]]:
-    """Every cap of `century.limits`, in the module's order: name, value, docstring."""
-    import century.limits as limits
+    """Every cap of `century.base.limits`, in the module's order: name, value, docstring."""
+    import century.base.limits as limits
 
     tree = ast.parse(Path(limits.__file__).read_text(encoding="utf-8"))
     rows = []

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import pytest
 
-from century import limits
+from century.base import limits
 from century.engine import load_engine
 from century.engine.size import move_bound
 from century.model.ruleset import Ruleset
@@ -126,7 +126,7 @@ BOMBS = {
 
 @pytest.mark.parametrize("source", BOMBS.values(), ids=BOMBS.keys())
 def test_a_prose_bomb_is_refused_within_one_second(source):
-    from century.prose import ProseError, render_prose
+    from century.prose import ProseError, prose_texts
 
     base = spice_road()
     prose = {lang: dict(text) for lang, text in base.prose.items()}
@@ -134,27 +134,27 @@ def test_a_prose_bomb_is_refused_within_one_second(source):
     ruleset = dataclasses.replace(base, prose=prose)
     start = time.perf_counter()
     with pytest.raises(ProseError) as refused:
-        render_prose(ruleset, "en")
+        prose_texts(ruleset, "en")
     assert time.perf_counter() - start < 1.0
     assert refused.value.code == "C403" and refused.value.key == "goal"
 
 
 def test_the_deadline_stops_a_slow_template():
-    from century.sandbox import Budget, SandboxLimit, environment, render
+    from century.prose.sandbox import Budget, SandboxLimit, environment, run_template
 
     env = environment(lambda value: value)
     slow = env.from_string("{% for i in range(9000) %}{{ (s|list|sort)[0] }}{% endfor %}")
     with pytest.raises(SandboxLimit, match="PROSE_SECONDS"):
-        render(slow, {"s": "x" * 19000}, Budget(seconds=0.05))
+        run_template(slow, {"s": "x" * 19000}, Budget(seconds=0.05))
 
 
 def test_printing_an_object_is_an_error_not_a_difference_between_builds():
-    from century.prose import ProseError, render_prose
+    from century.prose import ProseError, prose_texts
 
     base = spice_road()
     for source in ("{{ resources|map(attribute='items')|list }}", "{{ t.resources.upper }}"):
         prose = {lang: dict(text) for lang, text in base.prose.items()}
         prose["en"]["goal"] = source
         with pytest.raises(ProseError) as refused:
-            render_prose(dataclasses.replace(base, prose=prose), "en")
+            prose_texts(dataclasses.replace(base, prose=prose), "en")
         assert refused.value.code == "C404"

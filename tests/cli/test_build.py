@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from century.output import atomic_dir, read_manifest
+from century.base.output import atomic_dir, read_manifest
 
 from helpers import ROOT
 
@@ -171,7 +171,7 @@ def test_build_works_where_folders_are_renamed_only_onto_free_names(run, tmp_pat
 HOLD_LOCK = """
 import sys
 from pathlib import Path
-from century.output import locked
+from century.base.output import locked
 with locked(Path(sys.argv[1])):
     print("held", flush=True)
     sys.stdin.read()  # until the test closes it
@@ -234,7 +234,7 @@ def test_a_lock_folder_that_is_not_the_users_own_is_not_used(tmp_path, monkeypat
     """Another user may make the folder of the locks first (a link to theirs, or one all can
     write): century then locks in the user's cache folder, and refuses when that is no
     better, rather than take locks someone else can hold or swap."""
-    from century import output
+    from century.base import output
 
     temp, theirs = tmp_path / "tmp", tmp_path / "theirs"
     temp.mkdir()

@@ -1,4 +1,4 @@
-"""The compiled prose templates `century validate` keeps between runs (`century.codecache`):
+"""The compiled prose templates `century validate` keeps between runs (`century.prose.codecache`):
 in the user's cache folder, never the project; a later run reads them instead of compiling;
 a broken entry is compiled again and a folder that cannot be written is done without. The
 cache runs no code it did not write: a folder that is not the user's own is not used, an
@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from century.codecache import CACHE_ENV, KEY_FILE, MAX_ENTRY_BYTES, read_regular
+from century.base.cache import CACHE_ENV, read_regular
+from century.prose.codecache import KEY_FILE, MAX_ENTRY_BYTES
 
 pytestmark = pytest.mark.slow
 

@@ -39,7 +39,7 @@ def test_validate_loads_its_own_command_and_no_pydantic(tmp_path):
         "century.cli.formats",
     }
     assert not {m for m in modules if m.split(".")[0] == "pydantic"}
-    assert not {m for m in modules if m.startswith(("century.targets", "century.play"))}
+    assert not {m for m in modules if m.startswith(("century.targets", "century.simulation"))}
 
 
 @pytest.mark.skipif(

@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from century import cli
-from century.play.bots import BOTS
+from century.bots.registry import BOTS
 from century.targets import targets
 
 from helpers import ROOT, compiled

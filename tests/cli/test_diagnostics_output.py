@@ -16,10 +16,10 @@ import jsonschema
 import pytest
 from rich.console import Console
 
+from century.base.diagnostics import Diagnostic, Mark
+from century.base.inputs import read_bytes
+from century.base.limits import MAX_FILE_BYTES
 from century.cli.formats import github, print_text, span
-from century.diagnostics import Diagnostic, Mark
-from century.inputs import read_bytes
-from century.limits import MAX_FILE_BYTES
 
 from helpers import GOLDEN, REFERENCE
 

@@ -1,4 +1,4 @@
-"""Codes you can look up: every code of the registry has a page (`century.explanations`),
+"""Codes you can look up: every code of the registry has a page (`century.base.explanations`),
 `century explain` prints it, its example triggers it, and the SARIF rules carry it."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import pytest
 from typer.testing import CliRunner
 
 from century import cli
-from century.diagnostics import CODES
-from century.explanations import DOCS_ENV, DOCS_URL, missing, pages, to_markdown, url
+from century.base.diagnostics import CODES
+from century.base.explanations import DOCS_ENV, DOCS_URL, missing, pages, to_markdown, url
 
 from helpers import REFERENCE
 
@@ -23,7 +23,9 @@ def explain(*args: str, env: dict[str, str] | None = None):
 
 def test_every_code_of_the_registry_has_a_page_and_every_page_a_code() -> None:
     without_page, without_code = missing()
-    assert without_page == [], f"add a page to compiler/century/explanations.yaml: {without_page}"
+    assert without_page == [], (
+        f"add a page to compiler/century/base/explanations.yaml: {without_page}"
+    )
     assert without_code == [], f"pages of codes that do not exist: {without_code}"
     for page in pages().values():
         assert page.means and page.fix and page.title, page.code

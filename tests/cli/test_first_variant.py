@@ -14,7 +14,7 @@ from pypdf import PdfReader
 from typer.testing import CliRunner
 
 from century import cli
-from century.resources import package_dir
+from century.base.resources import package_dir
 
 
 def invoke(folder: Path, monkeypatch: pytest.MonkeyPatch, *args: str, input: str | None = None):

@@ -11,9 +11,9 @@ import pytest
 import typer
 import typer.main
 
+from century.bots.registry import BOTS
 from century.cli import app
-from century.play.bots import BOTS
-from century.render.cards.layout import PAPERS
+from century.shared.cards.layout import PAPERS
 from century.targets import targets
 
 COMMANDS = sorted(c.name or c.callback.__name__ for c in app.registered_commands if c.callback)

@@ -14,8 +14,8 @@ import pytest
 from typer.testing import CliRunner
 
 from century import cli
-from century.play import ladder as ladder_module
-from century.play.ladder import LadderRun, default_bots, pairings
+from century.simulation import ladder as ladder_module
+from century.simulation.ladder import LadderRun, default_bots, pairings
 
 runner = CliRunner()
 
@@ -58,7 +58,7 @@ def test_progress_is_told_of_every_game_before_the_first_pairing_ends(base) -> N
 def test_the_bar_shows_games_before_the_first_pairing_is_told(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from century.play import progress
+    from century.cli.screen import progress
 
     monkeypatch.setattr(progress, "on_terminal", lambda: True)
     monkeypatch.setenv("TTY_COMPATIBLE", "1")  # rich draws on the runner's stderr (rich 14+)

@@ -174,8 +174,8 @@ def test_the_reports_figures_have_one_precision(tmp_path: Path, monkeypatch) -> 
 def test_the_board_is_wrapped_to_the_terminal_between_cards(width: int) -> None:
     """At 80 or 100 columns no card or coin label is cut in the middle: each line fits, and
     every card is whole on one line (colour codes take no width)."""
+    from century.cli.screen.table import Painter, card_text, draw, visible_width
     from century.engine import load_engine
-    from century.play.terminal import Painter, card_text, render, visible_width
 
     from helpers import spice_road
 
@@ -184,7 +184,7 @@ def test_the_board_is_wrapped_to_the_terminal_between_cards(width: int) -> None:
     state = engine.new_game(4, 7)
     paint = Painter(ruleset, colour=True)
     labels = ["you", "greedy", "greedy", "greedy"]
-    board = render(engine, state, ruleset, 0, labels, paint, width=width)
+    board = draw(engine, state, ruleset, 0, labels, paint, width=width)
     lines = board.splitlines()
     assert all(visible_width(line) <= width for line in lines), board
     view = state.view()
@@ -193,7 +193,7 @@ def test_the_board_is_wrapped_to_the_terminal_between_cards(width: int) -> None:
     assert all(any(card in line for line in lines) for card in cards)
     for label in ("gold coin (3), 8 left", "silver coin (1), 8 left"):  # whole on a line
         assert any(label in line for line in lines), label
-    whole = render(engine, state, ruleset, 0, labels, paint)  # no width: one line per row
+    whole = draw(engine, state, ruleset, 0, labels, paint)  # no width: one line per row
     assert len(whole.splitlines()) == 5 + len(labels)  # round, rows, seats, hand, played
 
 

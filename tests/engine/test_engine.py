@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-import century.engine as engine_package
+import century.runtime.engine as copied_engine
 from century.engine import generate, load_engine, module_name
 from century.engine.literals import py_string
 from century.targets import targets
@@ -126,7 +126,7 @@ def test_golden_engine_for_spice_road(refresh_goldens):
     pytest --refresh-goldens"""
     refresh = "python -m pytest --refresh-goldens"
     own, rest = generated_part(generate(spice_road()))
-    runtime = (Path(engine_package.__file__).parent / "runtime.py").read_text(encoding="utf-8")
+    runtime = Path(copied_engine.__file__).read_text(encoding="utf-8")
     assert rest == generated_part(runtime[runtime.index('"""') :])[1]
     if refresh_goldens:
         ENGINE_GOLDEN.write_text(own, encoding="utf-8")

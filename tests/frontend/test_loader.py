@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from century.diagnostics import DiagnosticError
+from century.base.diagnostics import DiagnosticError
+from century.base.limits import MAX_FILE_BYTES as MAX_BYTES
 from century.frontend.loader import load_text
-from century.limits import MAX_FILE_BYTES as MAX_BYTES
 
 
 def test_file_over_the_size_cap_is_refused_before_parsing(run, tmp_path):

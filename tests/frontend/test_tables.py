@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from century import cli
-from century.diagnostics import DiagnosticError
+from century.base.diagnostics import DiagnosticError
 from century.frontend.csvdeck import load_table
 from century.pipeline import compile_paths
 

@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from century import cli
-from century.diagnostics import CODES
+from century.base.diagnostics import CODES
 
 from helpers import ROOT, docs_generator
 

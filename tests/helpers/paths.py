@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from century.resources import package_dir
+from century.base.resources import package_dir
 
 ROOT = Path(__file__).resolve().parents[2]
 """The repository root (or the unpacked sdist)."""

@@ -9,7 +9,7 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from century.diagnostics import has_errors, to_text
+from century.base.diagnostics import has_errors, to_text
 from century.model.ruleset import Ruleset
 from century.pipeline import Compiled, compile_paths
 

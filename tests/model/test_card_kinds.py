@@ -8,12 +8,12 @@ from dataclasses import replace
 
 import pytest
 
+from century.base.resources import SCHEMAS
 from century.engine import load_engine
 from century.engine.agree import disagreements
 from century.frontend.schema import schemas, with_kinds
 from century.model.cards import KINDS, UnknownKind, derived_id
 from century.prose import prose_keys
-from century.resources import SCHEMAS
 
 from helpers import ROOT, five_ranks, spice_road
 

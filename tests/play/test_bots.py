@@ -9,13 +9,13 @@ from typing import Any
 
 import pytest
 
+from century.bots.registry import BOTS, check_spec, make_bot
+from century.cli.screen.table import Painter, card_text
 from century.engine import load_engine
 from century.model.ruleset import Ruleset
 from century.pipeline import compile_paths
-from century.play.bots import BOTS, check_spec, make_bot
-from century.play.config import derive_seed
-from century.play.stats import wilson
-from century.play.terminal import Painter, card_text
+from century.simulation.config import derive_seed
+from century.simulation.stats import wilson
 
 from helpers import COMPOSED, COMPOSED_ID, composed, five_ranks, hostile, spice_road
 
@@ -352,8 +352,8 @@ def test_the_planner_builds_its_engine_first() -> None:
     """Its first `OPENING` own turns acquire merchant cards (no point card can be claimed
     that early) while its hand's pace is below `BUILT`, each time the card whose worth to
     its hand, with the cubes taken and paid, is best."""
-    from century.play.knowledge import knowledge
-    from century.play.planner import Plan, PlannerBot
+    from century.bots.knowledge import knowledge
+    from century.bots.planner import Plan, PlannerBot
 
     ruleset = base_ruleset()
     engine = load_engine(ruleset)
@@ -381,8 +381,8 @@ def test_the_planner_builds_its_engine_first() -> None:
 def test_a_planner_handed_an_engine_builds_no_more() -> None:
     """A hand whose pace reaches `BUILT` (the merchant cards that raise it most, added one
     by one) ends the opening at once; the starting hand alone does not."""
-    from century.play.knowledge import knowledge
-    from century.play.planner import Plan, PlannerBot
+    from century.bots.knowledge import knowledge
+    from century.bots.planner import Plan, PlannerBot
 
     ruleset = base_ruleset()
     engine = load_engine(ruleset)
@@ -417,8 +417,8 @@ def test_a_trade_is_worth_more_to_a_hand_that_feeds_it() -> None:
     """The worth of a trade of three of the lowest cube to the hand: more where the hand
     holds a card that gains four of them than where it does not, and there more than the
     trade's worth over every caravan."""
-    from century.play.knowledge import knowledge
-    from century.play.planner import Plan, PlannerBot
+    from century.bots.knowledge import knowledge
+    from century.bots.planner import Plan, PlannerBot
 
     ruleset = base_ruleset()
     engine = load_engine(ruleset)
@@ -458,8 +458,8 @@ def test_two_planners_do_not_wait_for_each_other(seed: int) -> None:
 def test_a_planner_out_of_patience_ends_the_game_when_it_can(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from century.play.knowledge import knowledge
-    from century.play.planner import Plan, PlannerBot
+    from century.bots.knowledge import knowledge
+    from century.bots.planner import Plan, PlannerBot
 
     ruleset = base_ruleset()
     engine = load_engine(ruleset)
@@ -513,9 +513,9 @@ def test_the_expert_is_reproducible_from_its_seed() -> None:
 @pytest.mark.slow
 def test_the_expert_weighs_only_the_planners_best_moves() -> None:
     """Its move is one of the planner's `BREADTH` best, and the planner's own in its opening."""
-    from century.play.expert import ExpertBot
-    from century.play.knowledge import knowledge
-    from century.play.planner import Plan, PlannerBot
+    from century.bots.expert import ExpertBot
+    from century.bots.knowledge import knowledge
+    from century.bots.planner import Plan, PlannerBot
 
     ruleset = base_ruleset()
     engine = load_engine(ruleset)
@@ -537,8 +537,8 @@ def test_the_planner_races_to_close_a_won_game() -> None:
     """One card short of the end, the planner adds `ENDING` to the worth of each row card
     whose claim would end the game with it ahead (its score and the card's points against the
     best opponent's), and nothing to the others; before that, and with `CLOSE` off, nothing."""
-    from century.play.knowledge import knowledge
-    from century.play.planner import Plan, PlannerBot
+    from century.bots.knowledge import knowledge
+    from century.bots.planner import Plan, PlannerBot
 
     class Unclosing(PlannerBot):
         CLOSE = False
@@ -580,8 +580,8 @@ def test_of_moves_heading_for_a_card_as_fast_the_planner_keeps_the_richest_carav
     value they leave in the caravan (`KEEP`), richest first; without `KEEP` they stood in the
     order they were listed. Checked at every decision of seeded games where such a tie
     appears."""
-    from century.play.knowledge import knowledge
-    from century.play.planner import Plan, PlannerBot
+    from century.bots.knowledge import knowledge
+    from century.bots.planner import Plan, PlannerBot
 
     class Spending(PlannerBot):
         KEEP = 0.0

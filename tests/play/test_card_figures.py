@@ -17,12 +17,12 @@ from typer.testing import CliRunner
 
 from century import cli
 from century.pipeline import compile_paths
-from century.play.aggregate import Aggregate
-from century.play.charts import LABEL_CHARS
-from century.play.config import SimConfig
-from century.play.report import REPORT_VERSION, build_report, render_html
-from century.play.simulate import iter_results
-from century.play.stats import Z95, newcombe, wilson
+from century.reports.charts import LABEL_CHARS
+from century.reports.report import REPORT_VERSION, build_report, report_html
+from century.simulation.aggregate import Aggregate
+from century.simulation.config import SimConfig
+from century.simulation.simulate import iter_results
+from century.simulation.stats import Z95, newcombe, wilson
 
 from helpers import HOSTILE, USELESS, hostile
 
@@ -290,7 +290,7 @@ def test_long_names_are_shortened_in_charts() -> None:
     total = Aggregate(rs, config)
     for result in iter_results(rs, config):
         total.add(result)
-    html = render_html([build_report(total)])
+    html = report_html([build_report(total)])
     assert len(HOSTILE) > LABEL_CHARS
     for svg in _svgs(html):
         labels = re.findall(r"<text [^>]*>(?:<title>.*?</title>)?([^<]*)<", svg, re.S)

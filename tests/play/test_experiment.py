@@ -13,11 +13,11 @@ import pytest
 from typer.testing import CliRunner
 
 from century import cli
+from century.experiments.changes import CardChanges, run_experiment
 from century.pipeline import compile_paths
-from century.play.compare import games_needed, paired, sample_sizes, unpaired
-from century.play.config import SimConfig
-from century.play.experiment import CardChanges, run_experiment
-from century.play.stats import Z95
+from century.simulation.compare import games_needed, paired, sample_sizes, unpaired
+from century.simulation.config import SimConfig
+from century.simulation.stats import Z95
 
 from helpers import USELESS
 
@@ -207,8 +207,8 @@ def test_bad_changes_are_refused_with_a_located_message(tmp_path: Path) -> None:
 
 def test_passers_are_the_players_who_had_a_card_on_offer_and_left_it() -> None:
     from century.engine import load_engine
-    from century.play.aggregate import Aggregate
-    from century.play.game import play_game
+    from century.simulation.aggregate import Aggregate
+    from century.simulation.game import play_game
 
     rs = compile_paths().rulesets["spice-road"]
     config = SimConfig(6, 2, ("greedy", "greedy"), seed=1)

@@ -13,8 +13,8 @@ from typer.testing import CliRunner
 
 from century import cli
 from century.pipeline import compile_paths
-from century.play.config import SimConfig
-from century.play.game import deal, game_engine
+from century.simulation.config import SimConfig
+from century.simulation.game import deal, game_engine
 
 runner = CliRunner()
 

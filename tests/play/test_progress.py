@@ -1,4 +1,4 @@
-"""The one progress display (`century.play.progress`): drawn on a terminal only, cleared at
+"""The one progress display (`century.cli.screen.progress`): drawn on a terminal only, cleared at
 the end, with an ETA weighted by the cost of what is left."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import io
 import pytest
 from rich.console import Console
 
-from century.play import progress as progress_module
-from century.play.progress import Progress, ProgressBar, Stage, duration
+from century.cli.screen import progress as progress_module
+from century.cli.screen.progress import Progress, ProgressBar, Stage, duration
 
 
 class Clock:
@@ -86,8 +86,8 @@ def test_the_ladders_eta_is_weighted_by_each_bots_measured_cost(
     a hundred times dearer) and weights the pairings by it: once the cheap pairing is done,
     the ETA is the slow pairings' share of the cost, not a count of games left."""
     from century.cli import bots as bots_cli
-    from century.play import simulate
-    from century.play.ladder import LadderRun
+    from century.simulation import simulate
+    from century.simulation.ladder import LadderRun
 
     measured = {"greedy": 0.01, "planner": 1.0}
     monkeypatch.setattr(simulate, "seconds_per_game", lambda rs, spec, players: measured[spec])

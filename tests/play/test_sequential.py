@@ -1,4 +1,4 @@
-"""Comparisons that stop when they are sure (`century.play.sequential`): the confidence
+"""Comparisons that stop when they are sure (`century.simulation.sequential`): the confidence
 sequence's stated error rate in A/A runs on synthetic paired differences watched after every
 game, its coverage of a true difference, the looks, and seeded experiments that stop early
 (a broken card, with the right sign; a requested width) and say after how many games and why.
@@ -16,7 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 from century import cli
-from century.play.sequential import (
+from century.simulation.sequential import (
     BUDGET,
     NARROW,
     SURE,

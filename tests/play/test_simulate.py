@@ -19,12 +19,12 @@ from typer.testing import CliRunner, Result
 from century import cli
 from century.engine import load_engine
 from century.pipeline import compile_paths
-from century.play.compare import games_needed
-from century.play.config import SimConfig, seat_bots
-from century.play.game import play_game
-from century.play.report import build_report, render_html
-from century.play.simulate import chunks, simulate
-from century.play.stats import Z95, wilson
+from century.reports.report import build_report, report_html
+from century.simulation.compare import games_needed
+from century.simulation.config import SimConfig, seat_bots
+from century.simulation.game import play_game
+from century.simulation.simulate import chunks, simulate
+from century.simulation.stats import Z95, wilson
 
 from helpers import HOSTILE, ROOT, five_ranks, hostile
 
@@ -101,7 +101,7 @@ def test_report_of_a_variant_keeps_hostile_names_as_text() -> None:
     report = build_report(simulate(variant, config))
     assert [c["id"] for c in report["coins"]] == [coin.id for coin in variant.coins]
     assert len(report["coins"]) == 3
-    html = render_html([report])
+    html = report_html([report])
     assert "<b>" not in html and "&lt;b&gt;" in html
     assert HOSTILE not in html
     _check_page(html)
@@ -297,7 +297,7 @@ def test_auto_picks_the_strongest_bot_that_fits_the_budget(tmp_path: Path) -> No
     report = json.loads((tmp_path / "a" / "report.json").read_text(encoding="utf-8"))
     assert report["config"]["bots"] == ["planner", "planner"]
     # 100000 games fit in no budget of a second: the fastest bot it tried is named
-    from century.play.simulate import pick_bot
+    from century.simulation.simulate import pick_bot
 
     spec, estimate = pick_bot(ruleset(), 2, 100000, 1, 1.0)
     assert spec == "greedy" and estimate > 1.0
@@ -389,7 +389,7 @@ def _ladder_cli(out: Path) -> Result:
 
 @pytest.mark.slow
 def test_the_ladder_is_listed_in_the_manifest_and_spares_a_users_file(tmp_path: Path) -> None:
-    from century.output import MANIFEST
+    from century.base.output import MANIFEST
 
     result = _ladder_cli(tmp_path / "ours")
     assert result.exit_code == 0, result.output
@@ -418,7 +418,7 @@ def test_the_ladder_is_listed_in_the_manifest_and_spares_a_users_file(tmp_path: 
 def test_a_broken_ladder_file_leaves_the_bots_unmeasured(
     tmp_path: Path, change: Callable[[dict[str, Any]], str]
 ) -> None:
-    from century.play.ladder import LADDER_FILE, read_ladder
+    from century.simulation.ladder import LADDER_FILE, read_ladder
 
     assert _ladder_cli(tmp_path).exit_code == 0
     path = tmp_path / LADDER_FILE
@@ -436,7 +436,7 @@ def test_a_broken_ladder_file_leaves_the_bots_unmeasured(
 def test_warm_up_and_card_worths_stay_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     """A game with many caravans (many ranks, a large limit) builds its tables as play meets
     them, and bots average a card's worth over a bounded sample of caravans."""
-    from century.play.knowledge import Knowledge
+    from century.bots.knowledge import Knowledge
 
     engine = load_engine(five_ranks())
     monkeypatch.setattr(engine, "WARM_LIMIT", 100)
@@ -463,7 +463,7 @@ def test_recheck_replays_the_seat_win_rates_with_the_expert(tmp_path: Path) -> N
 
 
 def test_a_recheck_says_where_a_seat_finding_does_not_hold() -> None:
-    from century.play.recheck import recheck_games, seat_findings
+    from century.simulation.recheck import recheck_games, seat_findings
 
     def report(bot: str, *rates: tuple[float, float, float]) -> dict[str, Any]:
         seats = [

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 
-from century.play.stats import MOMENTS, clustered_difference, game_moments, holm, newcombe
+from century.simulation.stats import MOMENTS, clustered_difference, game_moments, holm, newcombe
 
 
 def _null_games(rng: random.Random, games: int) -> list[tuple[int, int, int, int]]:

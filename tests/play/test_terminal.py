@@ -11,8 +11,9 @@ from pathlib import Path
 import pexpect
 import pytest
 
+from century.cli.screen.table import list_choices
 from century.engine import load_engine
-from century.play.terminal import group_moves, list_choices
+from century.engine.choices import group_moves
 
 from helpers import ROOT, spice_road
 
@@ -118,7 +119,7 @@ def test_play_in_a_terminal_asks_for_the_cubes_with_a_default(terminal) -> None:
 
 
 def test_a_composed_cards_moves_are_one_entry_with_the_range_of_their_first_choice() -> None:
-    from century.play.terminal import near_options
+    from century.engine.choices import near_options
 
     moves = [
         "play {+yyy/up2} o1",

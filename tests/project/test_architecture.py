@@ -1,6 +1,9 @@
-"""The package's layers import one way, as `MAY_IMPORT` says: no module imports a later stage,
-the engine's runtime imports nothing of the package, targets read the model and the shared
-libraries and never another target, and commands never import the command-line root.
+"""The package's folders are its layers, and they import one way, as `MAY_IMPORT` says: no
+module imports a later stage, the copied sources (`century.runtime`) import nothing of the
+package and nothing beyond the standard library and the library an adapter adapts, targets
+read the model and the shared libraries and never another target, and commands never import
+the command-line root. The package's root holds only its face (``__init__.py``) and its entry
+point (``__main__.py``).
 
 Imports are read from the source (function bodies and ``TYPE_CHECKING`` blocks included):
 ``import century.x``, ``from century.x import y`` (``y`` a module or a name), ``from century
@@ -10,6 +13,7 @@ shown to fail on a violation planted in a copy of a module's source."""
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
 
 import pytest
@@ -22,62 +26,42 @@ FACE = "century"
 """The package itself: its face, the supported API, which names what the layers hold (typed
 imports, imported on first use) and is imported by none of them."""
 
-ROOT_MODULES = {
-    "century.diagnostics",
-    "century.resources",
-    "century.limits",
-    "century.inputs",
-    "century.output",
-    "century.sandbox",
-    "century.codecache",
-    "century.extras",
-    "century.explanations",
-    "century.assets",
-    "century.colours",
-}
-"""The modules of the root layer: what every stage may use. A new top-level module must be
-named here or given a layer of its own (`LAYERS`)."""
-
-LAYERS = {
-    "century.__main__": "entry",
-    "century.engine.runtime": "runtime",
-    "century.model": "model",
-    "century.engine": "engine",
-    "century.frontend": "frontend",
-    "century.prose": "prose",
-    "century.checks": "checks",
-    "century.pipeline": "pipeline",
-    "century.render": "render",
-    "century.targets": "targets",
-    "century.play": "play",
-    "century.serve": "serve",
-    "century.cli": "cli",
-}
-"""The layer of a module: the longest prefix named here decides (else `ROOT_MODULES`)."""
+ENTRY = "century.__main__"
+"""``python -m century``: the command line."""
 
 MAY_IMPORT = {
-    "root": {"root"},
-    "runtime": set(),  # standard library only: it is copied into every generated engine
-    "model": {"root"},
-    "engine": {"root", "model", "runtime"},
-    "frontend": {"root", "model"},
-    "prose": {"root", "model"},
-    "checks": {"root", "model", "runtime", "engine", "frontend", "prose"},
-    "pipeline": {"root", "model", "frontend", "prose", "checks"},
-    "render": {"root", "model", "runtime", "engine", "prose"},
-    "targets": {"root", "model", "runtime", "engine", "prose", "render"},
-    "play": {"root", "model", "runtime", "engine"},
+    "base": set(),  # what every layer may use: diagnostics, limits, inputs, output, resources
+    "runtime": set(),  # the copied sources: see `test_the_copied_sources_import_no_more`
+    "model": {"base"},
+    "engine": {"base", "model", "runtime"},
+    "frontend": {"base", "model"},
+    "prose": {"base", "model"},
+    "checks": {"base", "model", "runtime", "engine", "frontend", "prose"},
+    "pipeline": {"base", "model", "frontend", "prose", "checks"},
+    "shared": {"base", "model", "runtime", "engine", "prose"},
+    "targets": {"base", "model", "runtime", "engine", "prose", "shared"},
+    "bots": {"base", "model", "runtime", "engine"},
+    "simulation": {"base", "model", "runtime", "engine", "bots"},
+    "reports": {"base", "model", "runtime", "engine", "bots", "simulation"},
+    "experiments": {"base", "model", "runtime", "engine", "bots", "simulation", "reports"},
     # the table in the browser: the engine and the bots play, and the card images are drawn
     # as the images target draws them (its plan and render), so a variant's look comes along
-    "serve": {"root", "model", "runtime", "engine", "render", "targets", "play"},
+    "serve": {"base", "model", "runtime", "engine", "shared", "targets", "bots", "simulation"},
     "cli": {
-        *("root", "model", "runtime", "engine", "frontend", "prose", "checks", "pipeline"),
-        *("render", "targets", "play", "serve"),
+        *("base", "model", "runtime", "engine", "frontend", "prose", "checks", "pipeline"),
+        *("shared", "targets", "bots", "simulation", "reports", "experiments", "serve"),
     },
     "entry": {"cli"},
-    "face": {"root", "model", "engine", "pipeline", "targets", "play"},
+    "face": {"base", "model", "engine", "pipeline", "targets", "simulation", "experiments"},
 }
-"""What each layer may import besides itself (the runtime: not even itself)."""
+"""What each layer may import besides itself. A layer is a folder of the package (its name
+is the folder's); the face and the entry point are the root's two modules."""
+
+COPIED_MAY_IMPORT = {
+    "century.runtime.pettingzoo": {"gymnasium", "numpy", "pettingzoo"},
+    "century.runtime.openspiel": {"numpy", "pyspiel", "open_spiel"},
+}
+"""Besides the standard library, what a copied source may import: the library it adapts."""
 
 
 def module_name(path: Path) -> str:
@@ -102,17 +86,20 @@ def exists(name: str) -> bool:
 
 
 def layer(module: str) -> str:
-    """The layer of a module (`LAYERS`, `ROOT_MODULES`); AssertionError for one in none."""
+    """The layer of a module: the folder it lies in below the package (`MAY_IMPORT`), the
+    face or the entry point; AssertionError for a module at the root or in a new folder."""
     if module == FACE:
         return "face"
+    if module == ENTRY:
+        return "entry"
     parts = module.split(".")
-    for size in range(len(parts), 0, -1):
-        found = LAYERS.get(".".join(parts[:size]))
-        if found:
-            return found
-    if module in ROOT_MODULES:
-        return "root"
-    raise AssertionError(f"{module} is in no layer: name it in ROOT_MODULES or LAYERS")
+    if len(parts) == 2 and not (PACKAGE / parts[1]).is_dir():
+        raise AssertionError(
+            f"{module} is a module at the package's root: move it into a layer's folder"
+        )
+    if parts[1] not in MAY_IMPORT:
+        raise AssertionError(f"{module} is in no layer: name its folder in MAY_IMPORT")
+    return parts[1]
 
 
 def _package(module: str, is_package: bool) -> str:
@@ -155,13 +142,34 @@ def _target(module: str) -> str | None:
     return parts[2] if len(parts) > 2 and parts[1] == "targets" else None
 
 
+def _is_type_checking(node: ast.AST) -> bool:
+    return isinstance(node, ast.If) and (
+        (isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING")
+        or (isinstance(node.test, ast.Attribute) and node.test.attr == "TYPE_CHECKING")
+    )
+
+
+def _outside_type_checking(source: str) -> str:
+    """`source` without the bodies of its ``if TYPE_CHECKING:`` blocks."""
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        if _is_type_checking(node):
+            node.body = [ast.Pass()]
+    return ast.unparse(tree)
+
+
 def violations(module: str, source: str, is_package: bool = False) -> list[str]:
     """What `source` (the text of `module`) imports against the rules."""
     own = layer(module)
     found = []
+    if own == "runtime":
+        found += [
+            f"{module} (runtime) imports {name} outside a TYPE_CHECKING block"
+            for name in imports(_outside_type_checking(source), module, is_package)
+        ]
     for name in imports(source, module, is_package):
         other = layer(name)
-        if own == "runtime" or (other != own and other not in MAY_IMPORT[own]):
+        if other != own and other not in MAY_IMPORT[own]:
             found.append(f"{module} ({own}) imports {name} ({other})")
         elif own == "targets" and _target(module) is None and _target(name) is not None:
             found.append(f"the target registry {module} imports a target: {name}")
@@ -190,12 +198,12 @@ def test_every_module_imports_what_its_layer_may(name, path):
 PLANTED = [
     ("century.model.text", "from century.cli.common import fail", "imports century.cli.common"),
     ("century.model.text", "from century import cli", "imports century.cli (cli)"),
-    ("century.model.text", "from ..play import bots", "imports century.play.bots"),
+    ("century.model.text", "from ..bots import registry", "imports century.bots.registry"),
     ("century.model.text", "from .. import pipeline", "imports century.pipeline"),
     ("century.model.text", "import century.targets", "imports century.targets"),
     ("century.model.text", "importlib.import_module('century.cli')", "imports century.cli"),
-    ("century.engine.runtime", "from century.model import text", "imports century.model.text"),
-    ("century.engine.runtime", "from . import literals", "imports century.engine.literals"),
+    ("century.runtime.engine", "from century.model import text", "imports century.model.text"),
+    ("century.runtime.engine", "from . import actions", "century.runtime.actions outside"),
     ("century.checks.prose", "from century.targets.sheets import render", "century.targets"),
     ("century.checks.prose", "from century.pipeline import compile_paths", "century.pipeline"),
     ("century.engine.size", "from century.frontend.loader import Node", "century.frontend"),
@@ -206,15 +214,18 @@ PLANTED = [
     ("century.targets.tts", "from ..images import plan", "another target"),
     ("century.targets.tts", "from century.targets import images", "another target"),
     ("century.targets", "from century.targets import cards", "registry"),
-    ("century.render.cards.faces", "from century.targets import Target", "century.targets"),
-    ("century.play.bots", "from century.targets.engine import load_engine", "century.targets"),
-    ("century.play.bots", "from century.render.rl import load", "century.render.rl"),
+    ("century.shared.cards.faces", "from century.targets import Target", "century.targets"),
+    ("century.bots.registry", "from century.targets.engine import load_engine", "century.targets"),
+    ("century.bots.registry", "from century.shared.rl import load", "century.shared.rl"),
     ("century.cli.engine", "from century.cli import app", "command-line root"),
     ("century.cli.engine", "from century import cli", "command-line root"),
     ("century.cli.engine", "from .. import cli", "command-line root"),
-    ("century.newmodule", "", "in no layer"),
+    ("century.newmodule", "", "a module at the package's root"),
+    ("century.newfolder.tool", "", "in no layer"),
+    ("century.runtime.actions", "import century.runtime.engine", "outside a TYPE_CHECKING"),
+    ("century.runtime", "from century.base import limits", "imports century.base.limits"),
     ("century.model.text", "from century import compile_paths", "imports century (face)"),
-    ("century.play.bots", "import century", "imports century (face)"),
+    ("century.bots.registry", "import century", "imports century (face)"),
     ("century", "from century.cli import app", "imports century.cli (cli)"),
 ]
 
@@ -286,6 +297,41 @@ def test_no_modules_import_each_other():
 
 def test_a_planted_cycle_is_found():
     planted = graph()
-    planted["century.play.report"].add("century.play.ladder")  # bot_rows reads the ladder
-    planted["century.play.ladder"].add("century.play.report")  # as wilson once came from there
-    assert ["century.play.ladder", "century.play.report"] in cycles(planted)
+    planted["century.reports.report"].add("century.simulation.ladder")  # bot_rows reads the ladder
+    planted["century.simulation.ladder"].add(
+        "century.reports.report"
+    )  # as wilson once came from there
+    assert ["century.reports.report", "century.simulation.ladder"] in cycles(planted)
+
+
+def test_the_root_holds_only_the_face_and_the_entry_point():
+    assert sorted(path.name for path in PACKAGE.glob("*.py")) == ["__init__.py", "__main__.py"]
+    folders = {path.name for path in PACKAGE.iterdir() if (path / "__init__.py").is_file()}
+    assert folders == set(MAY_IMPORT) - {"face", "entry"}
+
+
+def copied_imports(module: str, source: str) -> list[str]:
+    """The top-level packages `source` (a copied source, `module`) imports beyond the standard
+    library and what `COPIED_MAY_IMPORT` allows it (its ``TYPE_CHECKING`` imports aside)."""
+    found = []
+    for node in ast.walk(ast.parse(_outside_type_checking(source))):
+        if isinstance(node, ast.Import):
+            found += [alias.name.split(".")[0] for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            found.append(node.module.split(".")[0])
+    allowed = set(sys.stdlib_module_names) | COPIED_MAY_IMPORT.get(module, set())
+    return sorted(set(found) - allowed - {"__future__"})
+
+
+COPIED = [(name, path) for name, path in MODULES if layer(name) == "runtime"]
+
+
+@pytest.mark.parametrize(("name", "path"), COPIED, ids=[name for name, _ in COPIED])
+def test_the_copied_sources_import_no_more(name, path):
+    assert copied_imports(name, path.read_text(encoding="utf-8")) == []
+
+
+def test_a_copied_source_importing_a_library_fails():
+    source = (PACKAGE / "runtime" / "actions.py").read_text(encoding="utf-8")
+    assert copied_imports("century.runtime.actions", source + "\nimport numpy\n") == ["numpy"]
+    assert copied_imports("century.runtime.openspiel", "import numpy\nimport yaml\n") == ["yaml"]

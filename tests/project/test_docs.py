@@ -26,8 +26,8 @@ from pathlib import Path
 
 import pytest
 
-from century import limits
-from century.diagnostics import CODES
+from century.base import limits
+from century.base.diagnostics import CODES
 
 from helpers import ROOT
 

@@ -171,9 +171,9 @@ def gen_record(folder: Path, spec: dict[str, Any]) -> None:
 
 @functools.cache
 def valid_report() -> dict[str, Any]:
-    from century.play.config import SimConfig
-    from century.play.report import build_report
-    from century.play.simulate import simulate
+    from century.reports.report import build_report
+    from century.simulation.config import SimConfig
+    from century.simulation.simulate import simulate
 
     ruleset = spice_road()
     config = SimConfig(games=2, players=2, bots=("random", "random"), seed=1)
@@ -188,7 +188,7 @@ def gen_report(folder: Path, spec: dict[str, Any]) -> None:
 
 def gen_manifest(folder: Path, spec: dict[str, Any]) -> None:
     """A manifest of century's in `spec['folder']` listing `spec['files']`."""
-    from century.output import MANIFEST, manifest_bytes
+    from century.base.output import MANIFEST, manifest_bytes
 
     (folder / spec["folder"] / MANIFEST).write_bytes(manifest_bytes(spec["files"]))
 
@@ -420,7 +420,7 @@ def test_a_signal_ends_every_worker_process(tmp_path: Path, command: list[str], 
 
 
 def test_workers_are_capped_by_the_cpus_and_the_games():
-    from century.play.simulate import default_workers, workers_for
+    from century.simulation.simulate import default_workers, workers_for
 
     cpus = default_workers()
     assert workers_for(0, 10_000) == cpus
@@ -451,8 +451,8 @@ def test_play_saves_the_record_on_a_signal(tmp_path: Path, name: str):
 def test_schema_write_never_replaces_the_schemas_it_copies(tmp_path, monkeypatch):
     """Input is never output: `schema --write` into the folder it copies from is refused even
     when a manifest there lists every schema (as one century wrote would)."""
-    from century import resources
-    from century.output import MANIFEST, manifest_bytes
+    from century.base import resources
+    from century.base.output import MANIFEST, manifest_bytes
 
     bundled = tmp_path / "schema"
     shutil.copytree(resources.SCHEMAS, bundled)

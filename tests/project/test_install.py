@@ -88,7 +88,7 @@ def test_wheel_holds_the_package_and_its_data_and_nothing_else(dist: Path):
     [info] = {name.split("/")[0] for name in names} - {"century"}
     assert info.endswith(".dist-info")
     assert not [n for n in names if "__pycache__" in n or n.endswith((".pyc", ".orig", "~"))]
-    assert "century/render/typst/fonts/LICENSE-DejaVu.txt" in names
+    assert "century/shared/typst/fonts/LICENSE-DejaVu.txt" in names
     package = ROOT / "compiler" / "century"
     assets = [  # templates, fonts: every file of the package that is not Python or data
         path.relative_to(package.parent).as_posix()

@@ -94,7 +94,7 @@ def acting(page, seat):
 def click_move(page, move):
     """Make `move` by pointing: the card, slot or button of its entry, then its way in the
     chooser when it has several."""
-    from century.play.terminal import split_move
+    from century.engine.choices import split_move
 
     key, _ = split_move(move)
     logged = page.locator("#log li").count()
@@ -109,8 +109,8 @@ def click_move(page, move):
 def test_a_whole_game_by_clicking_against_a_bot_ends_with_the_engines_scores(
     browser, page_errors, tmp_path: Path
 ):
+    from century.bots.registry import GreedyBot
     from century.engine import load_engine
-    from century.play.bots import GreedyBot
 
     ruleset = bundled_rulesets()["spice-road"]
     engine = load_engine(ruleset)

@@ -249,7 +249,7 @@ def test_the_server_holds_at_most_its_tables(client):
     answer = client.post("/api/tables", json={"game": "spice-road", "seats": ["human", "greedy"]})
     assert answer.status_code == 503 and "2 tables" in answer.json()["error"]
     # a finished game nobody watches makes room
-    from century.play.bots import GreedyBot
+    from century.bots.registry import GreedyBot
 
     ruleset = spice_road()
     engine = load_engine(ruleset)

@@ -16,7 +16,7 @@ from pypdf import PdfReader
 from typer.testing import CliRunner
 
 from century import cli
-from century.render.typst import FONTS
+from century.shared.typst import FONTS
 from century.targets import targets
 
 from helpers import written

@@ -1,7 +1,7 @@
 """The check stage: semantic checks on a resolved game, one small function each.
 
 Each check takes a `Context` and yields located diagnostics. `LIMITS` and `CHECKS` are the
-registry: the code of each check (see `century.diagnostics.CODES`) and its function.
+registry: the code of each check (see `century.base.diagnostics.CODES`) and its function.
 `run_checks` runs them all, so every problem is reported in one run; past a limit of `LIMITS`
 nothing else runs, so the other checks may assume bounded numbers and lists. The schema has
 already guaranteed the shape of the data, so checks may index it freely. `MODEL_CHECKS` run on
@@ -10,6 +10,7 @@ the built `Ruleset`.
 
 from __future__ import annotations
 
+from century.base.diagnostics import Diagnostic, has_errors
 from century.checks import (
     cards,
     effects,
@@ -22,7 +23,6 @@ from century.checks import (
     setup,
 )
 from century.checks.context import Check, Context
-from century.diagnostics import Diagnostic, has_errors
 from century.frontend.loader import Node
 
 LIMITS: dict[str, Check] = {

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from century.diagnostics import Diagnostic, Mark, Severity
+from century.base.diagnostics import Diagnostic, Mark, Severity
 from century.frontend.loader import Node, Path_, format_path
 
 DECKS = ("starting", "merchant", "point")

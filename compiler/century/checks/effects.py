@@ -1,6 +1,6 @@
 """Checks of merchant card effects (the step language, `century.model.cards`).
 
-Each card's steps are played by the engine's own rules (``century.engine.runtime``: the
+Each card's steps are played by the engine's own rules (``century.runtime.engine``: the
 ways to do an effect from any caravan up to the caravan limit), so what these checks say of
 an effect is what the engine will do with it.
 """
@@ -10,11 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from century import limits
+from century.base import limits
+from century.base.diagnostics import Diagnostic
 from century.checks.context import Context
-from century.diagnostics import Diagnostic
 from century.engine.effects import ways
-from century.engine.runtime import MOST_WAYS, EffectTooLarge, Way
 from century.frontend.loader import Path_
 from century.model.cards import (
     KINDS,
@@ -26,6 +25,7 @@ from century.model.cards import (
     to_steps,
 )
 from century.model.ruleset import Step
+from century.runtime.engine import MOST_WAYS, EffectTooLarge, Way
 
 
 def merchant_cards(ctx: Context) -> list[tuple[Path_, dict[str, Any], tuple[Step, ...] | None]]:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from century.base.diagnostics import Diagnostic
 from century.checks.context import Context
 from century.checks.effects import card_ways, ladder, merchant_cards
-from century.diagnostics import Diagnostic
 from century.model.cards import derived_id
 
 Plays = list[tuple[frozenset[str], frozenset[str]]]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from century.base.diagnostics import Diagnostic
 from century.checks.context import Context
-from century.diagnostics import Diagnostic
 from century.frontend.loader import Path_
 from century.model.cards import cube_paths
 

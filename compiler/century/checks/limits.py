@@ -1,5 +1,5 @@
 """The limits that keep a ruleset playable: caps on numbers, cards and list lengths, and the
-engine's move-table size. Each error names the key and the limit (see `century.limits`).
+engine's move-table size. Each error names the key and the limit (see `century.base.limits`).
 
 The cap checks run before every other check (`run_checks`), so those may assume bounded data.
 """
@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from century import limits
+from century.base import limits
+from century.base.diagnostics import Diagnostic
 from century.checks.context import Context
-from century.diagnostics import Diagnostic
 from century.engine.size import move_bound
 from century.frontend.loader import Node, Path_, format_path
 from century.model.ruleset import Ruleset

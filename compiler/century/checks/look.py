@@ -1,7 +1,7 @@
 """Checks of a game's look, as a printer would make them before printing.
 
 Errors (the files, `files`): a file that is missing or unreadable, of a format the look does
-not use, past the caps or reaching outside itself (see `century.assets`); a picture for a card
+not use, past the caps or reaching outside itself (see `century.base.assets`); a picture for a card
 id, or an icon for a resource id, that the game does not have. Warnings: a picture that would
 print under `MIN_DPI` at its size on the card (C319), text colours under 4.5 : 1 against their
 background (C320), a font that lacks characters the game's texts use (C321), a back picture
@@ -14,13 +14,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from century.assets import Asset, probe
+from century.base.assets import Asset, probe
+from century.base.colours import contrast, ink_on
+from century.base.diagnostics import Diagnostic, DiagnosticError
+from century.base.limits import MAX_LOOK_FILES
 from century.checks.context import Context
-from century.colours import contrast, ink_on
-from century.diagnostics import Diagnostic, DiagnosticError
 from century.frontend.loader import Node, Path_
 from century.frontend.sources import display_name
-from century.limits import MAX_LOOK_FILES
 from century.model.cards import derived_id
 from century.model.look import (
     BACK_BLEED_MM,

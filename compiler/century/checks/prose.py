@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from century.diagnostics import Diagnostic
+from century.base.diagnostics import Diagnostic
 from century.frontend.loader import Node, Path_, format_path
 from century.model.ruleset import Ruleset
 

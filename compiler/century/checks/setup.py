@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 
+from century.base.diagnostics import Diagnostic
 from century.checks.context import Context
-from century.diagnostics import Diagnostic
 
 
 def player_range(ctx: Context) -> Iterator[Diagnostic]:

@@ -20,8 +20,8 @@ import typer
 import typer.core
 
 from century import __version__
+from century.base.inputs import start_run
 from century.cli.common import defer_coercion, internal_error
-from century.inputs import start_run
 
 MODULES = (
     "core",
@@ -127,7 +127,7 @@ def _root(
     ] = False,
 ) -> None:
     """Compile Century rules data into a game engine, rule sheets and card sheets."""
-    start_run()  # a command is a run: what it reads is never its output (century.inputs)
+    start_run()  # a command is a run: what it reads is never its output (century.base.inputs)
 
 
 def build_app(command: str | None = None) -> typer.Typer:

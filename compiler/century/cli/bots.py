@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from century.base.limits import MAX_GAMES
 from century.cli.common import (
     BUILD,
     COMPLETE_BOTS,
@@ -25,14 +26,13 @@ from century.cli.common import (
     stopping_on_signals,
     write_outputs,
 )
-from century.limits import MAX_GAMES
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from century.cli.screen.progress import Progress, Stage
     from century.model.ruleset import Ruleset
-    from century.play.ladder import LadderRun, Pairing
-    from century.play.progress import Progress, Stage
+    from century.simulation.ladder import LadderRun, Pairing
 
 LADDER_GAMES = 100
 """Games per pairing by default: with the default bots (the expert left out) a ladder of the
@@ -88,11 +88,11 @@ def bots(
     """Play every bot against every other; print the win matrix with 95% intervals and the
     mean rounds, and save it for the balance reports of the game. Ctrl-C stops the run and
     keeps the pairings played: their matrix is printed and saved, marked unfinished."""
-    from century.play.bots import BOTS, check_spec
-    from century.play.config import SimulationError
-    from century.play.ladder import LADDER_FILE, LadderRun, default_bots, format_ladder
-    from century.play.progress import Progress, Stage, on_terminal
-    from century.play.simulate import workers_for
+    from century.bots.registry import BOTS, check_spec
+    from century.cli.screen.progress import Progress, Stage, on_terminal
+    from century.simulation.config import SimulationError
+    from century.simulation.ladder import LADDER_FILE, LadderRun, default_bots, format_ladder
+    from century.simulation.simulate import workers_for
 
     ruleset = load_game(game, rules)
     if not ruleset.players_min <= players <= ruleset.players_max:
@@ -145,7 +145,7 @@ def bots(
 def _teller(progress: Progress, quiet: bool) -> Callable[[Pairing], None]:
     """What tells each pairing as it finishes: a line above the bar on a terminal, else on
     stderr (nothing with `quiet`)."""
-    from century.play.ladder import pairing_line
+    from century.simulation.ladder import pairing_line
 
     def tell(pairing: Pairing) -> None:
         if progress.shown:
@@ -167,8 +167,8 @@ def _stages(
     """The pairings the ladder plays, in its order, each with its cost per game: the mean of
     its seats' bots' seconds per game, measured here on a couple of games each (bots differ
     a hundredfold), the bar saying which bot it times."""
-    from century.play.progress import Stage
-    from century.play.simulate import seconds_per_game
+    from century.cli.screen.progress import Stage
+    from century.simulation.simulate import seconds_per_game
 
     cost = {}
     for spec in run.bots:

@@ -19,7 +19,7 @@ from typing import Any
 
 import typer
 
-from century.diagnostics import Diagnostic, has_errors, printable
+from century.base.diagnostics import Diagnostic, has_errors, printable
 
 INDENT = 8
 """The columns a card's lines are indented by in the variant file."""
@@ -58,7 +58,7 @@ def labelled(cards: Sequence[CardText]) -> list[CardText]:
 
 
 def variant_yaml(variant_json: str, cards: Sequence[CardText]) -> tuple[str, dict[int, CardText]]:
-    """The changed game's variant (JSON, as `century.play.experiment.variant_text` writes it)
+    """The changed game's variant (JSON, as `century.experiments.changes.variant_text` writes it)
     as YAML with each card of `cards` as typed, and the first line of each card's text."""
     data = json.loads(variant_json)
     lines = [

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 import typer
 import typer.core
 
-from century import diagnostics as diag
+from century.base import diagnostics as diag
 
 if TYPE_CHECKING:
     from century.model.ruleset import Ruleset
@@ -143,7 +143,7 @@ ReportOutOpt = Annotated[
 
 
 class Stop(enum.StrEnum):
-    """When a comparison stops (`century.play.sequential`)."""
+    """When a comparison stops (`century.simulation.sequential`)."""
 
     never = "never"
     sure = "sure"
@@ -289,8 +289,8 @@ def fail(message: str, code: int = 1) -> NoReturn:
 def check_out(folder: Path, names: list[str] | None = None, what: str = "--out") -> None:
     """Refuse a bad output folder before any work: exit 2 for one that is a file or cannot be
     written into, exit 1 for one whose files `names` exist without century having written
-    them (see `century.output`)."""
-    from century.output import OutputError, check_below, check_folder, check_target
+    them (see `century.base.output`)."""
+    from century.base.output import OutputError, check_below, check_folder, check_target
 
     try:
         check_target(folder, what)
@@ -303,7 +303,7 @@ def check_out(folder: Path, names: list[str] | None = None, what: str = "--out")
 
 def check_out_file(path: Path, what: str) -> None:
     """Refuse (exit 2) an output file that is a folder or cannot be written, before any work."""
-    from century.output import OutputError, check_below, check_file_target
+    from century.base.output import OutputError, check_below, check_file_target
 
     try:
         check_file_target(path, what)
@@ -315,7 +315,7 @@ def check_out_file(path: Path, what: str) -> None:
 def write_outputs(folder: Path, files: dict[str, bytes]) -> list[Path]:
     """Write `files` into `folder` under its lock, listed in its manifest; exit 1 (nothing
     written) if that would replace a file century did not write."""
-    from century.output import OutputError, check_below, locked, write_files
+    from century.base.output import OutputError, check_below, locked, write_files
 
     try:
         check_below(BUILD, folder)
@@ -333,16 +333,16 @@ def report(diagnostics: list[diag.Diagnostic], fmt: str = "text") -> None:
     from century.cli import formats
 
     if fmt != "text":
-        typer.echo(formats.render(diagnostics, fmt))
+        typer.echo(formats.diagnostics_text(diagnostics, fmt))
     elif diagnostics:
         formats.print_text(diagnostics)
 
 
 def read_json_input(path: Path, cap: int) -> Any:
-    """The JSON value in the file `path`, read with the caps of `century.inputs`; exit 1 with
+    """The JSON value in the file `path`, read with the caps of `century.base.inputs`; exit 1 with
     the located diagnostic for a file that is not a regular file, too large, too deep or not
     JSON."""
-    from century.inputs import read_json
+    from century.base.inputs import read_json
 
     try:
         return read_json(path, str(path), cap)

@@ -48,7 +48,7 @@ def _local_rules() -> list[Path]:
 
 def _rules_files(ctx: Any) -> Iterator[Path]:
     """The rules files of `--rules`, else of the current folder, then the bundled ones."""
-    from century.resources import RULES
+    from century.base.resources import RULES
 
     given = _given(ctx, "rules") or _local_rules()
     seen = 0
@@ -82,7 +82,7 @@ def game_ids(ctx: Any, incomplete: str) -> list[str]:
 def bot_lists(ctx: Any, incomplete: str) -> list[str]:
     """Bot names, also as the next name of a comma-separated list (``greedy,pl`` ->
     ``greedy,planner``); `century simulate` also takes ``auto`` alone."""
-    from century.play.bots import BOTS
+    from century.bots.registry import BOTS
 
     done, _, last = incomplete.rpartition(",")
     prefix = f"{done}," if done else ""

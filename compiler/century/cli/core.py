@@ -54,7 +54,7 @@ def validate(
     alone is checked with every game of its project that uses it. Exit 0 when clean
     (warnings allowed unless --strict), 1 on data errors, 2 on usage errors.
     """
-    from century.diagnostics import has_errors
+    from century.base.diagnostics import has_errors
     from century.pipeline import compile_paths
 
     compiled = compile_paths(paths or local_rules() or None)
@@ -150,7 +150,7 @@ def build(
     what century wrote, and a folder holding anything else (a user's file, rules data) is
     refused before any work. Builds into one OUT folder take turns.
     """
-    from century.output import OutputError
+    from century.base.output import OutputError
     from century.targets import BuildOptions, TargetError
 
     check_out(out)
@@ -231,7 +231,7 @@ def build_games(
     folder that cannot be written."""
     from dataclasses import replace
 
-    from century.output import atomic_dir, atomic_write_bytes, check_folder, check_root, locked
+    from century.base.output import atomic_dir, atomic_write_bytes, check_folder, check_root, locked
     from century.targets import TargetError
 
     games = sorted(rulesets)
@@ -272,7 +272,7 @@ def schema(
     ] = None,
 ) -> None:
     """Show where the JSON Schemas are, or copy them next to your own rules files."""
-    from century.resources import SCHEMAS
+    from century.base.resources import SCHEMAS
 
     files = sorted(SCHEMAS.glob("*.schema.json"))
     if write is None:
@@ -283,8 +283,8 @@ def schema(
             "Start a rules file with `# yaml-language-server: $schema=<path>/variant.schema.json`"
         )
         return
-    from century.inputs import read_bytes
-    from century.limits import MAX_FILE_BYTES
+    from century.base.inputs import read_bytes
+    from century.base.limits import MAX_FILE_BYTES
 
     check_out(write, [f.name for f in files], what="--write")
     data = {f.name: read_bytes(f, f.name, MAX_FILE_BYTES) for f in files}  # inputs: never output

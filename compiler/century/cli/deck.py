@@ -95,7 +95,7 @@ def export(
     if out is None:
         typer.echo(data.decode("utf-8"), nl=False)
         return
-    from century.output import OutputError, write_file
+    from century.base.output import OutputError, write_file
 
     try:
         write_file(out, data)
@@ -113,7 +113,7 @@ def _count(cards: list[dict]) -> int:
 def _check_file(out: Path, force: bool) -> None:
     """Refuse, before any work, an output file that exists (without --force), is a folder,
     is a symlink or lies in a folder that cannot be written."""
-    from century.output import OutputError, check_file_target, check_inside
+    from century.base.output import OutputError, check_file_target, check_inside
 
     if out.is_symlink():
         fail(f"{out} is a symlink; century writes only real files, never through a link")

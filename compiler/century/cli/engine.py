@@ -19,7 +19,7 @@ from century.cli.common import (
 
 
 def _read_record(path: Path) -> dict[str, Any]:
-    from century.limits import MAX_RECORD_BYTES
+    from century.base.limits import MAX_RECORD_BYTES
 
     record = read_json_input(path, MAX_RECORD_BYTES)
     if not isinstance(record, dict) or not isinstance(record.get("rules"), str):
@@ -82,7 +82,7 @@ def replay(
 def _seats(record: dict[str, Any], players: int) -> list[str]:
     """`` (greedy)`` per seat, from the players a record names (``century play`` names them),
     else nothing."""
-    from century.diagnostics import printable
+    from century.base.diagnostics import printable
 
     seats = record.get("seats")
     if not isinstance(seats, list) or len(seats) != players:
@@ -95,11 +95,11 @@ def _board(module: Any, state: Any, ruleset: Any, names: list[str]) -> None:
     import os
     import sys
 
-    from century.play.terminal import Painter, render
+    from century.cli.screen.table import Painter, draw
 
     colour = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
     labels = [name.strip(" ()") or "seat" for name in names]
-    typer.echo(render(module, state, ruleset, None, labels, Painter(ruleset, colour)), color=colour)
+    typer.echo(draw(module, state, ruleset, None, labels, Painter(ruleset, colour)), color=colour)
 
 
 def _summary(state: Any, moves: int) -> None:

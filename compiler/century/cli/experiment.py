@@ -12,6 +12,7 @@ from typing import Annotated, Any
 
 import typer
 
+from century.base.limits import MAX_GAMES
 from century.cli.cardopts import CardText, load_changed
 from century.cli.common import (
     BUILD,
@@ -35,7 +36,6 @@ from century.cli.common import (
     stopping_on_signals,
     write_outputs,
 )
-from century.limits import MAX_GAMES
 
 FILES = ["experiment.json", "experiment.html"]
 
@@ -146,8 +146,8 @@ def experiment(
     --own/--own-all, what owning a card from the start is worth to one seat, at two skill
     levels (95% intervals; JSON and HTML). With --stop sure or --width, each answer stops
     as soon as it is settled (--games is then the budget) and says after how many games."""
-    from century.play.config import SimConfig, SimulationError, seat_bots
-    from century.play.experiment import (
+    from century.cli.screen.progress import Progress
+    from century.experiments.changes import (
         CardChanges,
         ExperimentError,
         experiment_lines,
@@ -156,10 +156,10 @@ def experiment(
         run_experiment,
         variant_text,
     )
-    from century.play.progress import Progress
-    from century.play.report import render_html, to_json_bytes
-    from century.play.sequential import StopRule
-    from century.play.simulate import workers_for
+    from century.reports.report import report_html, to_json_bytes
+    from century.simulation.config import SimConfig, SimulationError, seat_bots
+    from century.simulation.sequential import StopRule
+    from century.simulation.simulate import workers_for
 
     sure, wide = stop is Stop.sure, width / 100 if width is not None else None
     owning = own is not None or own_all
@@ -230,7 +230,7 @@ def experiment(
     played = report["config"]["games"]
     stopped = ""
     if rule.sequential:
-        from century.play.sequential import stop_line
+        from century.simulation.sequential import stop_line
 
         stopped = (
             stop_line(report["stop"]).capitalize()
@@ -241,7 +241,7 @@ def experiment(
         "(game i of each dealt from one seed), so "
         "the intervals are those of paired differences, game by game. "
     )
-    html = render_html(
+    html = report_html(
         [report["base"], report["changed"]],
         report["effects"],
         note,
@@ -296,12 +296,12 @@ def _own(
 ) -> None:
     """`--own CARD` and `--own-all`: owner effects at each level, the reference table
     (`stopping`: stop each answer when sure, or when narrower than a width)."""
-    from century.play import experiment_own as owned
-    from century.play.bots import check_spec
-    from century.play.config import SimulationError
-    from century.play.progress import Progress, Stage
-    from century.play.report import to_json_bytes
-    from century.play.simulate import workers_for
+    from century.bots.registry import check_spec
+    from century.cli.screen.progress import Progress, Stage
+    from century.experiments import owner as owned
+    from century.reports.report import to_json_bytes
+    from century.simulation.config import SimulationError
+    from century.simulation.simulate import workers_for
 
     if levels is not None and bots is not None:
         fail("--levels and --bots both name the bots of an owner effect: give one", 2)
@@ -391,8 +391,8 @@ def _owned_card(base: Any, text: str, rules: list[Path] | None) -> tuple[Any, st
     """The game an owned card is played in, its id there, and the card taken out of every
     deal: a card of `base` by id is played in `base`; a card written as data is added to a
     variant's deck (and taken out of every deal)."""
+    from century.experiments.changes import CardChanges, ExperimentError, parse_card, variant_text
     from century.model.cards import derived_id
-    from century.play.experiment import CardChanges, ExperimentError, parse_card, variant_text
 
     ids = {c.id for c in (*base.starting_cards, *base.merchant_deck, *base.point_deck)}
     if text.strip() in ids:
@@ -423,7 +423,7 @@ def _owned_card(base: Any, text: str, rules: list[Path] | None) -> tuple[Any, st
 
 def _game_name(ruleset: Any) -> str:
     from century.model.text import shown
-    from century.play.report import REPORT_LANGUAGE
+    from century.reports.report import REPORT_LANGUAGE
 
     return shown(ruleset.name, REPORT_LANGUAGE, ruleset.id)
 
@@ -435,10 +435,10 @@ def _shell(word: str) -> str:
 
 
 def _own_html(base: Any, table: dict[str, Any] | None, outputs: dict[str, bytes]) -> str:
-    from century.play.report import render_own_html
+    from century.reports.report import own_report_html
 
     answer = json.loads(outputs["own.json"]) if "own.json" in outputs else None
-    return render_own_html(_game_name(base), answer, table)
+    return own_report_html(_game_name(base), answer, table)
 
 
 def _as_written(options: list[tuple[str, str]]) -> str:
@@ -454,7 +454,7 @@ def _bounded(
     """`parse` behind the limits every YAML file is read with (`century.frontend.loader`: no
     aliases or tags, bounded nesting, values and size), so a card typed on the command line
     cannot make the parser do more work than a rules file can."""
-    from century.diagnostics import DiagnosticError
+    from century.base.diagnostics import DiagnosticError
     from century.frontend.loader import load_text
 
     def bounded(text: str, option: str) -> dict[str, Any]:

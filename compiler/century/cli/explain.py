@@ -1,4 +1,4 @@
-"""`century explain`: the page of a diagnostic code (`century.explanations`), or the list of
+"""`century explain`: the page of a diagnostic code (`century.base.explanations`), or the list of
 every code."""
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ from century.cli.common import Command, fail
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from century.explanations import Page
+    from century.base.explanations import Page
 
 
 def _codes(incomplete: str) -> list[str]:
     """Completes a diagnostic code (``C3`` -> ``C301 C302 ...``)."""
-    from century.diagnostics import CODES
+    from century.base.diagnostics import CODES
 
     return [code for code in CODES if code.startswith(incomplete.upper())]
 
@@ -38,8 +38,8 @@ def explain(
 
     Without CODE, list every code with what it means. Exit 2 for a code that does not exist.
     """
-    from century.diagnostics import CODES
-    from century.explanations import near, normalise, pages
+    from century.base.diagnostics import CODES
+    from century.base.explanations import near, normalise, pages
 
     console = _console()
     if code is None:
@@ -75,7 +75,7 @@ def _show(page: Page, console: Console) -> None:
     """Print a page: title, meaning, the example's files and command, the fix."""
     from rich.text import Text
 
-    from century.explanations import published_url
+    from century.base.explanations import published_url
 
     console.print(
         Text.assemble((page.code, "bold red"), ": ", (page.title, "bold")), soft_wrap=True
@@ -107,7 +107,7 @@ def _paragraph(text: str, console: Console, style: str = "", after: bool = True)
 def _example(page: Page, console: Console) -> None:
     from rich.text import Text
 
-    from century.explanations import command
+    from century.base.explanations import command
 
     example = page.example
     console.print(Text("Example", style="bold cyan"))

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from century import __version__
-from century.diagnostics import (
+from century.base.diagnostics import (
     CODES,
     WHOLE,
     Diagnostic,
@@ -73,7 +73,7 @@ def ordered(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
     return sorted(set(diagnostics), key=sort_key)
 
 
-def render(diagnostics: Iterable[Diagnostic], fmt: str) -> str:
+def diagnostics_text(diagnostics: Iterable[Diagnostic], fmt: str) -> str:
     """The diagnostics in a tool's format (json, github, sarif) as one text."""
     if fmt == DiagnosticFormat.github:
         return "\n".join(github(d) for d in ordered(diagnostics))
@@ -152,7 +152,7 @@ def text(d: Diagnostic, width: int = MAX_SHOWN, also: Iterable[Diagnostic] = ())
     when the docs are published (`published_url`)."""
     from rich.text import Text
 
-    from century.explanations import published_url
+    from century.base.explanations import published_url
 
     safe = d.printable()
     out = Text()
@@ -231,8 +231,8 @@ def source_line(file: str, line: int) -> str | None:
     """Line `line` (from 1) of the file a diagnostic names, without its line break; None for
     a file this run did not read as input (a link swapped in since, a file never read), not
     a regular file within the size cap, not UTF-8, or shorter."""
-    from century.inputs import was_read
-    from century.limits import MAX_FILE_BYTES
+    from century.base.inputs import was_read
+    from century.base.limits import MAX_FILE_BYTES
 
     path = source_path(file)
     if path is None or line < 1 or not was_read(path):
@@ -253,7 +253,7 @@ def source_line(file: str, line: int) -> str | None:
 def _lines(path: str, mtime_ns: int, size: int, inode: int) -> list[str]:
     """The lines of the file `path` as it is at that stamp: read once for every frame drawn
     from it (a table with a problem on each row is not read once per row)."""
-    from century.limits import MAX_FILE_BYTES
+    from century.base.limits import MAX_FILE_BYTES
 
     with open(path, "rb") as handle:
         data = handle.read(MAX_FILE_BYTES + 1)
@@ -270,7 +270,7 @@ def source_path(file: str) -> Path | None:
     parts = file.split("/")
     if parts[0] != BUNDLED:
         return Path(file)
-    from century.resources import CARDS, RULES, SCHEMAS
+    from century.base.resources import CARDS, RULES, SCHEMAS
 
     roots = {root.name: root for root in (RULES, CARDS, SCHEMAS)}
     if len(parts) < 3 or parts[1] not in roots or ".." in parts:
@@ -359,8 +359,8 @@ def _prop(text: str) -> str:
 def sarif(diagnostics: Iterable[Diagnostic]) -> dict[str, Any]:
     """One SARIF 2.1.0 log of one run of century: every code found as a rule (with what it
     means), every diagnostic as a result at its place, related places included."""
-    from century.explanations import base_url
-    from century.resources import package_dir
+    from century.base.explanations import base_url
+    from century.base.resources import package_dir
 
     found = ordered(diagnostics)
     codes = sorted({d.code for d in found})
@@ -386,7 +386,7 @@ def sarif(diagnostics: Iterable[Diagnostic]) -> dict[str, Any]:
 def _rule(code: str) -> dict[str, Any]:
     """A code as a SARIF rule: its title, its page (`century explain CODE`) as the full
     description and the help, and the page's address on the docs site."""
-    from century.explanations import pages, to_markdown, to_text, url
+    from century.base.explanations import pages, to_markdown, to_text, url
 
     rule: dict[str, Any] = {"id": code, "shortDescription": {"text": CODES[code]}}
     page = pages().get(code)

@@ -27,24 +27,15 @@ from century.cli.common import (
     raise_stopped,
     signals_call,
 )
+from century.cli.screen.table import HELP, Painter, draw, list_all, list_choices, list_options
+from century.engine.choices import Choice, group_moves, near_options
 from century.model.cards import COMPOSED
-from century.play.terminal import (
-    HELP,
-    Choice,
-    Painter,
-    group_moves,
-    list_all,
-    list_choices,
-    list_options,
-    near_options,
-    render,
-)
 
 if TYPE_CHECKING:
+    from century.bots.registry import Bot
     from century.engine import Engine
-    from century.engine.runtime import State
     from century.model.ruleset import Ruleset
-    from century.play.bots import Bot
+    from century.runtime.engine import State
 
 
 @dataclass
@@ -140,9 +131,9 @@ def _check_record_path(path: Path) -> None:
     holds a file other than a game record."""
     check_out_file(path, "--record")
     if os.path.lexists(path):
-        from century.diagnostics import DiagnosticError
-        from century.inputs import read_json
-        from century.limits import MAX_RECORD_BYTES
+        from century.base.diagnostics import DiagnosticError
+        from century.base.inputs import read_json
+        from century.base.limits import MAX_RECORD_BYTES
 
         try:
             data = read_json(path, str(path), MAX_RECORD_BYTES, log=False)
@@ -155,7 +146,7 @@ def _check_record_path(path: Path) -> None:
 
 def _other_bots(spec: str, players: int) -> list[str]:
     """One checked bot spec per seat other than yours."""
-    from century.play.bots import check_spec
+    from century.bots.registry import check_spec
 
     specs = [s.strip() for s in spec.split(",") if s.strip()]
     if len(specs) == 1:
@@ -174,8 +165,8 @@ def _set_table(
     ruleset: Ruleset, players: int, specs: list[str], you: int, seed: int, colour: bool
 ) -> Table:
     """A new game with the bots seated around you."""
-    from century.play.bots import make_bot
-    from century.play.config import derive_seed
+    from century.bots.registry import make_bot
+    from century.simulation.config import derive_seed
 
     engine = _load_engine(ruleset)
     others = iter(specs)
@@ -204,7 +195,7 @@ def _final(table: Table) -> None:
 
 def _loop(table: Table) -> None:
     """Alternate bot moves and your moves until the game ends or you leave."""
-    from century.play.bots import GreedyBot
+    from century.bots.registry import GreedyBot
 
     advisor = GreedyBot(table.engine, table.ruleset, 0)
     state, shown = table.state, False
@@ -220,7 +211,7 @@ def _loop(table: Table) -> None:
         if not shown:
             typer.echo("")
             typer.echo(
-                render(
+                draw(
                     *(table.engine, state, table.ruleset, table.you, table.labels, table.paint),
                     width=_board_width(),
                 ),
@@ -242,7 +233,7 @@ def _loop(table: Table) -> None:
 def _choices(table: Table, advisor: Bot) -> list[Choice]:
     """The legal moves of the position as entries, each with its default (the greedy bot's
     scores, worked out only if an entry needs them)."""
-    from century.play.bots import GreedyBot
+    from century.bots.registry import GreedyBot
 
     scores: dict[str, float] = {}
 
@@ -458,7 +449,7 @@ def _read_line() -> str | None:
     """One line typed at the prompt ('' for one that is too long or not text), None at the end
     of input. Reads at most `MAX_INPUT_LINE` characters at a time, so no input can fill
     memory."""
-    from century.limits import MAX_INPUT_LINE as MAX_LINE
+    from century.base.limits import MAX_INPUT_LINE as MAX_LINE
 
     try:
         line = sys.stdin.readline(MAX_LINE)
@@ -505,7 +496,7 @@ def _help(table: Table) -> str:
 
 def _save(table: Table, path: Path) -> None:
     """Save the game record, naming who played each seat (``human`` and the bots)."""
-    from century.output import atomic_write_bytes
+    from century.base.output import atomic_write_bytes
 
     seats = ["human" if label == "you" else label for label in table.labels]
     record = {**table.state.record(), "seats": seats}
@@ -520,7 +511,7 @@ def _save(table: Table, path: Path) -> None:
 
 
 def _title(ruleset: Ruleset) -> str:
-    from century.play.report import ruleset_label
+    from century.reports.report import ruleset_label
 
     return ruleset_label(ruleset)
 

@@ -9,8 +9,8 @@ from typing import Annotated
 
 import typer
 
+from century.base.extras import install_hint
 from century.cli.common import COMPLETE_GAMES, Command, RulesOpt, fail, load_rulesets, local_rules
-from century.extras import install_hint
 
 EXTRA = f"century serve needs starlette and uvicorn: {install_hint('serve', 'starlette uvicorn')}"
 """What `century serve` says when the serve extra is not installed."""

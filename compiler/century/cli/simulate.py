@@ -10,6 +10,7 @@ from typing import Annotated, Any
 
 import typer
 
+from century.base.limits import MAX_GAMES
 from century.cli.common import (
     BUILD,
     COMPLETE_BOTS,
@@ -32,7 +33,6 @@ from century.cli.common import (
     stopping_on_signals,
     write_outputs,
 )
-from century.limits import MAX_GAMES
 
 AUTO = "auto"
 
@@ -98,8 +98,8 @@ def simulate(
     """Simulate many seeded games between bots; write a balance report (JSON and HTML).
     With --compare A B and --stop sure or --width, both games stop as soon as the seats'
     changes are settled (--games is then the budget)."""
-    from century.play.report import render_html, to_json_bytes
-    from century.play.sequential import StopRule
+    from century.reports.report import report_html, to_json_bytes
+    from century.simulation.sequential import StopRule
 
     if (game is None) == (compare is None):
         fail("name one GAME, or two with --compare A B", 2)
@@ -128,15 +128,15 @@ def simulate(
         data = {f"report-{x}.json": to_json_bytes(r) for x, r in zip("ab", reports, strict=True)}
     else:
         data = {"report.json": to_json_bytes(reports[0])}
-    data[files[-1]] = render_html(reports, own_table=_own_table(reports)).encode()
+    data[files[-1]] = report_html(reports, own_table=_own_table(reports)).encode()
     write_outputs(folder, data)
     for report in reports:
         typer.echo(_summary(report))
     if recheck is not None and game is not None:
         _recheck(game, reports[0], recheck, request)
     if compare:
-        from century.play.compare import difference_lines, unpaired
-        from century.play.sequential import stop_line, watched_row
+        from century.simulation.compare import difference_lines, unpaired
+        from century.simulation.sequential import stop_line, watched_row
 
         rows = unpaired(reports[0], reports[1])
         if stopped is not None:
@@ -153,7 +153,7 @@ def simulate(
 
 def _own_table(reports: list[dict[str, Any]]) -> dict[str, Any] | None:
     """The cached reference table of owner effects of a one-game report's game, if any."""
-    from century.play.experiment_own import table_for
+    from century.experiments.owner import table_for
 
     if len(reports) != 1:
         return None
@@ -162,7 +162,7 @@ def _own_table(reports: list[dict[str, Any]]) -> dict[str, Any] | None:
 
 def _check_recheck(spec: str, game: str | None) -> None:
     """Exit 2 unless `--recheck` names one bot, for one simulated game."""
-    from century.play.bots import check_spec
+    from century.bots.registry import check_spec
 
     try:
         check_spec(spec)
@@ -173,14 +173,14 @@ def _check_recheck(spec: str, game: str | None) -> None:
 
 
 def _recheck(name: str, report: dict[str, Any], spec: str, req: SimRequest) -> None:
-    """Play the recheck's games (`century.play.recheck`) and print whether each seat's win
+    """Play the recheck's games (`century.simulation.recheck`) and print whether each seat's win
     rate holds."""
-    from century.play.config import SimConfig, SimulationError, derive_seed
-    from century.play.progress import Progress
-    from century.play.recheck import recheck_games, seat_findings
-    from century.play.report import build_report
-    from century.play.simulate import simulate as run
-    from century.play.simulate import workers_for
+    from century.cli.screen.progress import Progress
+    from century.reports.report import build_report
+    from century.simulation.config import SimConfig, SimulationError, derive_seed
+    from century.simulation.recheck import recheck_games, seat_findings
+    from century.simulation.simulate import simulate as run
+    from century.simulation.simulate import workers_for
 
     ruleset = load_game(name, req.rules)
     games = recheck_games(req.games)
@@ -220,8 +220,8 @@ def _game_id(name: str) -> str:
 def _read_report(name: str) -> dict[str, Any]:
     """A simulation report read from a .json file, checked whole: its game is an id (so the
     report folder stays inside build/reports) and it summarises and renders; else exit 1."""
-    from century.limits import MAX_REPORT_BYTES
-    from century.play.report import REPORT_VERSION, render_html
+    from century.base.limits import MAX_REPORT_BYTES
+    from century.reports.report import REPORT_VERSION, report_html
 
     report = read_json_input(Path(name), MAX_REPORT_BYTES)
     if not isinstance(report, dict) or report.get("report_version") is None:
@@ -233,7 +233,7 @@ def _read_report(name: str) -> dict[str, Any]:
         fail(f"{name}: the report's game {game_id!r} is not a game id")
     try:
         _summary(report)
-        render_html([report])
+        report_html([report])
     except (KeyError, TypeError, ValueError, AttributeError, IndexError, ZeroDivisionError) as err:
         fail(f"{name} is not a usable simulation report ({type(err).__name__}: {err})")
     return report
@@ -257,10 +257,10 @@ class SimRequest:
 def _report_for(name: str, req: SimRequest, out: Path | None) -> dict[str, Any]:
     """The report made by simulating the game `name`, naming the bots' strength from the
     game's bot ladder where one was saved (in `out`, else the game's report folder)."""
-    from century.play.config import SimulationError
-    from century.play.progress import Progress
-    from century.play.report import build_report
-    from century.play.simulate import simulate as run
+    from century.cli.screen.progress import Progress
+    from century.reports.report import build_report
+    from century.simulation.config import SimulationError
+    from century.simulation.simulate import simulate as run
 
     ruleset, config, ladder, workers = _prepared(name, req, out)
     try:
@@ -276,11 +276,11 @@ def _report_for(name: str, req: SimRequest, out: Path | None) -> dict[str, Any]:
 
 def _prepared(name: str, req: SimRequest, out: Path | None) -> tuple[Any, Any, Any, int]:
     """The game `name`, its simulation, its bot ladder (if saved) and the workers."""
-    from century.diagnostics import DiagnosticError
-    from century.play.config import SimConfig
-    from century.play.config import seat_bots as per_seat
-    from century.play.ladder import read_ladder
-    from century.play.simulate import workers_for
+    from century.base.diagnostics import DiagnosticError
+    from century.simulation.config import SimConfig
+    from century.simulation.config import seat_bots as per_seat
+    from century.simulation.ladder import read_ladder
+    from century.simulation.simulate import workers_for
 
     ruleset = load_game(name, req.rules)
     try:  # checked before the games, which may take long
@@ -301,16 +301,16 @@ def _watched_pair(
     names: list[str], req: SimRequest, out: Path | None, rule: Any
 ) -> tuple[list[dict[str, Any]], dict[str, Any], list[Any]]:
     """`--compare A B` with a sequential rule: both games played look by look on the same
-    seeds until each seat's change of win rate is settled (`century.play.sequential`): the
+    seeds until each seat's change of win rate is settled (`century.simulation.sequential`): the
     two reports, the stop, and each seat's always-valid sequence (game i of b minus game i
     of a; valid whether or not the two games' results go together)."""
     from dataclasses import replace
 
-    from century.play.config import SimulationError
-    from century.play.progress import Progress
-    from century.play.report import build_report
-    from century.play.sequential import Side, stop_json, watch
-    from century.play.simulate import check_config
+    from century.cli.screen.progress import Progress
+    from century.reports.report import build_report
+    from century.simulation.config import SimulationError
+    from century.simulation.sequential import Side, stop_json, watch
+    from century.simulation.simulate import check_config
 
     prepared = [_prepared(name, req, out) for name in names]
     try:
@@ -341,8 +341,8 @@ def _watched_pair(
 
 def _auto_bot(ruleset: Any, req: SimRequest, workers: int) -> str:
     """The strongest bot that fits the time budget, said on stderr."""
-    from century.play.progress import duration
-    from century.play.simulate import pick_bot
+    from century.cli.screen.progress import duration
+    from century.simulation.simulate import pick_bot
 
     if not ruleset.players_min <= req.players <= ruleset.players_max:
         fail(f"{ruleset.id} is for {ruleset.players_min} to {ruleset.players_max} players", 2)
@@ -359,7 +359,7 @@ def _auto_bot(ruleset: Any, req: SimRequest, workers: int) -> str:
 
 
 def _summary(report: dict[str, Any]) -> str:
-    from century.play.report import seat_advantages
+    from century.reports.report import seat_advantages
 
     seats = ", ".join(
         f"seat {s['seat']} {s['bot']} {100 * s['win_rate']:.1f}% "

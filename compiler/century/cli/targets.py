@@ -145,7 +145,7 @@ def _progress(target: Target, game: str, options: Any, names: list[str] | None) 
     if names is None or not isinstance(options, Told):
         yield options
         return
-    from century.play.progress import Progress
+    from century.cli.screen.progress import Progress
 
     with Progress(f"{game} {target.name}", len(names), "files") as progress:
         yield replace(options, progress=progress)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from century.base.diagnostics import CONTROL
 from century.cli.common import (
     COMPLETE_GAMES,
     LOCAL,
@@ -23,7 +24,6 @@ from century.cli.common import (
     local_rules,
     require_game,
 )
-from century.diagnostics import CONTROL
 
 if TYPE_CHECKING:
     from century.model.ruleset import Ruleset
@@ -146,10 +146,10 @@ def show(
     ] = True,
 ) -> None:
     """Print the effective (resolved) ruleset as YAML, each value marked with its source."""
-    from century.frontend.show import render
+    from century.frontend.show import draw_tree
 
     compiled = _pick(load_rulesets(rules or local_rules(), with_bundled=True), game)
-    typer.echo(render(compiled.resolved[game].tree, sources=sources), nl=False)
+    typer.echo(draw_tree(compiled.resolved[game].tree, sources=sources), nl=False)
 
 
 def diff(
@@ -306,7 +306,7 @@ def _write_project(
 ) -> None:
     """Write the variant `name` of `base` into `folder`, with the schemas it names and, when
     `layout`, a README.md in the project folder `root`; every check comes before any write."""
-    from century.output import OutputError, atomic_write_bytes, check_inside
+    from century.base.output import OutputError, atomic_write_bytes, check_inside
 
     check_out(folder, what="--dir")
     target = folder / f"{name}.yaml"
@@ -416,7 +416,7 @@ def _schema_folder(root: Path, folder: Path) -> tuple[Path, list[Path]]:
     """The folder holding the schemas for `folder`'s files, and the bundled schemas to copy
     into it: an existing ``schema`` folder beside or above `folder`, or in `root`, else
     ``root/schema`` with the bundled schemas it lacks (never overwritten)."""
-    from century.resources import SCHEMAS
+    from century.base.resources import SCHEMAS
 
     real = folder.resolve()
     for candidate in (real / "schema", real.parent / "schema", (root / "schema").resolve()):
@@ -429,8 +429,8 @@ def _schema_folder(root: Path, folder: Path) -> tuple[Path, list[Path]]:
 
 def _bundled_schema(source: Path) -> bytes:
     """A bundled schema's bytes, read as an input (so it is never output)."""
-    from century.inputs import read_bytes
-    from century.limits import MAX_FILE_BYTES
+    from century.base.inputs import read_bytes
+    from century.base.limits import MAX_FILE_BYTES
 
     return read_bytes(source, source.name, MAX_FILE_BYTES)
 

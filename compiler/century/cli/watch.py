@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from century import diagnostics as diag
+from century.base import diagnostics as diag
+from century.base.extras import install_hint
 from century.cli.common import (
     BUILD,
     Command,
@@ -35,7 +36,6 @@ from century.cli.common import (
     signals_call,
 )
 from century.cli.core import build_games, pick_targets, summary
-from century.extras import install_hint
 
 if TYPE_CHECKING:
     from century.model.ruleset import Ruleset
@@ -221,7 +221,7 @@ class _Watcher:
     def own(self, used: Iterable[Path]) -> set[Path]:
         """The files of `used` that are not the install's bundled data (which only an upgrade
         changes), unless PATHS name them."""
-        from century.resources import package_dir
+        from century.base.resources import package_dir
 
         bundled = {_real(package_dir("data"))} | {_real(package_dir("data", n)) for n in DATA}
         return {
@@ -298,7 +298,7 @@ class _Watcher:
         return [d for d in compiled.diagnostics if d.file in shown or d.file not in files]
 
     def _build(self, rulesets: dict[str, Ruleset]) -> None:
-        from century.output import OutputError
+        from century.base.output import OutputError
         from century.targets import TargetError
 
         def built(game: str, files: list[str], seconds: float) -> None:

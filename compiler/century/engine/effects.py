@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from century.engine.runtime import Way, effect_ways
+from century.runtime.engine import Way, effect_ways
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 

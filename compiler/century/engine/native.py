@@ -26,7 +26,7 @@ import tempfile
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
-from century.extras import install_hint
+from century.base.extras import install_hint
 
 COMPILE_TIMEOUT = 900.0
 """Seconds a compile may take before it is given up (a quiet machine takes 20-60)."""

@@ -20,7 +20,7 @@ spreadsheets save CSV where the comma is the decimal mark), CRLF line ends, empt
 empty columns. A cell that starts with ``=``, ``+``, ``-`` or ``@`` and is not a value of its
 column (a whole number, a card id) is a spreadsheet formula and refused, as is text after a
 closing quote, a quote left open, and a cell beyond the named columns. The caps of
-`century.limits` apply as they do to YAML: the file's bytes, the values of a file and of a run,
+`century.base.limits` apply as they do to YAML: the file's bytes, the values of a file and of a run,
 the rows of a deck (`MAX_ITEMS`) and the characters of a cell (`MAX_CELL_CHARS`).
 
 The standard `csv` module gives no position per cell, so the cells are split here (RFC 4180
@@ -36,10 +36,10 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from century.diagnostics import CONTROL, Diagnostic, DiagnosticError, Mark
+from century.base.diagnostics import CONTROL, Diagnostic, DiagnosticError, Mark
+from century.base.limits import MAX_CELL_CHARS, MAX_DIGITS, MAX_FILE_BYTES, MAX_ITEMS, MAX_NODES
 from century.frontend import schema as schemas
 from century.frontend.loader import Node
-from century.limits import MAX_CELL_CHARS, MAX_DIGITS, MAX_FILE_BYTES, MAX_ITEMS, MAX_NODES
 
 EFFECT_COLUMN = "effect"
 """The column of a deck table that holds a card's steps in the one-cell notation

@@ -4,7 +4,7 @@ cell (``file:line:col``), so that the schema and the checks locate their problem
 
 from __future__ import annotations
 
-from century.diagnostics import Diagnostic, Mark
+from century.base.diagnostics import Diagnostic, Mark
 from century.frontend.loader import Node
 from century.model.notation import NotationError, Piece, parse
 

@@ -4,7 +4,7 @@ Safe by construction: `safe_load` semantics only, and a located error for what P
 would otherwise accept quietly or dangerously: anchors and aliases (alias bombs),
 duplicate keys (PyYAML keeps the last), merge keys, non-UTF-8 bytes, control characters
 (escaped ones too), files that are not regular files, and files over the caps of
-`century.limits` (bytes, values, entries per list or mapping, nesting).
+`century.base.limits` (bytes, values, entries per list or mapping, nesting).
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from typing import Any
 
 import yaml
 
-from century.diagnostics import CONTROL, Diagnostic, DiagnosticError, Mark
-from century.inputs import read_bytes
-from century.limits import MAX_DEPTH, MAX_FILE_BYTES, MAX_ITEMS, MAX_NODES
+from century.base.diagnostics import CONTROL, Diagnostic, DiagnosticError, Mark
+from century.base.inputs import read_bytes
+from century.base.limits import MAX_DEPTH, MAX_FILE_BYTES, MAX_ITEMS, MAX_NODES
 
 Path_ = tuple[str | int, ...]
 

@@ -21,10 +21,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from century.diagnostics import Diagnostic, Mark
+from century.base.diagnostics import Diagnostic, Mark
+from century.base.limits import MAX_CHAIN
 from century.frontend.loader import Node, format_path
 from century.frontend.sources import PathProblem, SourceFile, Sources, referenced_path
-from century.limits import MAX_CHAIN
 from century.model.cards import cube_paths, derived_id
 
 OPEN_MAPS = {("name",), ("end", "point_cards"), ("balance", "variety_bonus")}

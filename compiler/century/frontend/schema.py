@@ -25,12 +25,12 @@ from functools import cache
 from itertools import islice
 from typing import Any
 
-from century.diagnostics import Diagnostic
+from century.base.diagnostics import Diagnostic
+from century.base.limits import MAX_SCHEMA_ERRORS
+from century.base.resources import SCHEMAS
 from century.frontend.loader import Node, format_path
-from century.limits import MAX_SCHEMA_ERRORS
 from century.model.cards import COUNT, CUBES, FIELDS, STEPS
 from century.model.cards import KINDS as CARD_KINDS
-from century.resources import SCHEMAS
 
 KINDS = {
     "game": "game.schema.json",

@@ -136,7 +136,7 @@ def card_ids(tree: Node) -> dict[int, str]:
     return found
 
 
-def render(tree: Node, *, sources: bool = True) -> str:
+def draw_tree(tree: Node, *, sources: bool = True) -> str:
     """The tree as YAML text; with `sources`, every line ends in ``# file:line``; a card's
     line names its id (``# id yy-g``), which `remove:`, `replace:` and `century experiment`
     take."""

@@ -15,13 +15,13 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from century.diagnostics import WHOLE, Diagnostic, DiagnosticError, Mark
+from century.base.diagnostics import WHOLE, Diagnostic, DiagnosticError, Mark
+from century.base.inputs import read_bytes
+from century.base.limits import MAX_FILE_BYTES, MAX_FILES, MAX_NODES, MAX_TOTAL_NODES
+from century.base.resources import CARDS, RULES, SCHEMAS
 from century.frontend import csvdeck
 from century.frontend import schema as schemas
 from century.frontend.loader import Node, load_counted, read_capped
-from century.inputs import read_bytes
-from century.limits import MAX_FILE_BYTES, MAX_FILES, MAX_NODES, MAX_TOTAL_NODES
-from century.resources import CARDS, RULES, SCHEMAS
 
 BUNDLED = "<bundled>"
 """How diagnostics name the folder of the data that ships inside the package."""

@@ -11,7 +11,7 @@ A merchant card's effect is a list of steps done in order (``effect:`` in the da
 `KINDS` are short forms of steps (``kind: trade, pay: RR, get: G`` is
 ``effect: [repeat: [pay: RR, gain: G]]``): `effect_data` turns either form into the steps
 as written, `to_steps` into the model's (cube vectors), which the engine's runtime plays
-(``century.engine.runtime.effect_ways``: the one implementation of card effects). The schema
+(``century.runtime.engine.effect_ways``: the one implementation of card effects). The schema
 (`century.frontend.schema`) builds the short forms' part from `KINDS`.
 
 Card ids are derived from a card's effect so that they read well in moves and data: gain

@@ -3,8 +3,8 @@
 A look is data like the rules (``look:`` in a game or variant file, inherited and changed key
 by key by variants); a game without one is drawn as every game was before: poker-size
 cards, the print layout's deck colours, cubes for the resources and the bundled font. The
-files were checked by `century.checks.look`; here they are `century.assets.Asset` records
-(path, format, digest, size), which the render library copies into Typst's sandbox.
+files were checked by `century.checks.look`; here they are `century.base.assets.Asset` records
+(path, format, digest, size), which the shared Typst library copies into Typst's sandbox.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from century.assets import Asset, probe
-from century.diagnostics import WHOLE, Mark
+from century.base.assets import Asset, probe
+from century.base.diagnostics import WHOLE, Mark
 
 CARD_SIZES: dict[str, tuple[float, float]] = {
     "poker": (63.0, 88.0),
@@ -111,7 +111,7 @@ def _file(path: str, want: str) -> Asset:
 def build_look(data: Mapping[str, Any] | None) -> Look | None:
     """The look of resolved data (`look` with absolute paths), or None when it has none.
 
-    Raises `century.diagnostics.DiagnosticError` when a file changed since it was checked.
+    Raises `century.base.diagnostics.DiagnosticError` when a file changed since it was checked.
     """
     if not data:
         return None

@@ -33,7 +33,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from century.limits import MAX_DEPTH, MAX_DIGITS
+from century.base.limits import MAX_DEPTH, MAX_DIGITS
 from century.model.cards import COUNT, CUBES, STEPS, step_name
 
 THEN, BAR, MAX = "then", "|", "max"

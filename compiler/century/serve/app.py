@@ -249,7 +249,7 @@ async def no_icon(request: Request, server: Server) -> Response:
 
 
 async def games(request: Request, server: Server) -> Response:
-    from century.play.bots import BOTS
+    from century.bots.registry import BOTS
 
     config = server.config
     listed = [

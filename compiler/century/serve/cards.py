@@ -97,7 +97,7 @@ def _draw(ruleset: Ruleset, engine: Engine, lang: str) -> GameCards:
 def legend(ruleset: Ruleset, lang: str) -> dict[str, Any]:
     """What the page needs to draw cubes and coins: per resource code its name and colours,
     per coin its name, value and colours."""
-    from century.render.typst.colours import ink_on
+    from century.shared.typst.colours import ink_on
 
     return {
         "resources": [

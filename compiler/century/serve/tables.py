@@ -16,14 +16,14 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from century.engine.choices import Choice, group_moves, split_move
 from century.model.text import shown
-from century.play.terminal import Choice, group_moves, split_move
 
 if TYPE_CHECKING:
+    from century.bots.registry import Bot
     from century.engine import Engine
-    from century.engine.runtime import State
     from century.model.ruleset import Ruleset
-    from century.play.bots import Bot
+    from century.runtime.engine import State
 
 HUMAN = "human"
 """A seat played by a person."""
@@ -433,7 +433,7 @@ class Setup:
 def check_seats(ruleset: Ruleset, seats: Any) -> tuple[str, ...]:
     """The seats of a new table, checked: the game's player counts, a person or a known bot
     each, at least one person."""
-    from century.play.bots import check_spec
+    from century.bots.registry import check_spec
 
     if not isinstance(seats, list | tuple) or not all(isinstance(s, str) for s in seats):
         raise TableError(400, "seats: a list with one entry per seat, 'human' or a bot")
@@ -455,8 +455,8 @@ def check_seats(ruleset: Ruleset, seats: Any) -> tuple[str, ...]:
 def new_table(ruleset: Ruleset, engine: Engine, setup: Setup, lang: str) -> Table:
     """A table for `setup` (its record played back, when it has one): `TableError` (400)
     for a record that does not replay."""
-    from century.play.bots import make_bot
-    from century.play.config import derive_seed
+    from century.bots.registry import make_bot
+    from century.simulation.config import derive_seed
 
     seed = setup.seed
     moves: list[str] = []

@@ -10,7 +10,7 @@ none: `NoOptions`) whose fields made with `option` are its command-line options;
 `targets()` finds them all, so `century build` (and `century build --target NAME`) picks up
 a new target without an edit anywhere else; so does the command line, which gives every
 target a ``century NAME GAME`` command with its options. Targets import the libraries in
-`century.render` and `century.engine`, never each other.
+`century.shared` and `century.engine`, never each other.
 
 Another package adds a target by naming a `Target` (or a module with ``TARGET``) under the
 entry-point group `ENTRY_POINTS` (``century.targets``) in its metadata; a plug-in that fails
@@ -32,10 +32,10 @@ from typing import Any
 
 from century.model.ruleset import Ruleset
 from century.model.text import TextError
-from century.render.cards.layout import PAPERS as PAPER_SIZES
+from century.shared.cards.layout import PAPERS as PAPER_SIZES
 
 PAPERS = tuple(PAPER_SIZES)
-"""The papers every printed target knows (`century.render.cards.layout` has their sizes)."""
+"""The papers every printed target knows (`century.shared.cards.layout` has their sizes)."""
 
 Files = Mapping[str, bytes]
 """What a target renders: relative path (``/``-separated) -> the file's bytes."""
@@ -220,7 +220,7 @@ class Target:
     def _errors(self) -> Iterator[None]:
         """Raise `error` for what rendering can raise about the data: a missing text, a
         template Typst refuses."""
-        from century.render.typst import RenderError
+        from century.shared.typst import RenderError
 
         try:
             yield

@@ -19,10 +19,10 @@ from typer.testing import CliRunner
 from century.model.cards import short_fields
 from century.model.ruleset import Ruleset
 from century.pipeline import compile_paths
-from century.render.cards.faces import DECK_COLOURS, deck_colour
-from century.render.cards.kit import COIN_SIZE, CUBE_SIZE
-from century.render.cards.layout import BACK_BLEED, MARK_MIN, PRINT_MARGIN, layout
-from century.render.typst.colours import BLACK, WHITE, contrast, ink_on
+from century.shared.cards.faces import DECK_COLOURS, deck_colour
+from century.shared.cards.kit import COIN_SIZE, CUBE_SIZE
+from century.shared.cards.layout import BACK_BLEED, MARK_MIN, PRINT_MARGIN, layout
+from century.shared.typst.colours import BLACK, WHITE, contrast, ink_on
 from century.targets.cards import CardOptions, document, render
 
 from helpers import (
@@ -322,7 +322,7 @@ def test_card_pages_have_trim_and_bleed_boxes(bleed: float | None) -> None:
 
 
 def test_a_pdf_without_an_xref_table_is_refused_not_damaged() -> None:
-    from century.render.typst.pdf import PdfStructureError, print_settings
+    from century.shared.typst.pdf import PdfStructureError, print_settings
 
     with pytest.raises(PdfStructureError):
         print_settings(b"%PDF-1.7\n1 0 obj\n<<>>\nendobj\nstartxref\n9\n%%EOF", "Simplex")
@@ -593,7 +593,7 @@ def test_backs_are_borderless_and_forgive_a_2mm_shift() -> None:
 
 def ink(d: Drawing) -> float:
     """Filled area weighted by darkness (mm², overlaps counted twice): a rough ink measure."""
-    from century.render.typst.colours import relative_luminance
+    from century.shared.typst.colours import relative_luminance
 
     return sum(w * h * (1 - relative_luminance(c)) for _, _, w, h, c in d.fills)
 
@@ -724,7 +724,7 @@ def test_cube_letters_reach_4_5_to_1_in_every_ladder() -> None:
     ],
 )
 def test_an_unknown_card_kind_or_step_is_an_error_not_another(monkeypatch, change, error) -> None:
-    from century.render.typst import RenderError
+    from century.shared.typst import RenderError
     from century.targets import cards
 
     real = cards.document
@@ -892,7 +892,7 @@ def test_cli_options_reach_the_kit(runner: CliRunner, tmp_path: Path) -> None:
 
 
 def test_cli_help_says_what_fits_on_each_paper(runner: CliRunner) -> None:
-    from century.render.cards.layout import fit_summary
+    from century.shared.cards.layout import fit_summary
 
     result = invoke(runner, "--help")
     assert result.exit_code == 0

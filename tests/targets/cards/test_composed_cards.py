@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 from century import cli
 from century.model.cards import COMPOSED
 from century.model.ruleset import Ruleset
-from century.render.cards.layout import layout
+from century.shared.cards.layout import layout
 from century.targets.cards import CardOptions, render
 from century.targets.tts import card_name, effect_name
 

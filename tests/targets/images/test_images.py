@@ -16,12 +16,12 @@ from typing import Any
 
 import pytest
 
+from century.base.output import MANIFEST, read_manifest
 from century.model.ruleset import Ruleset
-from century.output import MANIFEST, read_manifest
-from century.prose import render_prose
-from century.render.cards.faces import DECK_COLOURS, decks
-from century.render.cards.layout import DEFAULT_BLEED
-from century.render.names import MAX_STEM, file_stem, unique_stems
+from century.prose import prose_texts
+from century.shared.cards.faces import DECK_COLOURS, decks
+from century.shared.cards.layout import DEFAULT_BLEED
+from century.shared.names import MAX_STEM, file_stem, unique_stems
 from century.targets.images import ImageOptions, image_size, render
 
 from helpers import ROOT, bundled_rulesets, edited, spice_road
@@ -92,7 +92,7 @@ def hostile(data: dict[str, Any]) -> None:
 
 def expected_decks(ruleset: Ruleset, lang: str) -> dict[str, Counter[str]]:
     """Per deck kind, how often each face occurs (faces as JSON), counted independently."""
-    text = render_prose(ruleset, lang)
+    text = prose_texts(ruleset, lang)
     return {
         deck.kind: Counter(json.dumps(face, sort_keys=True) for face in deck.faces)
         for deck in decks(ruleset, text, lang)
@@ -198,7 +198,7 @@ def png_pixels(png: bytes) -> tuple[int, list[bytes]]:
 
 
 def test_opaque_images_lose_their_alpha_channel_and_nothing_else():
-    from century.render.typst import without_opaque_alpha
+    from century.shared.typst import without_opaque_alpha
 
     page = (
         "#set page(width: 12mm, height: 9mm, fill: {fill})\n#place(circle(radius: 3mm, fill: red))"
@@ -239,7 +239,7 @@ def test_contact_sheet_shows_every_card_with_relative_links():
         section = page[page.index(f'lang="{lang}">') :]
         section = section[: section.find("</section>")]
         cards, back = words[lang]
-        for deck in decks(ruleset, render_prose(ruleset, lang), lang):
+        for deck in decks(ruleset, prose_texts(ruleset, lang), lang):
             assert f"{html.escape(deck.label)}: {len(deck.faces)} {cards}</h3>" in section
         assert f"<figcaption>{back}</figcaption>" in section
         other = words["de" if lang == "en" else "en"]
@@ -343,7 +343,7 @@ def test_images_replace_only_what_century_wrote(run, tmp_path, monkeypatch):
         def no_drawing(*args: object) -> None:
             raise AssertionError("drew before checking the output folder")
 
-        patch.setattr("century.render.typst.render_png", no_drawing)
+        patch.setattr("century.shared.typst.compile_png", no_drawing)
         result = run(*args)
     assert result.exit_code == 1, result.output
     assert "holds files century did not write (images/en/merchant/yy-g.png)" in result.stderr

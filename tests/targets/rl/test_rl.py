@@ -18,10 +18,10 @@ from math import comb
 
 import pytest
 
-from century.engine import runtime
 from century.model.cards import short_fields
 from century.model.ruleset import Ruleset
-from century.render.rl import load_actions
+from century.runtime import engine as runtime
+from century.shared.rl import load_actions
 from century.targets import targets
 
 from helpers import (
@@ -391,7 +391,7 @@ def test_gymnasium_wrapper_passes_stable_baselines3_env_checker():
 
 @pytest.mark.parametrize(("seat", "players"), [(0, 2), (2, 3)])
 def test_gymnasium_wrapper_against_a_century_bot(seat, players):
-    from century.play.bots import make_bot
+    from century.bots.registry import make_bot
 
     ruleset = spice_road()
     module = pettingzoo_module(ruleset)

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from century.render.rl import load_actions
+from century.shared.rl import load_actions
 
 from helpers import bundled_rulesets, five_ranks
 

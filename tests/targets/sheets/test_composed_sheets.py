@@ -80,8 +80,8 @@ def test_the_variant_box_shows_composed_cards(composed):
         "de": "Händlerkarten: fünf hinzugefügt (Y Y ↑, Kreuzweg Y Y Y / ↑ ↑, ? ? ↓ B, …).",
     }
     for lang, box in boxes.items():
-        assert prose.render_prose(composed, lang)["chg_cards"]
-        first = PdfReader(io.BytesIO(sheets.render_sheet(composed, lang, "a4"))).pages[0]
+        assert prose.prose_texts(composed, lang)["chg_cards"]
+        first = PdfReader(io.BytesIO(sheets.sheet_pdf(composed, lang, "a4"))).pages[0]
         assert squash(box) in squash(first.extract_text()), lang
 
 
@@ -113,7 +113,7 @@ def test_a_missing_phrase_is_reported_not_printed_in_english(composed, tmp_path,
     """A prose file without a phrase of the composer: `century validate` names it (C315 when
     another language has it, C401 when none has) and the sheet is refused; nothing falls
     back to another language."""
-    from century.resources import RULES
+    from century.base.resources import RULES
 
     rules = tmp_path / "rules"
     for lang in composed.languages:

@@ -132,7 +132,7 @@ def printed() -> list[Printed]:
     for game, ruleset in sorted(bundled_rulesets().items()):
         for lang in ruleset.languages:
             for paper in PAPERS:
-                sheet = sheets.render_sheet(ruleset, lang, paper)
+                sheet = sheets.sheet_pdf(ruleset, lang, paper)
                 options = cards.CardOptions(paper=paper, lang=lang)
                 kit = extracted(cards.render(ruleset, options), kit_pages(ruleset, options))
                 name = f"rules {game} {lang} {paper}"
@@ -188,7 +188,7 @@ def test_short_fragments_are_found_where_they_are():
 def bound_pairs(ruleset: Ruleset, lang: str) -> set[tuple[str, str]]:
     """The word pairs the prose joins with a no-break space ("card 1", "5. Karte", "2 ×")."""
     pairs = set()
-    for text in prose.render_prose(ruleset, lang).values():
+    for text in prose.prose_texts(ruleset, lang).values():
         plain = re.sub(f"{prose.MARK_OPEN}[^{prose.MARK_CLOSE}]*{prose.MARK_CLOSE}", " ", text)
         for a, b in re.findall(r"(\S+)\u00a0(?=(\S+))", plain):
             pairs.add((a.lstrip("(").rstrip(",;:"), b.rstrip(",;:.)")))
@@ -198,7 +198,7 @@ def bound_pairs(ruleset: Ruleset, lang: str) -> set[tuple[str, str]]:
 def test_counts_and_numbers_stay_with_their_words_in_the_prose(bundled):
     for ruleset in bundled.rulesets.values():
         for lang in ruleset.languages:
-            for key, text in prose.render_prose(ruleset, lang).items():
+            for key, text in prose.prose_texts(ruleset, lang).items():
                 # a number and its word, a word and its number, "5. Karte", "2 ×", "100 %"
                 assert not re.search(r"\d\.? (?=[^\W\d_]|[×%])", text), (ruleset.id, key, text)
                 assert not re.search(r"[^\W\d_] \d", text), (ruleset.id, key, text)
@@ -254,7 +254,7 @@ def test_no_line_breaks_inside_a_group_of_cubes(printed):
 
 def disagreements(doc: Printed) -> Iterator[str]:
     """A count whose noun does not agree with it ("5 Gewürzkarte", "1 cards")."""
-    words = prose.render_prose(doc.ruleset, doc.lang)["numbers"].split(", ")
+    words = prose.prose_texts(doc.ruleset, doc.lang)["numbers"].split(", ")
     terms = {k: v[doc.lang] for k, v in doc.ruleset.terms.items() if doc.lang in v}
     one = "|".join(map(re.escape, ONE[doc.lang]))
     many = "|".join([r"\d+"] + [re.escape(w) for w in words[2:]])
@@ -297,7 +297,7 @@ def test_seats_are_defined_where_the_sheet_uses_them(printed):
     for doc in printed:
         if not doc.sheet:
             continue
-        text = prose.render_prose(doc.ruleset, doc.lang)
+        text = prose.prose_texts(doc.ruleset, doc.lang)
         seat = text["lbl_seat"]
         definition = re.sub(r"\s+", "", text["setup_caravan"])
         assert re.search(rf"{seat}\s+2", doc.text, re.I)  # the sheet speaks of seats
@@ -404,7 +404,7 @@ def test_column_heads_over_counts_are_plural(printed):
     for doc in printed:
         if not doc.sheet or not doc.ruleset.coins:
             continue
-        seat = prose.render_prose(doc.ruleset, doc.lang)["lbl_seat"]
+        seat = prose.prose_texts(doc.ruleset, doc.lang)["lbl_seat"]
         (head,) = [line for line in doc.lines if re.search(rf"{seat}\s1 .*{seat}\s2", line)]
         for coin in doc.ruleset.coins:
             name = coin.name[doc.lang]
@@ -492,7 +492,7 @@ def test_display_text_is_never_hyphenated(printed):
     for doc in printed:
         if not doc.sheet:
             continue
-        text = prose.render_prose(doc.ruleset, doc.lang)
+        text = prose.prose_texts(doc.ruleset, doc.lang)
         first = text["h_changes"] or text["h_components"]
         top = doc.text.split(first.replace("\u00a0", " "))[0]  # the title band
         assert not re.search(r"[^\W\d_]-\n", top), (doc.what, top)
@@ -579,7 +579,7 @@ def test_deck_labels_fit_their_boxes(printed):
     for doc in printed:
         if not doc.sheet:
             continue
-        label = prose.render_prose(doc.ruleset, doc.lang)["lbl_deck"]
+        label = prose.prose_texts(doc.ruleset, doc.lang)["lbl_deck"]
         for found in runs(doc.pdf)[:1]:
             small = [r for r in found if abs(r.size - 6) < 0.05 and r.text.strip()]
             rows = {round(r.y, 1) for r in small if label.startswith(r.text.strip())}
@@ -637,7 +637,7 @@ def test_the_reference_cards_points_read_as_points(printed):
     for doc in printed:
         if doc.sheet:
             continue
-        lead = prose.render_prose(doc.ruleset, doc.lang)["ref_score"].replace("\u00a0", " ")
+        lead = prose.prose_texts(doc.ruleset, doc.lang)["ref_score"].replace("\u00a0", " ")
         after = re.sub(r"\s+", " ", flat(doc)).split(re.sub(r"\s+", " ", lead))
         assert len(after) > 1, doc.what
         points = lambda n: f"+{n}" if n > 0 else str(n)  # noqa: E731
@@ -655,7 +655,7 @@ def test_the_reference_cards_points_read_as_points(printed):
 def advances() -> tuple[dict[int, int], int]:
     """The advance of every character of the sheet's regular font (DejaVu Sans, as bundled),
     read from its ``cmap`` (format 4) and ``hmtx`` tables, and its units per em."""
-    from century.render.typst import FONTS
+    from century.shared.typst import FONTS
 
     font = (FONTS / "DejaVuSans.ttf").read_bytes()
     count = struct.unpack(">H", font[4:6])[0]
@@ -733,7 +733,7 @@ def test_the_setup_list_is_set_ragged_right(printed):
     for doc in printed:
         if not doc.sheet:
             continue
-        text = prose.render_prose(doc.ruleset, doc.lang)
+        text = prose.prose_texts(doc.ruleset, doc.lang)
         first = " ".join(
             re.sub(f"{prose.MARK_OPEN}.*?{prose.MARK_CLOSE}", " ", text["setup_points"]).split()[:3]
         )

@@ -75,7 +75,7 @@ def rendered(base):
 
     def get(lang: str, paper: str = "a4") -> bytes:
         if (lang, paper) not in cache:
-            cache[lang, paper] = sheets.render_sheet(base, lang, paper)
+            cache[lang, paper] = sheets.sheet_pdf(base, lang, paper)
         return cache[lang, paper]
 
     return get
@@ -94,7 +94,7 @@ def test_page_size_in_mm(rendered, paper, size):
 
 @pytest.mark.slow
 def test_same_input_gives_byte_identical_pdfs(base, rendered):
-    assert sheets.render_sheet(base, "de", "a4") == rendered("de", "a4")
+    assert sheets.sheet_pdf(base, "de", "a4") == rendered("de", "a4")
 
 
 @pytest.mark.slow
@@ -161,7 +161,7 @@ def test_setup_table_per_player_count_and_seat(base, rendered):
 def test_retheme_never_names_a_spice(base):
     themed = edited(base, retheme)
     for lang in themed.languages:
-        text = pdf_text(sheets.render_sheet(themed, lang)).lower()
+        text = pdf_text(sheets.sheet_pdf(themed, lang)).lower()
         assert [w for w in SPICE_WORDS if w in text] == []
         assert ("jade crystal" if lang == "en" else "jadekristall") in text
         assert ("golem cards" if lang == "en" else "golemkarten") in text
@@ -174,7 +174,7 @@ def test_bundled_golem_variant_never_names_a_spice(bundled):
     golem = bundled.rulesets["golem"]
     assert golem.variant_of is not None
     for lang in golem.languages:
-        text = pdf_text(sheets.render_sheet(golem, lang)).lower()
+        text = pdf_text(sheets.sheet_pdf(golem, lang)).lower()
         base = golem.variant_of.name[lang].lower()
         assert base in text  # the box of differences names the game it re-themes
         assert [w for w in SPICE_WORDS if w in text.replace(base, "")] == []
@@ -186,8 +186,8 @@ def test_changed_caravan_limit_appears(base):
         data["caravan_limit"] = 12
 
     bigger = edited(base, edit)
-    assert "at most 12 spices" in pdf_text(sheets.render_sheet(bigger, "en"))
-    assert "Höchstens 12 Gewürze" in pdf_text(sheets.render_sheet(bigger, "de"))
+    assert "at most 12 spices" in pdf_text(sheets.sheet_pdf(bigger, "en"))
+    assert "Höchstens 12 Gewürze" in pdf_text(sheets.sheet_pdf(bigger, "de"))
 
 
 @pytest.mark.slow
@@ -199,7 +199,7 @@ def test_house_rule_thresholds_appear(base):
         data["finish_round"] = False
 
     house = edited(base, edit)
-    text = pdf_text(sheets.render_sheet(house, "en"))
+    text = pdf_text(sheets.sheet_pdf(house, "en"))
     counts = " ".join(str(7 + n) for n in house.player_counts)
     assert re.search(r"Point cards " + re.escape(counts), text)
     assert house.prose["en"]["end_now"] in text  # no round completion in this variant
@@ -209,7 +209,7 @@ def test_house_rule_thresholds_appear(base):
 def test_five_ranks_draw_five(base):
     five = five_ranks(base)
     assert len(five.resources) == len(base.resources) + 1
-    text = pdf_text(sheets.render_sheet(five, "de"))
+    text = pdf_text(sheets.sheet_pdf(five, "de"))
     ladder_names = " ".join(r.name["de"] for r in five.resources)
     assert ladder_names in text
     top = five.resources[-1]
@@ -226,27 +226,27 @@ def test_three_coin_piles_and_tie_break_from_data(base):
         data["tie_break"] = "shared"
 
     three = edited(base, edit)
-    text = pdf_text(sheets.render_sheet(three, "en"))
+    text = pdf_text(sheets.sheet_pdf(three, "en"))
     assert "bronze coin +7" in text
     assert "they share the victory" in text
 
 
 @pytest.mark.slow
 def test_hostile_names_stay_text(base):
-    pdf = sheets.render_sheet(hostile(base), "en")
+    pdf = sheets.sheet_pdf(hostile(base), "en")
     text = pdf_text(pdf)
     assert HOSTILE in text
     assert "#pagebreak()" in text
     assert "#set page(width: 1cm)" in text
     # the long names take more pages than the base game's, each of the same size
-    assert set(page_mm(pdf)) == set(page_mm(sheets.render_sheet(base, "en")))
+    assert set(page_mm(pdf)) == set(page_mm(sheets.sheet_pdf(base, "en")))
 
 
 # -- prose ------------------------------------------------------------------------------------
 
 
 def test_prose_keys_match_across_languages(base):
-    keys = {lang: set(prose.render_prose(base, lang)) for lang in base.languages}
+    keys = {lang: set(prose.prose_texts(base, lang)) for lang in base.languages}
     assert len({frozenset(k) for k in keys.values()}) == 1
 
 
@@ -274,7 +274,7 @@ def test_bad_placeholder_names_the_key(base, source, message):
         data["prose"]["en"]["broken_key"] = source
 
     with pytest.raises(prose.ProseError, match=r"en\.broken_key.*" + re.escape(message)) as err:
-        prose.render_prose(edited(base, edit), "en")
+        prose.prose_texts(edited(base, edit), "en")
     assert err.value.key == "broken_key"
 
 
@@ -283,7 +283,7 @@ def test_markers_from_data_stay_literal(base):
         forged = prose.MARK_OPEN + "up" + prose.MARK_CLOSE  # a marker forged in data
         data["resources"][0]["name"]["en"] = "[[cube:Y]]" + forged
 
-    rendered = prose.render_prose(edited(base, edit), "en")
+    rendered = prose.prose_texts(edited(base, edit), "en")
     ladder = rendered["ladder"]
     assert "[[cube:Y]]up" in ladder  # literal text, the forged sentinels dropped
     assert ladder.count(prose.MARK_OPEN) == 3  # only the template's own icons
@@ -372,7 +372,7 @@ def test_every_bundled_game_and_valid_case_renders(bundled):
     rulesets = {**bundled.rulesets, **cases.rulesets}
     for ruleset in rulesets.values():
         for lang in ruleset.languages:
-            text = pdf_text(sheets.render_sheet(ruleset, lang))
+            text = pdf_text(sheets.sheet_pdf(ruleset, lang))
             assert ruleset.name[lang] in text
             assert " ".join(r.name[lang] for r in ruleset.resources) in text  # the ladder
 
@@ -473,7 +473,7 @@ def every_sheet(bundled):
     for _game, ruleset in sorted(bundled.rulesets.items()):
         for lang in ruleset.languages:
             for paper in ("a4", "letter"):
-                reader = PdfReader(io.BytesIO(sheets.render_sheet(ruleset, lang, paper)))
+                reader = PdfReader(io.BytesIO(sheets.sheet_pdf(ruleset, lang, paper)))
                 sheets_read.append((ruleset, lang, paper, reader))
     return sheets_read
 
@@ -481,7 +481,7 @@ def every_sheet(bundled):
 @pytest.mark.slow
 def test_every_section_keeps_its_heading_and_body_on_one_page(every_sheet):
     for ruleset, lang, paper, reader in every_sheet:
-        text = prose.render_prose(ruleset, lang)
+        text = prose.prose_texts(ruleset, lang)
         pages = [page.extract_text() for page in reader.pages]
         lines = [{squash(line) for line in page.splitlines()} for page in pages]
         flat = [squash(page) for page in pages]
@@ -500,7 +500,7 @@ def test_every_section_keeps_its_heading_and_body_on_one_page(every_sheet):
 @pytest.mark.slow
 def test_the_four_actions_share_the_first_page(every_sheet):
     for ruleset, lang, paper, reader in every_sheet:
-        text = prose.render_prose(ruleset, lang)
+        text = prose.prose_texts(ruleset, lang)
         first = {squash(line) for line in reader.pages[0].extract_text().splitlines()}
         for action in ACTIONS:
             assert squash(text[action]) in first, (ruleset.id, lang, paper, action)
@@ -544,7 +544,7 @@ def test_setup_names_each_coin_with_its_count(base, rendered):
 
 def test_worked_examples_are_drawn_from_the_data(base, rendered):
     text = squash(pdf_text(rendered("en")))
-    rendered_prose = prose.render_prose(base, "en")
+    rendered_prose = prose.prose_texts(base, "en")
     for key in sheets.EXAMPLES:
         assert rendered_prose[key]
         for piece in plain_pieces(rendered_prose[key]):
@@ -565,12 +565,12 @@ def test_card_kinds_on_the_sheet_come_from_the_data(base):
     data = sheets.sheet_data(without, "en", "a4")
     assert [face["kind"] for face in data["cards"]] == ["gain", "upgrade", "point"]
     assert "ex_trade" not in [ex["key"] for ex in data["examples"]]
-    text = pdf_text(sheets.render_sheet(without, "en"))
+    text = pdf_text(sheets.sheet_pdf(without, "en"))
     assert "Trade card" not in text and "Upgrade card" in text
 
 
 def test_letters_on_cubes_and_coins_contrast_with_their_colour(bundled):
-    from century.render.typst.colours import contrast
+    from century.shared.typst.colours import contrast
 
     for ruleset in bundled.rulesets.values():
         data = sheets.sheet_data(ruleset, ruleset.languages[0], "a4")

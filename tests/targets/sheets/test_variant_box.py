@@ -15,10 +15,10 @@ from pypdf import PdfReader
 from typer.testing import CliRunner
 
 from century import cli, prose
+from century.base.resources import RULES
 from century.model.diff import changes
 from century.model.ruleset import Ruleset, VariantOf
 from century.pipeline import compile_paths
-from century.resources import RULES
 from century.targets import cards, sheets
 
 from helpers import VALID, edited
@@ -46,7 +46,7 @@ def assert_box(pdf: bytes, ruleset: Ruleset, lang: str, lines: list[str]) -> Non
     expected = [squash(line) for line in lines]
     assert all(line in first for line in expected), (ruleset.id, lang, text[0][:600])
     assert [first.index(line) for line in expected] == sorted(first.index(e) for e in expected)
-    rendered = prose.render_prose(ruleset, lang)
+    rendered = prose.prose_texts(ruleset, lang)
     assert all(squash(rendered[action]) in first for action in ACTIONS), (ruleset.id, lang)
 
 
@@ -75,9 +75,7 @@ BUNDLED_BOXES = {
 def test_bundled_variants_print_what_differs(bundled, game, lang):
     ruleset = bundled.rulesets[game]
     for paper in PAPERS:
-        assert_box(
-            sheets.render_sheet(ruleset, lang, paper), ruleset, lang, BUNDLED_BOXES[game, lang]
-        )
+        assert_box(sheets.sheet_pdf(ruleset, lang, paper), ruleset, lang, BUNDLED_BOXES[game, lang])
 
 
 @pytest.mark.slow
@@ -85,7 +83,7 @@ def test_a_base_game_has_no_box(bundled):
     base = bundled.rulesets["spice-road"]
     for lang in base.languages:
         assert sheets.sheet_data(base, lang, "a4")["changes"] == []
-        text = squash("".join(pages(sheets.render_sheet(base, lang))))
+        text = squash("".join(pages(sheets.sheet_pdf(base, lang))))
         assert squash(BUNDLED_BOXES["spice-road-classic", lang][0]) not in text
         assert cards.document(base, cards.CardOptions(lang=lang))["text"]["variant_of"] == ""
 
@@ -214,7 +212,7 @@ def test_the_model_lists_the_changes_a_player_meets(house):
     short = compile_paths([VALID]).rulesets["golem-short"]
     assert short.variant_of is not None and short.variant_of.id == "golem"
     assert [c.kind for c in short.variant_of.changes] == ["end_threshold", "cards_removed"]
-    text = prose.render_prose(short, "en")
+    text = prose.prose_texts(short, "en")
     assert text["h_changes"] == "Differences from Century: Golem Edition"
     assert "golem cards" in text["chg_end_threshold"] and "crystal" not in text["chg_cards"]
 
@@ -234,18 +232,16 @@ def test_many_changed_cards_are_counted_with_a_few_examples(base):
         ("en", "changed", "instead of 1 ×"),
         ("de", "geändert", "statt 1 ×"),
     ):
-        line = prose.render_prose(variant, lang)["chg_cards"].replace("\u00a0", " ")
+        line = prose.prose_texts(variant, lang)["chg_cards"].replace("\u00a0", " ")
         assert f": {len(base.merchant_deck)} {counted} (" in line
         assert line.count(was) == prose.CARD_EXAMPLES and line.endswith(", …).")
-        pdf = sheets.render_sheet(variant, lang, "letter")
+        pdf = sheets.sheet_pdf(variant, lang, "letter")
         assert_box(pdf, variant, lang, [line.split(" (")[0]])
 
 
 def test_variant_sheets_are_byte_identical_across_runs(bundled):
     classic = bundled.rulesets["spice-road-classic"]
-    assert sheets.render_sheet(classic, "de", "letter") == sheets.render_sheet(
-        classic, "de", "letter"
-    )
+    assert sheets.sheet_pdf(classic, "de", "letter") == sheets.sheet_pdf(classic, "de", "letter")
 
 
 def test_every_kind_of_change_is_worded_in_every_language(base):
@@ -273,15 +269,15 @@ def test_every_kind_of_change_is_worded_in_every_language(base):
     kinds = {c.kind for c in lineage.changes}
     assert kinds == {*prose.CHANGE_KINDS} - {"ranks", "cards"} | {"cards_changed"}
     for lang in variant.languages:
-        text = prose.render_prose(variant, lang)
+        text = prose.prose_texts(variant, lang)
         worded = [key for key in prose.CHANGE_KEYS if text[key]]
         assert worded == [f"chg_{k}" for k in prose.CHANGE_KINDS if k != "ranks"], lang
         assert not any("None" in text[key] for key in worded), lang
-    english = prose.render_prose(variant, "en")
+    english = prose.prose_texts(variant, "en")
     assert english["chg_caravan_limit"].replace("\u00a0", " ") == (
         "Caravan limit: 9 spices instead of 10."
     )
-    german = prose.render_prose(variant, "de")
+    german = prose.prose_texts(variant, "de")
     for text, line in (
         (english, "New names: mustard cube:Y for turmeric."),
         (german, "Neue Namen: Senf cube:Y statt Kurkuma."),
@@ -314,8 +310,8 @@ def test_a_re_theme_without_new_names_says_the_look_differs(base):
         variant = dataclasses.replace(recoloured, id="recoloured", variant_of=lineage)
         assert lineage.changes[-1].kind == "renamed"
         assert lineage.changes[-1].values["resources"] == []
-        assert prose.render_prose(variant, "en")["chg_renamed"] == en
-        assert prose.render_prose(variant, "de")["chg_renamed"] == de
+        assert prose.prose_texts(variant, "en")["chg_renamed"] == en
+        assert prose.prose_texts(variant, "de")["chg_renamed"] == de
 
 
 def test_prose_keys_of_the_box_are_checked_like_every_key(tmp_path):
@@ -371,5 +367,5 @@ def test_sentences_for_a_solo_game_and_a_tie_won_by_the_earliest(base):
             ],
         ),
     ):
-        text = prose.render_prose(variant, lang)
+        text = prose.prose_texts(variant, lang)
         assert [text[f"chg_{k}"] for k in ("players", "merchant_row", "tie_break")] == lines

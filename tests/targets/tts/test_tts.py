@@ -19,11 +19,11 @@ from typing import Any
 
 import pytest
 
+from century.base.output import MANIFEST, read_manifest
 from century.model.ruleset import Ruleset
-from century.output import MANIFEST, read_manifest
-from century.prose import render_prose
-from century.render.cards.faces import decks
-from century.render.cards.images import deck_images
+from century.prose import prose_texts
+from century.shared.cards.faces import decks
+from century.shared.cards.images import deck_images
 from century.targets import Target, targets
 from century.targets.images import ImageOptions
 from century.targets.images import render as render_images
@@ -136,7 +136,7 @@ def check_decks(ruleset: Ruleset, lang: str, files: dict[str, bytes], base: str 
     whose last cell is free, sheet sizes from the PNG headers."""
     states = objects(files, f"{ruleset.id}-{lang}.json")
     deck_states = [o for o in states if o["Name"] == "Deck"]
-    printed = decks(ruleset, render_prose(ruleset, lang), lang)
+    printed = decks(ruleset, prose_texts(ruleset, lang), lang)
     assert [d["Nickname"] for d in deck_states] == [d.label for d in printed]
     keys: set[str] = set()
     for state, deck in zip(deck_states, printed, strict=True):
@@ -431,7 +431,7 @@ def test_tts_replaces_only_what_century_wrote(run, tmp_path, monkeypatch):
         def no_drawing(*args: object) -> None:
             raise AssertionError("drew before checking the output folder")
 
-        patch.setattr("century.render.typst.render_png", no_drawing)
+        patch.setattr("century.shared.typst.compile_png", no_drawing)
         result = run(*args)
     assert result.exit_code == 1, result.output
     assert "holds files century did not write (tts/spice-road-en.json)" in result.stderr

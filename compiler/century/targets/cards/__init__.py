@@ -15,7 +15,7 @@
 4. a caravan mat per player: seat, starting cubes, the caravan limit as slots, the ladder
    with the points per cube, the four actions.
 
-Geometry lives in `century.render.cards.layout`, the card faces in `.faces`, the tokens
+Geometry lives in `century.shared.cards.layout`, the card faces in `.faces`, the tokens
 and mats in `.kit`; the templates (``cards.typ``, ``faces.typ``, ``kit.typ``) only place
 what they are given. The PDF asks viewers to print at 100 % and in the right duplex mode,
 and card pages carry a trim box (the fronts' outer cut lines) and a bleed box (the frame
@@ -30,9 +30,9 @@ from typing import Any
 
 from century.model.ruleset import Ruleset
 from century.model.text import shown
-from century.prose import SYMBOL_KEYS, has_composed, render_prose, typeset
-from century.render.cards import kit
-from century.render.cards.faces import (
+from century.prose import SYMBOL_KEYS, has_composed, prose_texts, typeset
+from century.shared.cards import kit
+from century.shared.cards.faces import (
     Deck,
     back_face,
     card_size,
@@ -45,7 +45,7 @@ from century.render.cards.faces import (
     mat_text,
     resources,
 )
-from century.render.cards.layout import (
+from century.shared.cards.layout import (
     CARD_H,
     CARD_W,
     DEFAULT_BLEED,
@@ -380,7 +380,7 @@ def document(ruleset: Ruleset, options: CardOptions) -> dict[str, Any]:
     the pages laid out (`_paginate`), and what every page draws from."""
     geo = check(ruleset, options)
     lang = options.lang or ruleset.languages[0]
-    text = render_prose(ruleset, lang)  # a TextError names what is missing
+    text = prose_texts(ruleset, lang)  # a TextError names what is missing
     seats = options.players if options.players is not None else ruleset.players_max
     coin_list = coins(ruleset, seats)
     pages = _paginate(ruleset, options, geo, text, lang, coin_list)
@@ -420,11 +420,11 @@ def _duplex_mode(options: CardOptions) -> str:
 
 def render(ruleset: Ruleset, options: CardOptions) -> bytes:
     """The print-and-play PDF of one kit: `options.paper` and `options.lang`."""
-    from century.render.typst import render_pdf
-    from century.render.typst.pdf import print_settings
+    from century.shared.typst import compile_pdf
+    from century.shared.typst.pdf import print_settings
 
     doc = document(ruleset, options)
-    pdf = render_pdf(TEMPLATE, doc, look_assets(ruleset))
+    pdf = compile_pdf(TEMPLATE, doc, look_assets(ruleset))
     geo = check(ruleset, options)
     trim, bleed = geo.trim_box(), geo.bleed_box()
     boxes = {i: (trim, bleed) for i, p in enumerate(doc["pages"]) if p["type"] == "cards"}

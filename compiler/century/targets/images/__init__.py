@@ -3,7 +3,7 @@
 `render(ruleset, options)` returns every file as ``{relative path: bytes}``:
 
 - ``<lang>/<deck>/<name>.png``: each distinct card front of a deck, once however many copies
-  the deck has, named by its card id (`century.render.names`: ids are data, so a
+  the deck has, named by its card id (`century.shared.names`: ids are data, so a
   name keeps only safe characters; the reference card, which has no id, is ``reference``);
 - ``<lang>/backs/<deck>.png``: the deck's back;
 - ``index.html``: a contact sheet with every card of the game, per language and deck, with
@@ -26,11 +26,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from century.base.resources import templates
 from century.model.ruleset import Ruleset
 from century.model.text import shown
-from century.prose import render_prose
-from century.render.cards.faces import card_size, look_assets
-from century.render.cards.images import (
+from century.prose import prose_texts
+from century.shared.cards.faces import card_size, look_assets
+from century.shared.cards.images import (
     CARD_MM,
     DeckImages,
     card_label,
@@ -38,9 +39,8 @@ from century.render.cards.images import (
     face_context,
     pixels,
 )
-from century.render.cards.layout import DEFAULT_BLEED
-from century.render.names import file_stem
-from century.resources import templates
+from century.shared.cards.layout import DEFAULT_BLEED
+from century.shared.names import file_stem
 from century.targets import (
     Files,
     Languages,
@@ -126,7 +126,7 @@ def plan(ruleset: Ruleset, options: ImageOptions) -> list[Language]:
     found = []
     for lang in languages(ruleset, options.languages):
         folder = file_stem(lang)
-        text = render_prose(ruleset, lang)
+        text = prose_texts(ruleset, lang)
         decks_found = deck_images(ruleset, lang, text)
         paths, faces = [], []
         for deck in decks_found:
@@ -150,13 +150,13 @@ def render(
 ) -> dict[str, bytes]:
     """Every card image and the contact sheet, by path relative to the images folder
     (`planned`: what `plan` gave for these options, to save working it out again)."""
-    from century.render.typst import render_png
+    from century.shared.typst import compile_png
 
     planned = plan(ruleset, options) if planned is None else planned
     files: dict[str, bytes] = {}
     for each in planned:
         data = {**face_context(ruleset, each.lang), "bleed": options.bleed, "faces": each.faces}
-        pngs = render_png(TEMPLATE, data, options.dpi, look_assets(ruleset))
+        pngs = compile_png(TEMPLATE, data, options.dpi, look_assets(ruleset))
         files.update(zip(each.paths, pngs, strict=True))
         tell(options, len(each.paths))
     files["index.html"] = contact_sheet(ruleset, planned, options).encode("utf-8")

@@ -1,16 +1,16 @@
 """The OpenSpiel target: a ``pyspiel`` Python game per game (``<game>_openspiel.py``,
-`runtime.py` here) registered under the game's id, written with the engine and the action
-module it imports (see `century.render.rl`). Using it needs ``open_spiel`` (the ``rl``
+`century.runtime.openspiel`) registered under the game's id, written with the engine and the action
+module it imports (see `century.shared.rl`). Using it needs ``open_spiel`` (the ``rl``
 extra); a plain ``century build`` leaves it out: ``--target openspiel`` or
 ``century openspiel GAME``.
 """
 
 from __future__ import annotations
 
-from century.render import rl
+from century.shared import rl
 from century.targets import Target
 
-ADAPTER = rl.Adapter("openspiel", __name__)
+ADAPTER = rl.Adapter("openspiel")
 generate = ADAPTER.generate
 """Module name -> source: the engine, the action module and the OpenSpiel module."""
 load_game_module = ADAPTER.load

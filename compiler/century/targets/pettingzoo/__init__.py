@@ -1,16 +1,16 @@
 """The PettingZoo target: a PettingZoo AEC environment and a Gymnasium single-agent wrapper
-per game (``<game>_pettingzoo.py``, `runtime.py` here), written with the engine and the
-action module it imports (see `century.render.rl`). Using it needs the ``rl`` extra; writing
+per game (``<game>_pettingzoo.py``, `century.runtime.pettingzoo`), written with the engine and the
+action module it imports (see `century.shared.rl`). Using it needs the ``rl`` extra; writing
 it does not, but a plain ``century build`` leaves it out: ``--target pettingzoo`` or
 ``century pettingzoo GAME``.
 """
 
 from __future__ import annotations
 
-from century.render import rl
+from century.shared import rl
 from century.targets import Target
 
-ADAPTER = rl.Adapter("pettingzoo", __name__)
+ADAPTER = rl.Adapter("pettingzoo")
 generate = ADAPTER.generate
 """Module name -> source: the engine, the action module and the environment module."""
 load_env = ADAPTER.load

@@ -5,7 +5,7 @@ data (ladder, seats, coins, end table, one card face per short form drawn like t
 cards, every distinct composed effect drawn and spelled out with a legend of the symbols, the
 worked examples to show, and for a variant the sentences of what it changes from the game
 it extends) and hands both to Typst as JSON. Letter colours on cubes and
-coins are chosen here for contrast (`century.render.typst.colours`).
+coins are chosen here for contrast (`century.shared.typst.colours`).
 """
 
 from __future__ import annotations
@@ -24,10 +24,10 @@ from century.prose import (
     example_cards,
     prose_context,
     prose_keys,
-    render_prose,
+    prose_texts,
     typeset,
 )
-from century.render.cards.faces import (
+from century.shared.cards.faces import (
     card_kinds,
     look_assets,
     look_data,
@@ -35,7 +35,7 @@ from century.render.cards.faces import (
     point_face,
     resources,
 )
-from century.render.typst.colours import ink_on
+from century.shared.typst.colours import ink_on
 from century.targets import Languages, Papers, Target, TargetError, check_paper, languages
 
 TEMPLATE = "targets/sheets/rules.typ"
@@ -111,7 +111,7 @@ def sheet_data(ruleset: Ruleset, lang: str, paper: str) -> dict[str, Any]:
     check_paper(paper, SheetError)
     try:
         context = prose_context(ruleset, lang)
-        text = render_prose(ruleset, lang)
+        text = prose_texts(ruleset, lang)
     except TextError as err:
         raise SheetError(str(err)) from None
     missing = sorted(prose_keys() - set(ruleset.prose.get(lang, {})))
@@ -170,11 +170,11 @@ def sheet_data(ruleset: Ruleset, lang: str, paper: str) -> dict[str, Any]:
     }
 
 
-def render_sheet(ruleset: Ruleset, lang: str, paper: str = "a4") -> bytes:
+def sheet_pdf(ruleset: Ruleset, lang: str, paper: str = "a4") -> bytes:
     """The rule sheet of `ruleset` in `lang` on `paper`, as PDF bytes."""
-    from century.render.typst import render_pdf
+    from century.shared.typst import compile_pdf
 
-    return render_pdf(TEMPLATE, sheet_data(ruleset, lang, paper), look_assets(ruleset))
+    return compile_pdf(TEMPLATE, sheet_data(ruleset, lang, paper), look_assets(ruleset))
 
 
 def sheet_name(lang: str, paper: str) -> str:
@@ -195,7 +195,7 @@ def render(ruleset: Ruleset, options: SheetOptions) -> dict[str, bytes]:
     """A rule sheet for every language and paper asked for (`names`)."""
     papers = dict.fromkeys(options.papers)
     return {
-        sheet_name(lang, paper): render_sheet(ruleset, lang, paper)
+        sheet_name(lang, paper): sheet_pdf(ruleset, lang, paper)
         for lang in languages(ruleset, options.languages)
         for paper in papers
     }

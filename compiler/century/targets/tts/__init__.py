@@ -39,17 +39,17 @@ from typing import Any
 from century.model.cards import steps_from_json
 from century.model.ruleset import Ruleset, cube_string
 from century.model.text import shown, term
-from century.prose import effect_tokens, render_prose
-from century.render.cards import kit
-from century.render.cards.faces import card_size, look_assets, mat_text
-from century.render.cards.images import (
+from century.prose import effect_tokens, prose_texts
+from century.shared.cards import kit
+from century.shared.cards.faces import card_size, look_assets, mat_text
+from century.shared.cards.images import (
     CardImage,
     DeckImages,
     deck_images,
     face_context,
     pixels,
 )
-from century.render.names import file_stem
+from century.shared.names import file_stem
 from century.targets import (
     Files,
     Languages,
@@ -396,7 +396,7 @@ def plan(ruleset: Ruleset, options: TtsOptions, url: str) -> list[Language]:
     url = check_url(url)
     found = []
     for number, lang in enumerate(languages(ruleset, options.languages)):
-        text = render_prose(ruleset, lang)
+        text = prose_texts(ruleset, lang)
         drawing = Drawing()
         objects: list[dict[str, Any]] = []
         for index, deck in enumerate(deck_images(ruleset, lang, text)):
@@ -429,12 +429,12 @@ def render(
 ) -> dict[str, bytes]:
     """Every file of the kit by path relative to its folder, whose URL is `url`
     (`planned`: what `plan` gave for these arguments, to save working it out again)."""
-    from century.render.typst import render_png
+    from century.shared.typst import compile_png
 
     planned = plan(ruleset, options, url) if planned is None else planned
     files: dict[str, bytes] = {}
     for each in planned:
-        pngs = render_png(TEMPLATE, each.data, options.dpi, look_assets(ruleset))
+        pngs = compile_png(TEMPLATE, each.data, options.dpi, look_assets(ruleset))
         files.update(zip(each.drawing.paths, pngs, strict=True))
         files[each.save_name] = each.save
         tell(options, len(each.drawing.paths) + 1)

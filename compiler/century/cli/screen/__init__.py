@@ -1,0 +1,2 @@
+"""What the commands draw on a terminal: the table of `century play` (`table`) and the
+progress of long runs (`progress`)."""

@@ -1,0 +1,1 @@
+"""A simulation's report: its JSON (`report`), its HTML page and its charts (`charts`)."""

@@ -1,0 +1,3 @@
+"""Games played by bots and what they add up to: one game (`game`, `record`), many in parallel
+(`simulate`), their tallies and statistics (`aggregate`, `stats`, `compare`), stopping when
+sure (`sequential`), the bots' ladder (`ladder`) and the recheck of a stored record."""
