@@ -26,14 +26,18 @@ the median moves/s, and steps/s and moves/s each as a share of the engine's move
 
 With ``--against REV`` the adapters (the action module with its observation encoder, and
 the PettingZoo module) as they were at git revision REV play beside today's, on today's
-engine, in the same rounds (kinds marked ``@REV``): the A/B of the encoder. ``--only`` picks
-kinds by name (``engine`` always runs: the shares are of its moves/s). The run ends with the
-two targets: PettingZoo's moves/s as a share of the engine's (aim: 25% or more) and the
-vector environment of 16 games against 16 single environments stepped in a loop (aim: 1.5x).
+engine, in the same rounds (kinds marked ``@REV``): the A/B of the encoder. With ``--native``
+the engine and the action codec compiled with mypyc (``century pettingzoo GAME --native``)
+play beside the pure ones (kinds marked ``@native``; the shares stay of the pure engine).
+``--only`` picks kinds by name (``engine`` always runs: the shares are of its moves/s). The
+run ends with the two targets: PettingZoo's moves/s as a share of the engine's (aim: 25% or
+more) and the vector environment of 16 games against 16 single environments stepped in a
+loop (aim: 1.5x).
 
     python benchmarks/bench_rl.py                    # spice-road, 2 players
     python benchmarks/bench_rl.py --game golem --players 2 4 --rounds 5
     python benchmarks/bench_rl.py --against HEAD~3 --envs 16 --only pettingzoo vector-16 singles-16
+    python benchmarks/bench_rl.py --native --envs 16   # also compiled (century pettingzoo --native)
 """
 
 from __future__ import annotations
@@ -212,30 +216,55 @@ def load_against(ruleset, revision: str):
 
     root = Path(__file__).resolve().parent.parent
 
-    def source(path: str) -> str:
-        text = subprocess.run(
-            ["git", "show", f"{revision}:{path}"], cwd=root, check=True, capture_output=True
-        ).stdout.decode("utf-8")
-        return text[text.index('"""') :]
+    def source(*paths: str) -> str:
+        """The first of `paths` that `revision` has (the copied sources moved once)."""
+        for path in paths:
+            done = subprocess.run(
+                ["git", "show", f"{revision}:{path}"], cwd=root, capture_output=True
+            )
+            if done.returncode == 0:
+                text = done.stdout.decode("utf-8")
+                return text[text.index('"""') :]
+        raise SystemExit(f"{revision} has none of {paths}")
 
     name = module_name(ruleset)
     actions = f"{name}_actions"
     modules = {
         name: generate(ruleset),
-        actions: rl.render(
+        actions: rl.fill_module(
             ruleset,
-            source("compiler/century/runtime/actions.py"),
+            source("compiler/century/runtime/actions.py", "compiler/century/render/rl/actions.py"),
             {"ENGINE_MODULE": name},
             {"engine": name},
         ),
-        f"{name}_pettingzoo": rl.render(
+        f"{name}_pettingzoo": rl.fill_module(
             ruleset,
-            source("compiler/century/runtime/pettingzoo.py"),
+            source(
+                "compiler/century/runtime/pettingzoo.py",
+                "compiler/century/targets/pettingzoo/runtime.py",
+            ),
             {"ACTIONS_MODULE": actions},
             {"engine": name, "actions": actions},
         ),
     }
     return rl.load(modules)[f"{name}_pettingzoo"]
+
+
+def load_native(ruleset, folder: Path):
+    """The PettingZoo module of ``century pettingzoo GAME --native`` written into `folder`:
+    the engine and the action codec compiled with mypyc, imported by name."""
+    import importlib
+
+    from century.engine import module_name
+    from century.targets import Native
+    from century.targets.pettingzoo import TARGET
+
+    for name, data in TARGET.files(ruleset, Native(native=True)).items():
+        (folder / name).write_bytes(data)
+    sys.path.insert(0, str(folder))
+    module = importlib.import_module(f"{module_name(ruleset)}_pettingzoo")
+    assert not module.actions.__file__.endswith(".py"), "the codec did not load compiled"
+    return module
 
 
 def adapter_kinds(module, args, suffix: str = "") -> dict[str, Play]:
@@ -286,6 +315,9 @@ def main() -> None:
     parser.add_argument("--envs", type=int, nargs="+", default=[1, 16, 256], help="vector sizes")
     parser.add_argument("--against", metavar="REV", help="also the adapters of git revision REV")
     parser.add_argument("--only", nargs="+", metavar="KIND", help="only these kinds")
+    parser.add_argument(
+        "--native", action="store_true", help="also the engine and codec compiled (@native)"
+    )
     args = parser.parse_args()
 
     ruleset = compile_paths().rulesets[args.game]
@@ -295,6 +327,14 @@ def main() -> None:
     kinds.update(adapter_kinds(module, args))
     if args.against:
         kinds.update(adapter_kinds(load_against(ruleset, args.against), args, f"@{args.against}"))
+    if args.native:
+        import tempfile
+
+        folder = Path(tempfile.mkdtemp(prefix="bench-rl-native-"))
+        native = load_native(ruleset, folder)
+        native.engine.warm_up()
+        kinds["engine@native"] = engine_games(native, args.engine_games)
+        kinds.update(adapter_kinds(native, args, "@native"))
     openspiel = openspiel_games(ruleset, args.env_games) if _chosen("openspiel", args) else None
     if openspiel is not None:
         kinds["openspiel"] = openspiel

@@ -135,6 +135,16 @@ def test_golden_engine_for_spice_road(refresh_goldens):
     assert without_hash(own) == golden, f"engine constants changed; review, run {refresh}"
 
 
+def test_a_generated_engine_declares_its_constants_as_the_runtime_does():
+    """The constants block carries the runtime's annotations, so a compiler that reads types
+    (mypyc, for the engine and the modules that import it) knows every table's type."""
+    engine = load_engine(spice_road())
+    declared = {name: kind for name, kind in engine.__annotations__.items() if name.isupper()}
+    expected = {k: v for k, v in copied_engine.__annotations__.items() if k.isupper()}
+    assert declared == expected
+    assert {"SEATS", "COINS", "POINT_CARDS", "CARDS"} <= set(declared)
+
+
 def test_tables_come_from_the_model():
     base = spice_road()
     engine = load_engine(changed(base, caravan_limit=base.caravan_limit + 2))

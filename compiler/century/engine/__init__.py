@@ -113,6 +113,13 @@ def _copies(cards: tuple[MerchantCard, ...]) -> dict[str, int]:
     return counts
 
 
+def _declared(name: str) -> str:
+    """The left-hand side of a constant's line: its name, with the runtime's annotation (the
+    template writes the same, so the literal is laid out for the whole line)."""
+    annotation = runtime.__annotations__.get(name)
+    return f"{name}: {annotation}" if annotation else name
+
+
 def context(ruleset: Ruleset) -> dict[str, str]:
     """The template's values, each already a Python literal."""
     cards, _ = _card_table(ruleset)
@@ -144,7 +151,7 @@ def context(ruleset: Ruleset) -> dict[str, str]:
         "resource_points": tuple(ruleset.resource_points),
         "tie_break": ruleset.tie_break,
     }
-    rendered = {key: assign(key.upper(), value) for key, value in values.items()}
+    rendered = {key: assign(_declared(key.upper()), value) for key, value in values.items()}
     plain_hash = re.fullmatch(r"[0-9a-f]{1,128}", digest)
     rendered["source_hash_comment"] = digest if plain_hash else "(see SOURCE_HASH)"
     return rendered

@@ -89,23 +89,31 @@ def extension_name(name: str) -> str:
     return name + (sysconfig.get_config_var("EXT_SUFFIX") or EXTENSION_SUFFIXES[0])
 
 
-def native_source(source: str, name: str) -> str:
-    """What is compiled: the engine's source and a check, run on import, that the ``.py``
-    beside the extension (if any) is still `source`."""
+def native_source(source: str, name: str, compiled: str | None = None) -> str:
+    """What is compiled: `compiled` (else `source`) and a check, run on import, that the
+    ``.py`` beside the extension (if any) is still `source`."""
     digest = hashlib.sha256(source.encode("utf-8")).hexdigest()
     guard = _GUARD.format(extension=extension_name(name), source=f"{name}.py", digest=digest)
-    return source + guard
+    return (source if compiled is None else compiled) + guard
 
 
-def compile_native(source: str, name: str) -> tuple[str, bytes]:
-    """The engine module `name` of `source` compiled with mypyc: (file name, bytes). Built in
-    a temporary folder that is removed; `NativeError` says what is missing or why it failed."""
+def compile_native(
+    source: str, name: str, compiled: str | None = None, beside: dict[str, str] | None = None
+) -> tuple[str, bytes]:
+    """The module `name` of `source` compiled with mypyc: (file name, bytes). `compiled` is
+    the text compiled when it differs from `source` (the ``.py`` the extension stands in
+    for); `beside` names the modules it imports (name -> source), read for their types and
+    not compiled. Built in a temporary folder that is removed; `NativeError` says what is
+    missing or why it failed."""
     lacking = missing()
     if lacking:
         raise NativeError(f"cannot compile the engine natively: {lacking}")
     with tempfile.TemporaryDirectory(prefix="century-native-") as folder:
         tmp = Path(folder)
-        (tmp / f"{name}.py").write_text(native_source(source, name), encoding="utf-8")
+        for other, text in (beside or {}).items():
+            (tmp / f"{other}.py").write_text(text, encoding="utf-8")
+        text = native_source(source, name, compiled)
+        (tmp / f"{name}.py").write_text(text, encoding="utf-8")
         env = {
             **os.environ,
             "MYPYC_OPT_LEVEL": "3",

@@ -50,8 +50,8 @@ ACTIONS_MODULE = ""
 # </rl constants>
 
 if TYPE_CHECKING:  # the game's modules (in the package: the runtimes they are made from)
-    import century.runtime.actions as actions
     import century.runtime.engine as engine
+    import century.runtime.actions as actions
 else:
     actions = _sibling(ACTIONS_MODULE)
     engine = actions.engine

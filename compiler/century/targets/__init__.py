@@ -83,6 +83,20 @@ class NoOptions:
 
 
 @dataclass(frozen=True)
+class Native:
+    """Whether to compile what the target can compile with mypyc (`century.engine.native`)."""
+
+    native: bool = option(
+        False,
+        "--native",
+        help=(
+            "Also compile the engine and the action codec with mypyc into extension modules "
+            "beside the .py files (needs mypy and a C compiler; exit 1 saying what is missing)."
+        ),
+    )
+
+
+@dataclass(frozen=True)
 class Languages:
     """The languages to render: each a language of the game (`check_options`)."""
 
@@ -220,12 +234,15 @@ class Target:
     def _errors(self) -> Iterator[None]:
         """Raise `error` for what rendering can raise about the data: a missing text, a
         template Typst refuses."""
+        from century.engine.native import NativeError
         from century.shared.typst import RenderError
 
         try:
             yield
         except self.error:
             raise
+        except NativeError as err:
+            raise self.error(str(err)) from None
         except TextError as err:
             raise self.error(str(err)) from None
         except RenderError as err:

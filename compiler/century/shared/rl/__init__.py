@@ -22,6 +22,7 @@ from century import runtime as copies
 from century.engine import HEADER, context, module_name
 from century.engine import generate as generate_engine
 from century.engine.literals import LINE, assign
+from century.engine.native import compile_native
 from century.model.ruleset import Ruleset
 
 _LOADED: dict[str, dict[str, types.ModuleType]] = {}
@@ -93,8 +94,41 @@ class Adapter:
         return load(modules)[list(modules)[-1]]
 
     def render(self, ruleset: Ruleset, options: object) -> dict[str, bytes]:
-        """The three modules, as files."""
-        return module_files(self.generate(ruleset))
+        """The three modules, as files; with ``options.native`` (`century.targets.Native`)
+        the engine and the action codec compiled beside them too (`native_files`)."""
+        modules = self.generate(ruleset)
+        files = module_files(modules)
+        if getattr(options, "native", False):
+            files.update(native_files(modules))
+        return files
+
+
+_TYPED_ENGINE = re.compile(
+    r"^if TYPE_CHECKING:[^\n]*\n    import (\w+) as engine\nelse:\n"
+    r"    engine = _sibling\(ENGINE_MODULE\)\n",
+    re.M,
+)
+
+
+def native_codec(source: str) -> str:
+    """The action codec's source as mypyc compiles it: the engine imported by its name, as a
+    compiled module is always imported (mypyc takes the import for types only when it is
+    under ``TYPE_CHECKING``, and would never run the other branch)."""
+    compiled, found = _TYPED_ENGINE.subn(r"import \1 as engine\n", source, count=1)
+    if not found:
+        raise ValueError("the action codec no longer imports its engine as native_codec expects")
+    return compiled
+
+
+def native_files(modules: dict[str, str]) -> dict[str, bytes]:
+    """The engine and the action codec of `modules` (`codec_sources` first) compiled with
+    mypyc, one extension each (`century.engine.native`: `NativeError` says what is missing).
+    The adapter stays Python: its time goes to its learning library."""
+    engine, codec = list(modules)[:2]
+    found = dict([compile_native(modules[engine], engine)])
+    compiled = native_codec(modules[codec])
+    found.update([compile_native(modules[codec], codec, compiled, {engine: modules[engine]})])
+    return found
 
 
 def load_actions(ruleset: Ruleset) -> types.ModuleType:

@@ -8,7 +8,7 @@ extra); a plain ``century build`` leaves it out: ``--target openspiel`` or
 from __future__ import annotations
 
 from century.shared import rl
-from century.targets import Target
+from century.targets import Native, Target
 
 ADAPTER = rl.Adapter("openspiel")
 generate = ADAPTER.generate
@@ -20,5 +20,6 @@ TARGET = Target(
     "openspiel",
     "an OpenSpiel game (<game>_openspiel.py, with the engine)",
     ADAPTER.render,
+    options=Native,
     in_build=False,
 )

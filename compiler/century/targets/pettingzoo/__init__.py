@@ -8,7 +8,7 @@ it does not, but a plain ``century build`` leaves it out: ``--target pettingzoo`
 from __future__ import annotations
 
 from century.shared import rl
-from century.targets import Target
+from century.targets import Native, Target
 
 ADAPTER = rl.Adapter("pettingzoo")
 generate = ADAPTER.generate
@@ -20,5 +20,6 @@ TARGET = Target(
     "pettingzoo",
     "a PettingZoo environment and a Gymnasium wrapper (<game>_pettingzoo.py, with the engine)",
     ADAPTER.render,
+    options=Native,
     in_build=False,
 )
