@@ -21,14 +21,11 @@ from helpers import (
     COMPOSED_ID,
     bundled_rulesets,
     composed,
+    decisions,
     five_ranks,
     hostile,
     spice_road,
 )
-
-MAX_DECISIONS = 20_000
-"""The decisions a playout may take: a game ends long before (a random five-player game takes
-about a thousand); the cap ends a test whose game would not."""
 
 
 def base_ruleset() -> Ruleset:
@@ -46,13 +43,11 @@ def play_out(ruleset: Ruleset, specs: list[str], seed: int) -> Any:
     engine = load_engine(ruleset)
     state = engine.new_game(len(specs), seed)
     bots = [make_bot(s, engine, ruleset, derive_seed(seed, i)) for i, s in enumerate(specs)]
-    for _ in range(MAX_DECISIONS):
-        if state.is_over():
-            return state
+    for _ in decisions(state):
         move = bots[state.current_player].choose(state)
         assert move in state.legal_moves()
         state.play(move)
-    raise AssertionError(f"no end after {MAX_DECISIONS} decisions")
+    return state
 
 
 def match(ruleset: Ruleset, bot: str, other: str, players: int, games: int, seed: int) -> list:
@@ -155,13 +150,10 @@ def random_states(ruleset: Ruleset, games: int, seed: int, every: int = 3) -> An
     for game in range(games):
         rng = random.Random(derive_seed(seed, game))
         state = engine.new_game(2 + game % 4, derive_seed(seed, "deal", game))
-        for decision in range(MAX_DECISIONS):
-            if state.is_over():
-                break
+        for decision in decisions(state):
             if decision % every == 0:
                 yield state
             state.play(rng.choice(state.legal_moves()))
-        assert state.is_over(), f"no end after {MAX_DECISIONS} decisions"
         yield state
 
 
@@ -414,7 +406,7 @@ def planner_moves(spec: str, games: int) -> str:
         seed = derive_seed(6000, game)
         state = engine.new_game(2, seed)
         bots = [make_bot(spec, engine, ruleset, derive_seed(seed, seat)) for seat in range(2)]
-        while not state.is_over():
+        for _ in decisions(state):
             state.play(bots[state.current_player].choose(state))
         digest.update("\n".join(state.moves()).encode() + b"\n\n")
     return digest.hexdigest()[:16]
@@ -628,7 +620,7 @@ def test_the_planner_races_to_close_a_won_game() -> None:
         seed = derive_seed(6100, game)
         state = engine.new_game(2, seed)
         bots = [PlannerBot(engine, ruleset, derive_seed(seed, seat)) for seat in range(2)]
-        while not state.is_over():
+        for _ in decisions(state):
             view = state.view()
             me = view.current_player
             plan = Plan(bots[me], know, view)
@@ -672,7 +664,7 @@ def test_of_moves_heading_for_a_card_as_fast_the_planner_keeps_the_richest_carav
         state = engine.new_game(2, seed)
         bots = [PlannerBot(engine, ruleset, derive_seed(seed, seat)) for seat in range(2)]
         spending = Spending(engine, ruleset, 0)
-        while not state.is_over():
+        for _ in decisions(state):
             view = state.view()
             plan = Plan(bots[view.current_player], know, view)
             if not plan.opening():
