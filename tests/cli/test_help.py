@@ -12,6 +12,7 @@ import typer
 import typer.main
 
 from century.cli import app
+from century.cli.common import BOT_LIST, SLOW_BOTS
 from century.limits import MAX_GAMES
 from century.play.bots import BOTS
 from century.render.cards.layout import PAPERS
@@ -203,3 +204,16 @@ def test_short_options_do_what_the_long_ones_do(run, tmp_path) -> None:
     assert written and written == sorted(p.name for p in (tmp_path / "b").iterdir())
     for name in written:
         assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes(), name
+
+
+def test_the_docs_cli_reference_lists_the_registry_bots(monkeypatch) -> None:
+    """The docs site's command reference, made from the same options, writes the bots out."""
+    from century.play.bots import BotKind, RandomBot
+
+    from helpers import docs_generator
+
+    monkeypatch.setitem(BOTS, "dawdler", BotKind(RandomBot, "waits and sees"))
+    page = docs_generator().cli_reference()
+    assert BOT_LIST not in page and SLOW_BOTS not in page
+    assert page.count("| `dawdler` | waits and sees |") == len(BOT_COMMANDS)
+    assert page.count(f"Bots: {', '.join(BOTS)} (") == len(BOT_COMMANDS)
