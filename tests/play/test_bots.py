@@ -17,6 +17,7 @@ from century.play.stats import wilson
 from century.play.terminal import Painter, card_text
 
 from helpers import (
+    BUNDLED,
     COMPOSED,
     COMPOSED_ID,
     bundled_rulesets,
@@ -69,7 +70,7 @@ def self_play_rounds(ruleset: Ruleset, bot: str, games: int, seed: int) -> list[
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game", sorted(bundled_rulesets()))
+@pytest.mark.parametrize("game", BUNDLED)
 def test_every_bot_finishes_every_bundled_game(game: str) -> None:
     ruleset = bundled_rulesets()[game]
     state = play_out(ruleset, ["random", "greedy", "search", "planner"], seed=7)
