@@ -244,10 +244,7 @@ def bot_rows() -> list[tuple[str, str]]:
     from century.play.bots import BOTS
 
     return [
-        (
-            f"{name}:N" if kind.option else name,
-            kind.summary + (f"; N: {kind.option}" * bool(kind.option)),
-        )
+        (f"{name}:N", f"{kind.summary}; N: {kind.option}") if kind.option else (name, kind.summary)
         for name, kind in BOTS.items()
     ]
 
