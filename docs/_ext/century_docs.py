@@ -202,7 +202,9 @@ def _option_row(param: Any, ctx: Any) -> str:
     default = _default(param)
     if default:
         bits.append(f"default: `{default}`")
-    return f"| {names} | {_md(', '.join(bits))} | {_md(param.help or '')} |"
+    from century.cli.common import bot_help
+
+    return f"| {names} | {_md(', '.join(bits))} | {_md(bot_help(param.help or ''))} |"
 
 
 def _metavar(param: Any, ctx: Any) -> str:
@@ -256,7 +258,18 @@ def cli_reference() -> str:
             lines += ["| argument or option | value | what it does |", "|---|---|---|"]
             lines += [_option_row(p, sub) for p in params]
             lines += [""]
+        lines += _bot_table(params)
     return "\n".join(lines)
+
+
+def _bot_table(params: list[Any]) -> list[str]:
+    """The registry's bots and what each does, under a command whose options take bots."""
+    from century.cli.common import BOT_LIST, bot_rows
+
+    if not any(BOT_LIST in (getattr(p, "help", "") or "") for p in params):
+        return []
+    rows = [f"| `{name}` | {_md(summary)} |" for name, summary in bot_rows()]
+    return ["| bot | what it does |", "|---|---|", *rows, ""]
 
 
 def _help(text: str) -> str:

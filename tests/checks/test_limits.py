@@ -21,6 +21,7 @@ from helpers import (
     BUNDLED,
     bundled_rulesets,
     changed,
+    decisions,
     docs_generator,
     five_ranks,
     position,
@@ -49,7 +50,7 @@ def measured_moves(engine, players: int, games: int, seed: int) -> int:
     for game in range(games):
         rng = random.Random(seed + game)
         state = engine.new_game(players, seed + game)
-        while not state.is_over():
+        for _ in decisions(state):
             moves = state.legal_moves()
             most = max(most, len(moves))
             state.play(moves[rng.randrange(len(moves))])

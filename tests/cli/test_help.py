@@ -11,13 +11,15 @@ import pytest
 import typer
 import typer.main
 
+from century.base.limits import MAX_GAMES
 from century.bots.registry import BOTS
 from century.cli import app
+from century.cli.common import BOT_LIST, SLOW_BOTS
 from century.shared.cards.layout import PAPERS
 from century.targets import targets
 
 COMMANDS = sorted(c.name or c.callback.__name__ for c in app.registered_commands if c.callback)
-BOT_COMMANDS = ["bots", "play", "simulate"]
+BOT_COMMANDS = ["bots", "experiment", "play", "simulate"]
 WITH_TEXT = {"cards", "sheets", "images", "tts"}
 """The targets whose output has words in a language."""
 TEXTLESS = {"engine", "ruleset", "openspiel", "pettingzoo"}
@@ -31,13 +33,60 @@ def help_text(run, *command: str) -> str:
     return " ".join(result.stdout.split())
 
 
+def listed_bots(text: str) -> list[str]:
+    """The bot names a help's ``Bots: a, b, c (...)`` lists."""
+    listed = re.search(r"Bots: ([a-z, ]+?) \(", text)
+    assert listed, "the help lists no bots"
+    return listed.group(1).split(", ")
+
+
+def bot_section(text: str) -> str:
+    """The help's closing section: the bots and their summaries."""
+    return text.rsplit(" Bots: ", 1)[1]
+
+
+def test_the_commands_that_take_bots_are_the_ones_checked(run) -> None:
+    assert [c for c in COMMANDS if "--bots" in help_text(run, c)] == BOT_COMMANDS
+
+
 @pytest.mark.parametrize("command", BOT_COMMANDS)
 def test_bot_help_lists_every_bot_of_the_registry(run, command: str) -> None:
-    listed = re.search(r"Bots: ([a-z, ]+?) \(", help_text(run, command))
-    assert listed, f"century {command} --help lists no bots"
-    assert listed.group(1).split(", ") == list(BOTS)
-    for example in re.findall(r"e\.g\. ([a-z0-9:]+(?:,[a-z0-9:]+)+)", help_text(run, command)):
+    text = help_text(run, command)
+    assert listed_bots(text) == list(BOTS)
+    section = bot_section(text)
+    for name, kind in BOTS.items():
+        assert f"{name}{':N' if kind.option else ''} {kind.summary}" in section
+    for example in re.findall(r"e\.g\. ([a-z0-9:]+(?:,[a-z0-9:]+)+)", text):
         assert {name.split(":")[0] for name in example.split(",")} <= set(BOTS), example
+
+
+@pytest.mark.parametrize("command", BOT_COMMANDS)
+def test_bot_help_follows_the_registry(run, monkeypatch, command: str) -> None:
+    """A bot added to the registry, and one taken out, show in the help as they are."""
+    from century.bots.registry import BotKind, RandomBot
+
+    monkeypatch.setitem(BOTS, "dawdler", BotKind(RandomBot, "waits and sees", auto=False))
+    monkeypatch.delitem(BOTS, "search")
+    text = help_text(run, command)
+    assert listed_bots(text) == [*[n for n in BOTS if n != "dawdler"], "dawdler"]
+    assert "search" not in listed_bots(text)
+    section = bot_section(text)
+    assert "dawdler waits and sees" in section and "search:N" not in section
+    if command in ("bots", "simulate"):  # the bots `auto` and the ladder leave out
+        assert "slow ones: expert, dawdler)" in text
+
+
+@pytest.mark.parametrize("command", BOT_COMMANDS)
+def test_games_and_bots_are_one_option_everywhere(run, command: str) -> None:
+    """``--games`` and ``--bots`` take the same names and bounds in every command
+    (`century.cli.common.games_option`, `bots_option`)."""
+    text = help_text(run, command)
+    assert "-b, --bots BOTS " in text
+    if command != "play":  # one game
+        assert "-n, --games N " in text
+        for given, said in (("0", "must be 1 or more"), (str(MAX_GAMES + 1), "must be at most")):
+            result = run(command, "spice-road", "-n", given)
+            assert result.exit_code == 2 and f"--games {said}" in result.stderr
 
 
 @pytest.mark.parametrize("command", COMMANDS)
@@ -155,3 +204,16 @@ def test_short_options_do_what_the_long_ones_do(run, tmp_path) -> None:
     assert written and written == sorted(p.name for p in (tmp_path / "b").iterdir())
     for name in written:
         assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes(), name
+
+
+def test_the_docs_cli_reference_lists_the_registry_bots(monkeypatch) -> None:
+    """The docs site's command reference, made from the same options, writes the bots out."""
+    from century.bots.registry import BotKind, RandomBot
+
+    from helpers import docs_generator
+
+    monkeypatch.setitem(BOTS, "dawdler", BotKind(RandomBot, "waits and sees"))
+    page = docs_generator().cli_reference()
+    assert BOT_LIST not in page and SLOW_BOTS not in page
+    assert page.count("| `dawdler` | waits and sees |") == len(BOT_COMMANDS)
+    assert page.count(f"Bots: {', '.join(BOTS)} (") == len(BOT_COMMANDS)

@@ -25,6 +25,7 @@ from helpers import (
     ROOT,
     bundled_rulesets,
     changed,
+    decisions,
     five_ranks,
     hostile,
     lint,
@@ -237,7 +238,7 @@ def test_cli_replay_checks_and_prints_a_record(run, tmp_path):
 def test_cli_replay_of_a_finished_game_names_the_winner(run, tmp_path):
     engine = load_engine(spice_road())
     state = engine.new_game(2, 9)
-    while not state.is_over():
+    for _ in decisions(state):
         moves = state.legal_moves()
         claims = [m for m in moves if m.startswith("claim")]
         state.play(claims[0] if claims else moves[len(state.moves()) * 7 % len(moves)])
@@ -308,7 +309,7 @@ def test_a_state_prints_its_board():
     assert lines[3].startswith("coins: gold ")
     assert lines[4] == "seat 1: score 0, caravan yyy, hand +yy up2, played -, point cards 0"
     rng = random.Random(7)
-    while not state.is_over():
+    for _ in decisions(state):
         state.play(rng.choice(state.legal_moves()))
     winners = " and ".join(f"seat {seat + 1}" for seat in state.winners())
     assert str(state).splitlines()[0].endswith(f"game over: winner {winners}")

@@ -15,6 +15,8 @@ import pytest
 
 from century.engine import load_engine
 
+from helpers import decisions
+
 LONG = "x" * 100_000
 NOT_WHOLE = [1.5, 2.0, math.nan, math.inf, "3", b"3", True, None, [], (1,), object()]
 """Values that are not whole numbers (a float that is whole is still a float)."""
@@ -128,7 +130,7 @@ def test_copies_of_a_state_are_independent_games(E, copier):
     twin = copier(state)
     assert twin.to_dict() == before
     rng = random.Random(1)
-    while not twin.is_over():
+    for _ in decisions(twin):
         moves = twin.legal_moves()
         twin.play(moves[rng.randrange(len(moves))])
     assert state.to_dict() == before  # the original did not move

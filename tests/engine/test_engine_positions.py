@@ -18,12 +18,35 @@ from century.engine import load_engine
 
 from helpers import changed, five_ranks, position, spice_road
 
-BASE = spice_road()
-ENGINES = {"spice-road": load_engine(BASE), "five-ranks": load_engine(five_ranks(BASE))}
+MOVE_COUNTS = (0, 7, 40, 400)
+"""The random moves played to reach the positions of each seed: the last caps a playout."""
+SEEDS = 4
+"""Seeded games per engine whose positions are checked."""
+ROUND_TRIPS = 24
+"""Positions checked one by one: the first engine's, of its first two seeds."""
+
+
+@pytest.fixture(scope="module")
+def engines() -> dict[str, Any]:
+    """The engines of Spice Road and of its five-rank variant, by name."""
+    base = spice_road()
+    return {"spice-road": load_engine(base), "five-ranks": load_engine(five_ranks(base))}
+
+
+@pytest.fixture(scope="module")
+def engine(engines: dict[str, Any]) -> Any:
+    """Spice Road's engine."""
+    return engines["spice-road"]
+
+
+@pytest.fixture(scope="module")
+def all_positions(engines: dict[str, Any]) -> list[tuple[str, dict]]:
+    """Positions met in seeded random games of every engine (`positions`)."""
+    return positions(engines)
 
 
 def played(engine: Any, players: int, seed: int, moves: int) -> Any:
-    """A seeded game after `moves` random moves."""
+    """A seeded game after at most `moves` random moves."""
     rng = random.Random(seed)
     state = engine.new_game(players, seed)
     for _ in range(moves):
@@ -34,12 +57,14 @@ def played(engine: Any, players: int, seed: int, moves: int) -> Any:
     return state
 
 
-def positions() -> list[tuple[str, dict]]:
+def positions(engines: dict[str, Any]) -> list[tuple[str, dict]]:
+    """Per engine, seed and move count: the position with its moves, as a new start, and hand
+    made (no seed)."""
     found = []
-    for name, engine in ENGINES.items():
-        for seed in range(4):
+    for name, engine in engines.items():
+        for seed in range(SEEDS):
             players = 2 + seed % 3
-            for moves in (0, 7, 40, 400):
+            for moves in MOVE_COUNTS:
                 state = played(engine, players, seed, moves)
                 found.append((name, state.to_dict()))  # with the moves from the seed
                 found.append((name, state.to_dict(moves=False)))  # a new start
@@ -47,8 +72,6 @@ def positions() -> list[tuple[str, dict]]:
                 found.append((name, hand_made))
     return found
 
-
-POSITIONS = positions()
 
 JSON = st.recursive(
     st.none()
@@ -103,9 +126,9 @@ def mutate(data: dict, where: tuple, how: int, value: Any) -> dict:
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 @given(data=st.data())
-def test_mutated_positions_raise_only_value_errors_and_change_nothing(data):
-    name, valid = data.draw(st.sampled_from(POSITIONS))
-    engine = ENGINES[name]
+def test_mutated_positions_raise_only_value_errors_and_change_nothing(data, engines, all_positions):
+    name, valid = data.draw(st.sampled_from(all_positions))
+    engine = engines[name]
     where = data.draw(st.sampled_from(paths(valid)))
     mutated = mutate(valid, where, data.draw(st.integers(0, 2)), data.draw(JSON))
     before = copy.deepcopy(mutated)
@@ -123,17 +146,21 @@ def test_mutated_positions_raise_only_value_errors_and_change_nothing(data):
     assert again.to_dict() == state.to_dict()
 
 
-@pytest.mark.parametrize(("name", "data"), POSITIONS[:24], ids=lambda x: str(x)[:12])
-def test_valid_positions_round_trip(name, data):
-    engine = ENGINES[name]
+@pytest.mark.parametrize("index", range(ROUND_TRIPS))
+def test_valid_positions_round_trip(index, engines, all_positions):
+    name, data = all_positions[index]
+    engine = engines[name]
     state = engine.State.from_dict(copy.deepcopy(data))
     assert engine.State.from_dict(state.to_dict()).to_dict() == state.to_dict()
 
 
 # -- each field is checked and named ----------------------------------------------------------
 
-E = ENGINES["spice-road"]
-START = E.new_game(2, 3).to_dict(moves=False)
+
+@pytest.fixture(scope="module")
+def start(engine: Any) -> dict:
+    """A new two-player game of Spice Road, without its seed."""
+    return engine.new_game(2, 3).to_dict(moves=False)
 
 
 @pytest.mark.parametrize(
@@ -178,52 +205,52 @@ START = E.new_game(2, 3).to_dict(moves=False)
         ({"seed": None, "moves": [None]}, r"moves\[0\]"),
     ],
 )
-def test_each_bad_field_is_named(change, field):
-    data = {**copy.deepcopy(START), **change}
+def test_each_bad_field_is_named(change, field, engine, start):
+    data = {**copy.deepcopy(start), **change}
     before = copy.deepcopy(data)
     with pytest.raises(ValueError, match=f"^{field}"):
-        E.State.from_dict(data)
+        engine.State.from_dict(data)
     assert data == before
 
 
-def test_a_position_that_is_not_a_mapping_is_refused():
+def test_a_position_that_is_not_a_mapping_is_refused(engine):
     for value in (None, [], "position", 3):
         with pytest.raises(ValueError, match="position"):
-            E.State.from_dict(value)
+            engine.State.from_dict(value)
 
 
-def test_hand_made_turns_follow_the_player_to_move():
-    state = position(E, players=3, current_player=2)
+def test_hand_made_turns_follow_the_player_to_move(engine):
+    state = position(engine, players=3, current_player=2)
     data = state.to_dict()
     assert [s["turns"] for s in data["seats"]] == [1, 1, 0]
     assert data["turn"] == 2
     state.play("rest")
     assert state.rounds() == 1 and state.current_player == 0
-    from_turn = position(E, players=3, turn=7)
+    from_turn = position(engine, players=3, turn=7)
     assert from_turn.current_player == 1
     assert [s["turns"] for s in from_turn.to_dict()["seats"]] == [3, 2, 2]
 
 
-def test_to_dict_carries_the_turn_and_the_seat_that_triggered_the_end():
+def test_to_dict_carries_the_turn_and_the_seat_that_triggered_the_end(engine):
     seats = [{"turns": 1}, {"turns": 1}, {"turns": 0}]
     seats[2] |= {"caravan": "yyrr", "point_cards": ["rrrr"] * 5}
-    state = position(E, players=3, seats=seats, current_player=2, point_row=["yyrr", "bbbb"])
+    state = position(engine, players=3, seats=seats, current_player=2, point_row=["yyrr", "bbbb"])
     state.play("claim 1")
     data = state.to_dict()
     assert data["end_trigger"] == 2 and data["final_round"] and data["turn"] == 3
-    assert E.State.from_dict(data).to_dict() == data
-    assert E.new_game(2, 1).to_dict()["end_trigger"] is None
+    assert engine.State.from_dict(data).to_dict() == data
+    assert engine.new_game(2, 1).to_dict()["end_trigger"] is None
 
 
 @pytest.mark.parametrize("runout", ["shift", "stay"])
-def test_a_coin_pile_empty_from_the_start_has_run_out(runout):
+def test_a_coin_pile_empty_from_the_start_has_run_out(runout, base):
     coins = tuple(
-        dataclasses.replace(c, per_player=0) if c.position == 1 else c for c in BASE.coins
+        dataclasses.replace(c, per_player=0) if c.position == 1 else c for c in base.coins
     )
-    engine = load_engine(changed(BASE, coins=coins, coin_runout=runout))
+    engine = load_engine(changed(base, coins=coins, coin_runout=runout))
     data = engine.new_game(2, 1).to_dict()
-    empty = next(c.id for c in BASE.coins if c.position == 1)
-    other = next(c.id for c in BASE.coins if c.position == 2)
+    empty = next(c.id for c in base.coins if c.position == 1)
+    other = next(c.id for c in base.coins if c.position == 2)
     assert data["coins"][empty]["count"] == 0
     if runout == "shift":
         assert data["coins"][empty]["position"] == 0
@@ -237,9 +264,9 @@ def test_a_coin_pile_empty_from_the_start_has_run_out(runout):
 # -- records ----------------------------------------------------------------------------------
 
 
-def test_replay_refuses_tampered_truncated_and_foreign_records():
-    record = played(E, 2, 5, 30).record()
-    assert E.replay(copy.deepcopy(record)).moves() == record["moves"]
+def test_replay_refuses_tampered_truncated_and_foreign_records(engine):
+    record = played(engine, 2, 5, 30).record()
+    assert engine.replay(copy.deepcopy(record)).moves() == record["moves"]
     bad = [
         ({**record, "rules": "golem"}, "rules"),
         ({**record, "source_hash": "0" * 64}, "source_hash"),
@@ -252,4 +279,4 @@ def test_replay_refuses_tampered_truncated_and_foreign_records():
     ]
     for tampered, field in bad:
         with pytest.raises(ValueError, match=f"^{field}"):
-            E.replay(tampered)
+            engine.replay(tampered)

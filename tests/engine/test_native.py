@@ -25,7 +25,7 @@ from century.engine import load_engine
 from century.engine.native import extension_name, missing
 from century.targets import BuildOptions, targets
 
-from helpers import ROOT, spice_road
+from helpers import ROOT, decisions, spice_road
 
 pytestmark = pytest.mark.slow
 
@@ -75,7 +75,7 @@ def digest(engine, games: int = 60) -> str:
     for seed in range(games):
         state = engine.new_game(2 + seed % 3, seed)
         chooser = random.Random(seed)
-        while not state.is_over():
+        for _ in decisions(state):
             moves = state.legal_moves()
             move = chooser.choice(moves)
             hashed.update(repr((moves, move)).encode())

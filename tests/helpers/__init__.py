@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from helpers.composed import COMPOSED_EDITS, COMPOSED_SENTENCES, composed_variant
 from helpers.docs import DOCS, docs_generator
-from helpers.engine import caravans, position
+from helpers.engine import MAX_DECISIONS, caravans, decisions, position
 from helpers.hostile import HOSTILE, hostile
 from helpers.lint import lint, ruff
 from helpers.paths import BUNDLED, CASES, GOLDEN, REFERENCE, ROOT, TESTS, VALID, as_in_checkout
@@ -39,6 +39,7 @@ __all__ = [
     "DOCS",
     "GOLDEN",
     "HOSTILE",
+    "MAX_DECISIONS",
     "REFERENCE",
     "ROOT",
     "TESTS",
@@ -51,6 +52,7 @@ __all__ = [
     "compiled",
     "composed",
     "composed_variant",
+    "decisions",
     "docs_generator",
     "edited",
     "five_ranks",

@@ -13,7 +13,7 @@ import warnings
 
 import pytest
 
-from helpers import bundled_rulesets, spice_road
+from helpers import bundled_rulesets, decisions, spice_road
 from helpers.serve import served, wait_until
 
 pytest.importorskip("starlette")
@@ -254,7 +254,7 @@ def test_the_server_holds_at_most_its_tables(client):
     ruleset = spice_road()
     engine = load_engine(ruleset)
     finished, bot = engine.new_game(2, 1), GreedyBot(engine, ruleset, 1)
-    while not finished.is_over():
+    for _ in decisions(finished):
         finished.play(bot.choose(finished))
     first = next(iter(server.tables.tables.values()))
     first.state = finished

@@ -9,19 +9,21 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from century.base.limits import MAX_GAMES
 from century.cli.common import (
+    BOT_LIST,
     BUILD,
-    COMPLETE_BOTS,
     COMPLETE_GAMES,
+    SLOW_BOTS,
     Command,
     PlayersOpt,
     QuietOpt,
     RulesOpt,
     SeedOpt,
     WorkersOpt,
+    bots_option,
     check_out,
     fail,
+    games_option,
     load_game,
     stopping_on_signals,
     write_outputs,
@@ -46,21 +48,13 @@ def bots(
             metavar="GAME", help="The game or variant to play.", autocompletion=COMPLETE_GAMES
         ),
     ],
-    games: Annotated[
-        int,
-        typer.Option("--games", "-n", metavar="N", help="Games per pairing.", min=1, max=MAX_GAMES),
-    ] = LADDER_GAMES,
+    games: Annotated[int, games_option("Games per pairing.")] = LADDER_GAMES,
     players: PlayersOpt = 2,
     names: Annotated[
         str,
-        typer.Option(
-            "--bots",
-            "-b",
-            metavar="BOTS",
-            autocompletion=COMPLETE_BOTS,
-            help="The bots to rank, e.g. greedy,planner,planner:4 (default: all but the "
-            "expert). Bots: random, greedy, search, planner, expert (search:N, planner:N, "
-            "expert:N set their budget; expert is slow).",
+        bots_option(
+            "The bots to rank, e.g. greedy,planner,planner:4 (default: all but the slow ones: "
+            f"{SLOW_BOTS}). {BOT_LIST}.",
         ),
     ] = "",
     expert: Annotated[

@@ -183,6 +183,72 @@ WorkersOpt = Annotated[
         min=0,
     ),
 ]
+
+
+def games_option(help: str, *, show_default: bool = True) -> Any:
+    """The ``--games``/``-n`` option of the commands that play games: a whole number from 1
+    to `century.base.limits.MAX_GAMES`, said in `help`."""
+    from century.base.limits import MAX_GAMES
+
+    return typer.Option(
+        "--games",
+        "-n",
+        metavar="N",
+        help=help,
+        min=1,
+        max=MAX_GAMES,
+        show_default=show_default,
+    )
+
+
+BOT_LIST = "{bots}"
+"""Stands in a bot option's help for the bots of the registry (`century.bots.registry.BOTS`),
+written in when the help is shown (`bot_help`); the command's help then lists each bot with
+its summary."""
+
+
+SLOW_BOTS = "{slow bots}"
+"""Stands in a bot option's help for the bots too slow for large runs, those ``--bots auto``
+never picks (`BotKind.auto`), written in as `BOT_LIST` is."""
+
+
+def bots_option(help: str, *, show_default: bool = True) -> Any:
+    """The ``--bots``/``-b`` option of the commands that seat bots: bot names, completed from
+    the registry; `BOT_LIST` in `help` stands for the registry's bots."""
+    return typer.Option(
+        "--bots",
+        "-b",
+        metavar="BOTS",
+        autocompletion=_bots,
+        help=help,
+        show_default=show_default,
+    )
+
+
+def bot_help(text: str) -> str:
+    """`text` with `BOT_LIST` and `SLOW_BOTS` written out from the registry: ``Bots: random,
+    greedy, ... (search:N, ... set their budget)`` and the slow bots' names."""
+    if BOT_LIST not in text and SLOW_BOTS not in text:
+        return text
+    from century.bots.registry import BOTS
+
+    names = ", ".join(BOTS)
+    tuned = [f"{name}:N" for name, kind in BOTS.items() if kind.option]
+    budget = f" ({', '.join(tuned)} set their budget)" if tuned else ""
+    slow = ", ".join(name for name, kind in BOTS.items() if not kind.auto) or "none"
+    return text.replace(BOT_LIST, f"Bots: {names}{budget}").replace(SLOW_BOTS, slow)
+
+
+def bot_rows() -> list[tuple[str, str]]:
+    """Each bot of the registry with what it does (and what its N sets), for a help section."""
+    from century.bots.registry import BOTS
+
+    return [
+        (f"{name}:N", f"{kind.summary}; N: {kind.option}") if kind.option else (name, kind.summary)
+        for name, kind in BOTS.items()
+    ]
+
+
 TargetsOpt = Annotated[
     list[str] | None,
     typer.Option(
@@ -239,7 +305,9 @@ class Command(typer.core.TyperCommand):
         params = [p for p in self.get_params(ctx) if not getattr(p, "hidden", False)]
         arguments = [(_metavar(p), getattr(p, "help", "") or "") for p in params if _is_argument(p)]
         options = [_option_row(p) for p in params if not _is_argument(p)]
-        for title, rows in (("Arguments", arguments), ("Options", options)):
+        listed = any(BOT_LIST in (getattr(p, "help", "") or "") for p in params)
+        bots = bot_rows() if listed else []
+        for title, rows in (("Arguments", arguments), ("Options", options), ("Bots", bots)):
             if rows:
                 with formatter.section(title):
                     formatter.write_dl(rows)
@@ -264,7 +332,7 @@ def _option_row(param: Any) -> tuple[str, str]:
         names += " / " + ", ".join(param.secondary_opts)
     elif not param.is_flag:
         names += f" {_metavar(param)}"
-    help_text = param.help or ""
+    help_text = bot_help(param.help or "")
     default = getattr(param.default, "value", param.default)
     if isinstance(param.show_default, str):  # a default said in words
         help_text += f"  [default: {param.show_default}]"

@@ -12,9 +12,9 @@ from typing import Annotated, Any
 
 import typer
 
-from century.base.limits import MAX_GAMES
 from century.cli.cardopts import CardText, load_changed
 from century.cli.common import (
+    BOT_LIST,
     BUILD,
     COMPLETE_CARDS,
     COMPLETE_GAMES,
@@ -29,8 +29,10 @@ from century.cli.common import (
     StopOpt,
     WidthOpt,
     WorkersOpt,
+    bots_option,
     check_out,
     fail,
+    games_option,
     load_game,
     local_rules,
     stopping_on_signals,
@@ -112,24 +114,17 @@ def experiment(
     ] = None,
     games: Annotated[
         int | None,
-        typer.Option(
-            "--games",
-            "-n",
-            metavar="N",
-            help="Games on each side (default 1000; 300 per card and level for --own).",
-            min=1,
-            max=MAX_GAMES,
+        games_option(
+            "Games on each side (default 1000; 300 per card and level for --own).",
             show_default=False,
         ),
     ] = None,
     players: PlayersOpt = 2,
     bots: Annotated[
         str | None,
-        typer.Option(
-            "--bots",
-            "-b",
-            metavar="BOTS",
-            help="One bot for every seat, or one per seat, e.g. planner,greedy (default greedy).",
+        bots_option(
+            f"One bot for every seat, or one per seat, e.g. planner,greedy (default greedy). "
+            f"{BOT_LIST}.",
             show_default=False,
         ),
     ] = None,

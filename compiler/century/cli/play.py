@@ -15,12 +15,13 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from century.cli.common import (
+    BOT_LIST,
     BUILD,
-    COMPLETE_BOTS,
     COMPLETE_GAMES,
     Command,
     RulesOpt,
     Stopped,
+    bots_option,
     check_out_file,
     fail,
     load_game,
@@ -63,14 +64,8 @@ def play(
     players: Annotated[int, typer.Option(metavar="N", help="Number of players, you included.")] = 2,
     bots: Annotated[
         str,
-        typer.Option(
-            "--bots",
-            "-b",
-            metavar="BOTS",
-            autocompletion=COMPLETE_BOTS,
-            help="Bot for the other seats, or one per other seat, e.g. greedy,planner. Bots: "
-            "random, greedy, search, planner, expert (search:N, planner:N, expert:N set their "
-            "budget).",
+        bots_option(
+            f"Bot for the other seats, or one per other seat, e.g. greedy,planner. {BOT_LIST}."
         ),
     ] = "greedy",
     seat: Annotated[int, typer.Option(metavar="N", help="Your seat, 1 = first to play.")] = 1,

@@ -10,11 +10,11 @@ from typing import Annotated, Any
 
 import typer
 
-from century.base.limits import MAX_GAMES
 from century.cli.common import (
+    BOT_LIST,
     BUILD,
-    COMPLETE_BOTS,
     COMPLETE_GAMES,
+    SLOW_BOTS,
     Command,
     PlayersOpt,
     QuietOpt,
@@ -25,9 +25,11 @@ from century.cli.common import (
     StopOpt,
     WidthOpt,
     WorkersOpt,
+    bots_option,
     check_out,
     fail,
     fail_with,
+    games_option,
     load_game,
     read_json_input,
     stopping_on_signals,
@@ -44,21 +46,14 @@ def simulate(
             metavar="GAME", help="The game or variant to simulate.", autocompletion=COMPLETE_GAMES
         ),
     ] = None,
-    games: Annotated[
-        int,
-        typer.Option("--games", "-n", metavar="N", help="Number of games.", min=1, max=MAX_GAMES),
-    ] = 1000,
+    games: Annotated[int, games_option("Number of games.")] = 1000,
     players: PlayersOpt = 2,
     bots: Annotated[
         str,
-        typer.Option(
-            "--bots",
-            "-b",
-            metavar="BOTS",
-            autocompletion=COMPLETE_BOTS,
-            help="One bot for every seat, or one per seat, e.g. greedy,random. Bots: random, "
-            "greedy, search, planner, expert (search:N, planner:N, expert:N set their budget). "
-            "auto: the strongest bot whose games fit in --time-budget (never expert).",
+        bots_option(
+            f"One bot for every seat, or one per seat, e.g. greedy,random. {BOT_LIST}. auto: "
+            "the strongest bot whose games fit in --time-budget (never the slow ones: "
+            f"{SLOW_BOTS}).",
         ),
     ] = AUTO,
     time_budget: Annotated[

@@ -32,6 +32,7 @@ from helpers import (
     bundled_rulesets,
     changed,
     composed,
+    decisions,
     five_ranks,
     hostile,
     lint,
@@ -146,7 +147,7 @@ def test_masked_actions_and_legal_moves_agree_over_random_play(game, players):
     for seed in range(5):
         rng = random.Random(seed)
         state = actions.engine.new_game(players, seed)
-        while not state.is_over():
+        for _ in decisions(state):
             check_decision(actions, state, rng)
             moves = state.legal_moves()
             claims = [m for m in moves if m.startswith("claim")]

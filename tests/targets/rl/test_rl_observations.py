@@ -14,7 +14,7 @@ import pytest
 
 from century.shared.rl import load_actions
 
-from helpers import bundled_rulesets, five_ranks
+from helpers import bundled_rulesets, decisions, five_ranks
 
 GAMES = dict(bundled_rulesets())
 GAMES["five-ranks"] = five_ranks(GAMES["spice-road"])
@@ -107,7 +107,7 @@ def positions(actions: Any, players: int, seed: int):
     then the final position."""
     rng = random.Random(seed)
     state = actions.engine.new_game(players, seed)
-    while not state.is_over():
+    for _ in decisions(state):
         moves = state.legal_moves()
         claims = [m for m in moves if m.startswith("claim")]
         move = rng.choice(claims if claims and rng.random() < 0.5 else moves)
