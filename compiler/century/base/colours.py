@@ -1,6 +1,6 @@
 """Colour arithmetic (WCAG 2.x): relative luminance, contrast, the ink that reads on a fill.
 
-The checks warn with it (text under 4.5 : 1 on a look's background) and the render library
+The checks warn with it (text under 4.5 : 1 on a look's background) and the shared Typst library
 chooses every ink with it (`century.shared.typst.colours`). Black or white always reaches at
 least 4.58 : 1 against any colour, above the 4.5 : 1 that WCAG asks of normal text.
 """
