@@ -9,7 +9,7 @@ pure Python (it defines `mypyc_attr` only when not type checking).
 
 from __future__ import annotations
 
-import sys
+import importlib.util
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -25,9 +25,9 @@ else:
 
 
 def is_compiled(module: str) -> bool:
-    """Whether the imported module `module` was loaded from a compiled extension."""
-    found = sys.modules.get(module)
-    where = getattr(found, "__file__", None) or ""
+    """Whether `module` (a dotted name) loads from a compiled extension (found, not imported)."""
+    spec = importlib.util.find_spec(module)
+    where = (spec.origin if spec else None) or ""
     return where.endswith(tuple(EXTENSION_SUFFIXES))
 
 
@@ -46,6 +46,4 @@ def compiled_modules() -> list[str]:
 
 def bots_build() -> str:
     """``compiled`` when the bots run as compiled extensions, else ``pure``."""
-    from century.play import planner
-
-    return "compiled" if is_compiled(planner.__name__) else "pure"
+    return "compiled" if is_compiled("century.play.planner") else "pure"
