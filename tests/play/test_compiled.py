@@ -39,7 +39,7 @@ for spec in sys.argv[1:]:
 print(json.dumps(found))
 """
 
-SEATINGS = ("greedy,greedy", "planner,planner", "expert:1,planner")
+SEATINGS = ("greedy,greedy", "search,random", "planner,planner", "expert:1,planner")
 """The bots compared: every seat's moves and the game records of the simulation loop."""
 
 

@@ -122,15 +122,15 @@ class GreedyBot:
     def potential(self, know: Knowledge, targets: list[tuple[int, int]]) -> Callable[[Node], float]:
         """How close a caravan is to the best point card in the row, in points (memoised)."""
         memo: dict[Node, float] = {}
-        weight, limit, value, deficits = self.DISTANCE_WEIGHT, know.limit, know.value, know.deficits
+        weight, limit = self.DISTANCE_WEIGHT, know.limit
 
         def potential(node: Node) -> float:
             found = memo.get(node)
             if found is None:
-                missing = deficits(node)
+                missing = know.deficits(node)
                 best = max((pts - weight * missing[card] for card, pts in targets), default=0)
                 over = node.size - limit
-                found = best + 0.05 * value(node) - (3.0 * over if over > 0 else 0.0)
+                found = best + 0.05 * know.value(node) - (3.0 * over if over > 0 else 0.0)
                 memo[node] = found
             return found
 

@@ -104,31 +104,30 @@ class PlannerBot:
         start = (know.empty, owned)
         layer, seen = [start], {start}
         per_play = 0.0
-        kept_of, value, payable, limit = know.kept, know.value, know.payable, know.limit
-        plays_by_kind, values = know.plays_by_kind, know.values
+        limit, values = know.limit, know.values
         for turn in range(1, self.CYCLE + 1):
             reached: dict[tuple[Node, tuple[int, ...]], int] = {}
             for node, hand in layer:
-                for rest, leaves in plays_by_kind(node, hand):
+                for rest, leaves in know.plays_by_kind(node, hand):
                     for after in leaves:
                         if after.size > limit:
-                            after = kept_of(after)
+                            after = know.kept(after)
                         key = (after, rest)
                         if key not in seen:
                             seen.add(key)
                             worth = values.get(after)
-                            reached[key] = value(after) if worth is None else worth
+                            reached[key] = know.value(after) if worth is None else worth
                 if hand != owned:  # a rest
                     key = (node, owned)
                     if key not in seen:
                         seen.add(key)
-                        reached[key] = value(node)
+                        reached[key] = know.value(node)
             if not reached:
                 break
             kept = sorted(reached.items(), key=lambda item: -item[1])[: self.BEAM]
             per_play = max(per_play, kept[0][1] / turn)
             for (node, _), _ in kept:
-                paid = payable(node) & unpaid
+                paid = know.payable(node) & unpaid
                 unpaid ^= paid
                 while paid:
                     low = paid & -paid
@@ -158,10 +157,10 @@ class Plan:
         self.bot, self.know, self.view = bot, know, view
         self.me = me = view.current_player
         self.row = view.point_row
-        deficits = know.deficits
         values = [float(know.claim_value(view, slot, card)) for slot, card in enumerate(self.row)]
+        others = [know.deficits(view.caravan(p)) for p in range(view.players) if p != me]
         for slot, card in enumerate(self.row):
-            if any(deficits(view.caravan(p))[card] == 0 for p in range(view.players) if p != me):
+            if any(lacking[card] == 0 for lacking in others):
                 values[slot] *= bot.THREAT
         self.values = values
         self.closing = self._closing()
@@ -190,9 +189,9 @@ class Plan:
             return [0.0] * len(self.row)
         mine = view.score(me)
         theirs = max(view.score(p) for p in range(view.players) if p != me)
-        claim_value = self.know.claim_value
+        know = self.know
         return [
-            bot.ENDING if mine + claim_value(view, slot, card) > theirs else 0.0
+            bot.ENDING if mine + know.claim_value(view, slot, card) > theirs else 0.0
             for slot, card in enumerate(self.row)
         ]
 
@@ -366,9 +365,16 @@ class Plan:
             return node
         kept = self._kept.get(node)
         if kept is None:
-            discards = (node.discard(move) for move in node.discard_moves())
-            options = (after for after in discards if after is not None)  # all: they are legal
-            kept = self._kept[node] = max(options, key=self.closeness)
+            best = 0.0  # the first of the closest, as max() would take
+            for move in node.discard_moves():
+                after = node.discard(move)
+                if after is None:  # never: the moves are legal
+                    continue
+                near = self.closeness(after)
+                if kept is None or near > best:
+                    kept, best = after, near
+            assert kept is not None
+            self._kept[node] = kept
         return kept
 
     def closeness(self, node: Node) -> float:
