@@ -10,6 +10,8 @@ Usage (from the checkout, in the venv):
 The tables are built before the first game. A line per game gives the running totals (wins,
 win rate with its interval, CPU seconds per game), so a run stopped early still counts; the
 last line sums the run. A game's CPU time is the whole game's (both bots) in this process.
+The pure bots against the compiled ones (the native build), on the same games:
+``python benchmarks/bench_planner.py --native --bots expert,planner --games 2``.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import argparse
 import statistics
 import time
 
+from century.bots.compiled import bots_build
 from century.bots.registry import check_spec, make_bot
 from century.pipeline import compile_paths
 from century.simulation.config import derive_seed
@@ -67,7 +70,8 @@ def main() -> None:
         f"{args.bot} against {args.against} ({args.game}, 2 players, seed {args.seed}): "
         f"{wins} of {args.games} games = {100 * wins / args.games:.1f}% "
         f"[{100 * lo:.1f}-{100 * hi:.1f} Wilson 95%]; CPU-s per game mean "
-        f"{statistics.mean(cpu):.2f}, max {max(cpu):.2f}; mean rounds {rounds / args.games:.1f}"
+        f"{statistics.mean(cpu):.2f}, max {max(cpu):.2f}; mean rounds {rounds / args.games:.1f}; "
+        f"bots {bots_build()}"
     )
 
 

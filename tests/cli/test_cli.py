@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from century import __version__
+from century.bots.compiled import bots_build
 from century.cli import app
 
 COMMANDS = sorted(c.name or c.callback.__name__ for c in app.registered_commands if c.callback)
@@ -17,7 +18,7 @@ COMMANDS = sorted(c.name or c.callback.__name__ for c in app.registered_commands
 def test_version(run):
     result = run("--version")
     assert result.exit_code == 0
-    assert result.stdout.strip() == f"century {__version__}"
+    assert result.stdout.strip() == f"century {__version__} (bots: {bots_build()})"
 
 
 def test_shell_completion_is_offered(run):

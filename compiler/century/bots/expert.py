@@ -17,7 +17,7 @@ reference for ladders and benchmarks of a few hundred games, not for large simul
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from century.bots.knowledge import knowledge
 from century.bots.planner import Plan, PlannerBot
@@ -30,19 +30,19 @@ if TYPE_CHECKING:
 
 class ExpertBot:
     """Planner moves weighed by short planner games on sampled deals (see the module doc);
-    `deals` is its budget."""
+    `deals` is its budget (0: `DEALS`)."""
 
     name = "expert"
-    DEALS = 6  # sampled deals per decision
-    BREADTH = 3  # the planner's best moves weighed
-    TURNS = 4  # turns per seat the planner plays after a move
-    CUBES = 0.3  # points per unit of cube value in a position's score
-    WIN = 100.0  # score of a finished game won (lost: the negative), beside the margin
+    DEALS: ClassVar[int] = 6  # sampled deals per decision
+    BREADTH: ClassVar[int] = 3  # the planner's best moves weighed
+    TURNS: ClassVar[int] = 4  # turns per seat the planner plays after a move
+    CUBES: ClassVar[float] = 0.3  # points per unit of cube value in a position's score
+    WIN: ClassVar[float] = 100.0  # score of a finished game won (lost: negative), with the margin
 
-    def __init__(self, engine: Engine, ruleset: Ruleset, seed: int, deals: int = DEALS) -> None:
+    def __init__(self, engine: Engine, ruleset: Ruleset, seed: int, deals: int = 0) -> None:
         self.engine = engine
         self.ruleset = ruleset
-        self.deals = deals
+        self.deals = deals or self.DEALS
         self.planner = PlannerBot(engine, ruleset, seed)
         self.rng = random.Random(seed)
 

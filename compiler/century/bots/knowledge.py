@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from itertools import islice
 from math import comb
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
 
 from century.model.ruleset import Ruleset
 
@@ -33,11 +33,11 @@ class Knowledge:
     here).
     """
 
-    MEMO_CAP = 200_000
+    MEMO_CAP: ClassVar[int] = 200_000
     """Memoised caravans per table before the table starts afresh."""
-    TABLES_KEPT = 64
+    TABLES_KEPT: ClassVar[int] = 64
     """Contexts whose memo tables are kept (`table`) before they start afresh."""
-    WORTH_SAMPLE = 500
+    WORTH_SAMPLE: ClassVar[int] = 500
     """The most caravans a merchant card's worth is averaged over."""
 
     def __init__(self, engine: Engine, ruleset: Ruleset) -> None:

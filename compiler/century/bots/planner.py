@@ -23,9 +23,10 @@ It reads only what players see: the decks' order never enters a plan.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property, partial
-from typing import TYPE_CHECKING
+from functools import partial
+from typing import TYPE_CHECKING, ClassVar
 
+from century.bots.compiled import mypyc_attr
 from century.bots.knowledge import Knowledge, Node, knowledge
 from century.model.ruleset import Ruleset
 
@@ -51,34 +52,36 @@ class Candidate:
     claimed: int = -1
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class PlannerBot:
-    """Plans its own next turns (see the module doc); `depth` is its budget."""
+    """Plans its own next turns (see the module doc); `depth` is its budget (0: `DEPTH`)."""
 
     name = "planner"
-    DEPTH = 3  # turns searched exactly, the move now included
-    GAMMA = 0.8  # worth of a point card per turn it is further away...
-    GAMMA_LATE = 0.9  # ...and from `LATE` point cards short of the end on
-    LATE = 2
-    KEEP = 0.05  # worth of a unit of cube value a move leaves in the caravan
-    THREAT = 0.5  # worth kept of a card an opponent can pay now
-    KAPPA = 0.3  # weight of an acquisition's engine gain over the turns left
-    TURNS_PER_CLAIM = 4  # own turns a point card takes, to estimate the turns left
-    ACQUIRE = 3  # merchant cards searched as acquisitions, the best engine gains first
-    CYCLE = 5  # turns searched to measure a hand's pace...
-    BEAM = 30  # ...and states kept per turn
-    ENDING = 50.0  # worth of ending the game ahead (lost if behind)
-    OPENING = 5  # own first turns spent acquiring merchant cards (`Plan.opening`)...
-    BUILT = 1.0  # ...while the hand's pace (`rate`, points per turn) is below this...
-    FEED = 2  # ...valued on the caravans the hand reaches in this many plays...
-    FEED_CAP = 200  # ...the most valuable of them at most...
-    FEED_SHARE = 0.5  # ...for this share of a card's worth (`Plan.worth_to_hand`)
-    PATIENCE = 4  # times the rounds a game should take, to wait for a better end (`Plan`)
-    CLOSE = True  # one card from the end: race for the cards that end the game ahead (`closing`)
+    # The tunings: class variables, so a subclass may change them (compiled too).
+    DEPTH: ClassVar[int] = 3  # turns searched exactly, the move now included
+    GAMMA: ClassVar[float] = 0.8  # worth of a point card per turn it is further away...
+    GAMMA_LATE: ClassVar[float] = 0.9  # ...and from `LATE` point cards short of the end on
+    LATE: ClassVar[int] = 2
+    KEEP: ClassVar[float] = 0.05  # worth of a unit of cube value a move leaves in the caravan
+    THREAT: ClassVar[float] = 0.5  # worth kept of a card an opponent can pay now
+    KAPPA: ClassVar[float] = 0.3  # weight of an acquisition's engine gain over the turns left
+    TURNS_PER_CLAIM: ClassVar[int] = 4  # own turns a point card takes: the turns left
+    ACQUIRE: ClassVar[int] = 3  # merchant cards searched as acquisitions, best gains first
+    CYCLE: ClassVar[int] = 5  # turns searched to measure a hand's pace...
+    BEAM: ClassVar[int] = 30  # ...and states kept per turn
+    ENDING: ClassVar[float] = 50.0  # worth of ending the game ahead (lost if behind)
+    OPENING: ClassVar[int] = 5  # own first turns spent acquiring merchant cards (`Plan.opening`)...
+    BUILT: ClassVar[float] = 1.0  # ...while the hand's pace (`rate`, points per turn) is below...
+    FEED: ClassVar[int] = 2  # ...valued on the caravans the hand reaches in this many plays...
+    FEED_CAP: ClassVar[int] = 200  # ...the most valuable of them at most...
+    FEED_SHARE: ClassVar[float] = 0.5  # ...for this share of a card's worth (`worth_to_hand`)
+    PATIENCE: ClassVar[int] = 4  # times the rounds a game should take, to wait for a better end
+    CLOSE: ClassVar[bool] = True  # one card from the end: race for the cards that end it ahead
 
-    def __init__(self, engine: Engine, ruleset: Ruleset, seed: int, depth: int = DEPTH) -> None:
+    def __init__(self, engine: Engine, ruleset: Ruleset, seed: int, depth: int = 0) -> None:
         self.engine = engine
         self.ruleset = ruleset
-        self.depth = depth
+        self.depth = depth or self.DEPTH
 
     def choose(self, state: State) -> str:
         know = knowledge(self.engine, self.ruleset)
@@ -101,31 +104,30 @@ class PlannerBot:
         start = (know.empty, owned)
         layer, seen = [start], {start}
         per_play = 0.0
-        kept_of, value, payable, limit = know.kept, know.value, know.payable, know.limit
-        plays_by_kind, values = know.plays_by_kind, know.values
+        limit, values = know.limit, know.values
         for turn in range(1, self.CYCLE + 1):
             reached: dict[tuple[Node, tuple[int, ...]], int] = {}
             for node, hand in layer:
-                for rest, leaves in plays_by_kind(node, hand):
+                for rest, leaves in know.plays_by_kind(node, hand):
                     for after in leaves:
                         if after.size > limit:
-                            after = kept_of(after)
+                            after = know.kept(after)
                         key = (after, rest)
                         if key not in seen:
                             seen.add(key)
                             worth = values.get(after)
-                            reached[key] = value(after) if worth is None else worth
+                            reached[key] = know.value(after) if worth is None else worth
                 if hand != owned:  # a rest
                     key = (node, owned)
                     if key not in seen:
                         seen.add(key)
-                        reached[key] = value(node)
+                        reached[key] = know.value(node)
             if not reached:
                 break
             kept = sorted(reached.items(), key=lambda item: -item[1])[: self.BEAM]
             per_play = max(per_play, kept[0][1] / turn)
             for (node, _), _ in kept:
-                paid = payable(node) & unpaid
+                paid = know.payable(node) & unpaid
                 unpaid ^= paid
                 while paid:
                     low = paid & -paid
@@ -141,6 +143,7 @@ class PlannerBot:
         return pace / copies, per_play
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Plan:
     """One decision of a `PlannerBot`.
 
@@ -154,10 +157,10 @@ class Plan:
         self.bot, self.know, self.view = bot, know, view
         self.me = me = view.current_player
         self.row = view.point_row
-        deficits = know.deficits
         values = [float(know.claim_value(view, slot, card)) for slot, card in enumerate(self.row)]
+        others = [know.deficits(view.caravan(p)) for p in range(view.players) if p != me]
         for slot, card in enumerate(self.row):
-            if any(deficits(view.caravan(p))[card] == 0 for p in range(view.players) if p != me):
+            if any(lacking[card] == 0 for lacking in others):
                 values[slot] *= bot.THREAT
         self.values = values
         self.closing = self._closing()
@@ -174,6 +177,7 @@ class Plan:
         worth = (self.row, tuple(values))
         self._kept: dict[Node, Node] = know.table(("kept", worth))
         self._closeness: dict[Node, float] = know.table(("closeness", worth))
+        self._fed: list[Node] | None = None
 
     def _closing(self) -> list[float]:
         """Per point-row slot: `ENDING` if claiming its card would end the game with us
@@ -185,9 +189,9 @@ class Plan:
             return [0.0] * len(self.row)
         mine = view.score(me)
         theirs = max(view.score(p) for p in range(view.players) if p != me)
-        claim_value = self.know.claim_value
+        know = self.know
         return [
-            bot.ENDING if mine + claim_value(view, slot, card) > theirs else 0.0
+            bot.ENDING if mine + know.claim_value(view, slot, card) > theirs else 0.0
             for slot, card in enumerate(self.row)
         ]
 
@@ -290,11 +294,16 @@ class Plan:
             total += max(gains, default=0)
         return share * total / len(nodes) + (1 - share) * know.card_worth[card]
 
-    @cached_property
+    @property
     def fed_caravans(self) -> list[Node]:
         """The caravans the hand's cards (every one owned) lead to from the caravan now in
         up to `FEED` plays (after discarding to the most valuable), the `FEED_CAP` most
-        valuable, the caravan now included."""
+        valuable, the caravan now included (found once per decision)."""
+        if self._fed is None:
+            self._fed = self._fed_caravans()
+        return self._fed
+
+    def _fed_caravans(self) -> list[Node]:
         know, kinds = self.know, sorted(set(self.owned))
         start = self.view.caravan(self.me)
         reached: dict[Node, None] = {start: None}  # an ordered set, for the same order
@@ -356,9 +365,16 @@ class Plan:
             return node
         kept = self._kept.get(node)
         if kept is None:
-            discards = (node.discard(move) for move in node.discard_moves())
-            options = (after for after in discards if after is not None)  # all: they are legal
-            kept = self._kept[node] = max(options, key=self.closeness)
+            best = 0.0  # the first of the closest, as max() would take
+            for move in node.discard_moves():
+                after = node.discard(move)
+                if after is None:  # never: the moves are legal
+                    continue
+                near = self.closeness(after)
+                if kept is None or near > best:
+                    kept, best = after, near
+            assert kept is not None
+            self._kept[node] = kept
         return kept
 
     def closeness(self, node: Node) -> float:
@@ -437,7 +453,7 @@ class Plan:
         candidates that reach it first at this depth. Of the last layer only the caravans
         matter, so it holds caravans alone.
         """
-        kept, plays_by_kind, limit = self.kept, self.know.plays_by_kind, self.know.limit
+        know, limit = self.know, self.know.limit
         reach = [[UNREACHED] * len(self.row) for _ in candidates]
         layer: dict[PlanState, int] = {}
         for index, candidate in enumerate(candidates):
@@ -462,9 +478,9 @@ class Plan:
                         found = ahead[new] = set()
                     self.add_next(found, node, hand, hand != owned)
                     continue
-                for rest, leaves in plays_by_kind(node, hand):
+                for rest, leaves in know.plays_by_kind(node, hand):
                     for after in leaves:
-                        key = (after if after.size <= limit else kept(after), rest, owned)
+                        key = (after if after.size <= limit else self.kept(after), rest, owned)
                         following[key] = following.get(key, 0) | new
                 if hand != owned:
                     key = (node, owned, owned)
@@ -483,14 +499,11 @@ class Plan:
     def add_next(self, found: set[Node], node: Node, hand: tuple[int, ...], rest: bool) -> None:
         """Add to `found` the caravans one more turn (a play from `hand`, or a `rest`)
         leaves."""
-        kept, limit = self.kept, self.know.limit
+        limit = self.know.limit
         plays = node.plays()
-        found.update(
-            after if after.size <= limit else kept(after)
-            for card in set(hand)
-            if (leaves := plays[card])
-            for after in leaves.values()
-        )
+        for card in set(hand):
+            for after in plays[card].values():
+                found.add(after if after.size <= limit else self.kept(after))
         if rest:
             found.add(node)
 
@@ -503,22 +516,31 @@ class Plan:
 
         The turns grow with the value lacking, so per bit mask only the least value lacking
         per slot, over its caravans, counts."""
-        missing, table = self.missing, self._missing
+        table = self._missing
         groups: dict[int, list[tuple[int, ...]]] = {}
         for node, new in arrived.items():
-            lacking = table.get(node) or missing(node)
+            lacking = table.get(node) or self.missing(node)
             if last or 0 in lacking:
-                groups.setdefault(new, []).append(lacking)
+                rows = groups.get(new)
+                if rows is None:
+                    groups[new] = [lacking]
+                else:
+                    rows.append(lacking)
         per_candidate: dict[int, list[tuple[int, ...]]] = {}  # by bit: the least per group
         for new, rows in groups.items():
-            least = tuple(map(min, *rows)) if len(rows) > 1 else rows[0]
+            least = least_of(rows)
             while new:
                 low = new & -new
                 new ^= low
-                per_candidate.setdefault(low.bit_length() - 1, []).append(least)
+                index = low.bit_length() - 1
+                found = per_candidate.get(index)
+                if found is None:
+                    per_candidate[index] = [least]
+                else:
+                    found.append(least)
         per_play = self.per_play
         for index, rows in per_candidate.items():
-            least = tuple(map(min, *rows)) if len(rows) > 1 else rows[0]
+            least = least_of(rows)
             if last:
                 at = [turn + 1 + need / per_play if need else turn for need in least]
             else:
@@ -527,3 +549,10 @@ class Plan:
             for slot, turns in enumerate(at):
                 if turns < best[slot]:
                     best[slot] = turns
+
+
+def least_of(rows: list[tuple[int, ...]]) -> tuple[int, ...]:
+    """The least value per slot over rows of one length."""
+    if len(rows) == 1:
+        return rows[0]
+    return tuple(map(min, *rows))

@@ -25,7 +25,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, ClassVar, Protocol
 
 from century.bots.expert import ExpertBot
 from century.bots.knowledge import Knowledge, Node, knowledge
@@ -68,11 +68,11 @@ class GreedyBot:
     """One-step heuristics toward the point card it is closest to (see the module doc)."""
 
     name = "greedy"
-    DISTANCE_WEIGHT = 2  # points lost per unit of missing cube value
-    HAND_EARLY = 4  # acquire before anything but a claim while owning fewer cards...
-    HAND_TARGET = 8  # ...and rather than rest while owning fewer than this...
-    ACQUIRE_MIN = 2.0  # ...and the card is worth at least this much net
-    PAY_WEIGHT = 0.5  # worth lost per unit of cube value placed on the row
+    DISTANCE_WEIGHT: ClassVar[int] = 2  # points lost per unit of missing cube value
+    HAND_EARLY: ClassVar[int] = 4  # acquire before all but a claim while owning fewer cards...
+    HAND_TARGET: ClassVar[int] = 8  # ...and rather than rest while owning fewer than this...
+    ACQUIRE_MIN: ClassVar[float] = 2.0  # ...and the card is worth at least this much net
+    PAY_WEIGHT: ClassVar[float] = 0.5  # worth lost per unit of cube value placed on the row
 
     def __init__(self, engine: Engine, ruleset: Ruleset, seed: int) -> None:
         self.engine = engine
@@ -122,15 +122,15 @@ class GreedyBot:
     def potential(self, know: Knowledge, targets: list[tuple[int, int]]) -> Callable[[Node], float]:
         """How close a caravan is to the best point card in the row, in points (memoised)."""
         memo: dict[Node, float] = {}
-        weight, limit, value, deficits = self.DISTANCE_WEIGHT, know.limit, know.value, know.deficits
+        weight, limit = self.DISTANCE_WEIGHT, know.limit
 
         def potential(node: Node) -> float:
             found = memo.get(node)
             if found is None:
-                missing = deficits(node)
+                missing = know.deficits(node)
                 best = max((pts - weight * missing[card] for card, pts in targets), default=0)
                 over = node.size - limit
-                found = best + 0.05 * value(node) - (3.0 * over if over > 0 else 0.0)
+                found = best + 0.05 * know.value(node) - (3.0 * over if over > 0 else 0.0)
                 memo[node] = found
             return found
 
@@ -150,14 +150,14 @@ class SearchBot:
     """Greedy moves looked ahead on a sampled deal (see the module doc)."""
 
     name = "search"
-    BREADTH = 3  # moves tried per own turn
-    DEPTH = 3  # own turns looked ahead
+    BREADTH: ClassVar[int] = 3  # moves tried per own turn
+    DEPTH: ClassVar[int] = 3  # own turns looked ahead
 
-    def __init__(self, engine: Engine, ruleset: Ruleset, seed: int, breadth: int = BREADTH) -> None:
+    def __init__(self, engine: Engine, ruleset: Ruleset, seed: int, breadth: int = 0) -> None:
         self.engine = engine
         self.ruleset = ruleset
         self.greedy = GreedyBot(engine, ruleset, seed)
-        self.breadth = breadth
+        self.breadth = breadth or self.BREADTH
         self.rng = random.Random(seed)
 
     def choose(self, state: State) -> str:

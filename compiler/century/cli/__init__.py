@@ -114,7 +114,9 @@ def plain_usage(message: str) -> str:
 
 def _version(value: bool) -> None:
     if value:
-        typer.echo(f"century {__version__}")
+        from century.bots.compiled import bots_build
+
+        typer.echo(f"century {__version__} (bots: {bots_build()})")
         raise typer.Exit()
 
 
