@@ -45,6 +45,27 @@ def test_results_are_identical_for_one_and_two_workers() -> None:
     assert one["results_digest"] == two["results_digest"]
 
 
+def test_a_later_look_warms_the_engine_once_in_the_parent(monkeypatch) -> None:
+    """A sequential comparison plays its games in looks, each through a new pool: the parent
+    warms the engine for the looks after the first (once per process), so no look's workers
+    start cold, and the games are the same."""
+    import multiprocessing
+
+    from century.simulation import simulate as simulate_module
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        pytest.skip("workers inherit a warm engine only when forked")
+    primed: list[int] = []
+    real = simulate_module.prime
+    monkeypatch.setattr(simulate_module, "prime", lambda *a: (primed.append(1), real(*a))[1])
+    game = ruleset()
+    first = list(simulate_module.iter_results(game, CONFIG, workers=2))
+    assert primed == []  # a short run: not worth warming
+    later = list(simulate_module.iter_results(game, CONFIG, workers=2, first=6))
+    assert primed == [1]
+    assert later == first[6:]
+
+
 def test_results_are_identical_on_a_local_dask_cluster() -> None:
     pytest.importorskip(
         "distributed", reason="the optional 'cluster' extra (dask) is not installed"

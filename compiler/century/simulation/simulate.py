@@ -175,7 +175,7 @@ def _run_pool(
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     if method == "fork":
         engine = game_engine(ruleset)  # generated once here, inherited by every worker
-        if config.games - first >= WARM_GAMES:
+        if config.games - first >= WARM_GAMES or first:  # a later look: once per process
             prime(engine, ruleset, config.players)
     pool = multiprocessing.get_context(method).Pool(
         min(workers, len(parts)), _worker_init, (ruleset.to_json(), config)
