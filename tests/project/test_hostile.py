@@ -201,7 +201,8 @@ def gen_table(folder: Path, spec: dict[str, Any]) -> None:
 
 def gen_png(folder: Path, spec: dict[str, Any]) -> None:
     """A real PNG of `spec['width']` × `spec['height']` grey pixels, all zero: a few hundred
-    kilobytes that would decode to that many bytes (a decompression bomb)."""
+    kilobytes that would decode to that many bytes (a decompression bomb); without its end
+    chunk when `spec['end']` is false."""
     import struct
     import zlib
 
@@ -217,7 +218,7 @@ def gen_png(folder: Path, spec: dict[str, Any]) -> None:
     png = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", body)
     path = folder / spec["file"]
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(png + chunk(b"IEND", b""))
+    path.write_bytes(png + (chunk(b"IEND", b"") if spec.get("end", True) else b""))
 
 
 def gen_copy(folder: Path, spec: dict[str, str]) -> None:

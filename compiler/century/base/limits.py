@@ -105,5 +105,9 @@ MAX_ART_SIDE = 20_000
 """Pixels on either side of one picture."""
 MAX_SVG_ELEMENTS = 20_000
 """Elements in one SVG picture or icon."""
+MAX_SVG_DEPTH = 256
+"""Elements nested in one another in an SVG (the renderer refuses deep nesting)."""
+MAX_SVG_SIZE = 1_000_000.0
+"""The largest width or height an SVG's view box (or size) may give, in its own units."""
 MAX_LOOK_FILES = 1000
 """Pictures, icons and fonts one game's look names."""

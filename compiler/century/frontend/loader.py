@@ -9,6 +9,7 @@ duplicate keys (PyYAML keeps the last), merge keys, non-UTF-8 bytes, control cha
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -306,6 +307,14 @@ def _scalar(loader: Any, event: Any) -> Any:
     except (ValueError, OverflowError):
         shown = event.value if len(event.value) <= 40 else event.value[:37] + "..."
         raise _Refused(event.start_mark, "C015", f"cannot read value {shown!r}") from None
+    if isinstance(value, float) and not math.isfinite(value):
+        shown = event.value if len(event.value) <= 40 else event.value[:37] + "..."
+        raise _Refused(
+            event.start_mark,
+            "C015",
+            f"cannot read value {shown!r}: not a finite number",
+            "write a number such as 63 or 88.5 (rules data has no infinity and no NaN)",
+        )
     if not isinstance(value, str | int | float | bool | type(None)):
         value = str(event.value)  # dates and binary stay text; the schema says what it wants
     if isinstance(value, str) and (bad := _control(value)):
