@@ -196,7 +196,7 @@ def experiment(
             remove=tuple(remove or ()),
             add=tuple(_bounded(parse_card)(text, "--add") for text in add or ()),
             replace=tuple(_replacement(text, _bounded(parse_card)) for text in replace or ()),
-            settings=tuple(parse_setting(base, text) for text in set_ or ()),
+            settings=tuple(parse_setting(base, _bounded_setting(text)) for text in set_ or ()),
         )
         config = SimConfig(games, players, seat_bots(bots or "greedy", players), seed)
         variant_id = _free_id(f"{base.id}-changed", base.id)
@@ -461,6 +461,23 @@ def _bounded(
         return parse(text, option)
 
     return bounded
+
+
+def _bounded_setting(text: str) -> str:
+    """`text`, a ``--set PATH=VALUE``, once its VALUE is shown to be within the limits every
+    YAML file is read with (as `_bounded` for a card); ValueError saying which it passes."""
+    from century.base.diagnostics import DiagnosticError
+    from century.frontend.loader import load_text
+
+    _path, sep, value = text.partition("=")
+    if sep and value.strip():
+        try:
+            load_text(value.encode("utf-8", "surrogateescape"), "--set")
+        except DiagnosticError as err:
+            shown = text if len(text) <= 40 else text[:37] + "..."
+            problem = err.diagnostics[0].message
+            raise ValueError(f"--set {shown!r}: its value cannot be read: {problem}") from None
+    return text
 
 
 def _replacement(
