@@ -47,9 +47,11 @@ class TargetError(ValueError):
     """What a target cannot render: `usage` for options that cannot be used (a usage
     error), else for the data (a missing translation, a template that fails)."""
 
-    def __init__(self, message: str, usage: bool = False) -> None:
+    def __init__(self, message: str, usage: bool = False, details: tuple[str, ...] = ()) -> None:
         super().__init__(message)
         self.usage = usage
+        self.details = details
+        """More lines printed under the message, each on its own (a compiler's log)."""
 
 
 # -- options ---------------------------------------------------------------------------------
@@ -244,7 +246,7 @@ class Target:
         except self.error:
             raise
         except NativeError as err:
-            raise self.error(str(err)) from None
+            raise self.error(str(err), details=err.log) from None
         except TextError as err:
             raise self.error(str(err)) from None
         except RenderError as err:
