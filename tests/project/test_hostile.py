@@ -366,6 +366,51 @@ def test_a_killed_build_is_cleaned_up_by_the_next(tmp_path: Path):
     assert all((game / ".century-manifest.json").is_file() for game in out.iterdir())
 
 
+LOOK = """id: mine
+extends: spice-road
+look:
+  decks:
+    point: {back: art/back.svg}
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(os.name != "posix", reason="a process is asked after with kill(pid, 0)")
+def test_a_killed_builds_look_copies_are_removed_by_the_next(tmp_path: Path):
+    rules = tmp_path / "rules"
+    write(rules / "mine.yaml", LOOK)
+    write(rules / "art" / "back.svg", '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 6 9"/>')
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    running = scratch / f"century-look-{os.getpid()}-abc"  # a live process's: kept
+    running.mkdir()
+    env = {**os.environ, "TMPDIR": str(scratch)}
+
+    def images(out: str) -> subprocess.Popen:
+        command = [sys.executable, "-m", "century", "images", "mine", "--out", out]
+        return subprocess.Popen(command, cwd=tmp_path, env=env, stderr=subprocess.PIPE)
+
+    def copies() -> list[Path]:
+        return [path for path in scratch.glob("century-look-*") if path != running]
+
+    run = images("out")
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not copies() and run.poll() is None:
+        time.sleep(0.02)
+    run.kill()
+    run.wait(timeout=60)
+    left = copies()
+    assert left, "the build was killed while its look was copied"
+    again = images("again")  # stopped once its own copies are made: the leftovers are gone
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and again.poll() is None and copies() == left:
+        time.sleep(0.02)
+    again.kill()
+    again.wait(timeout=60)
+    assert not any(path.exists() for path in left), "the killed build's copies remain"
+    assert running.is_dir()
+
+
 def children(pid: int) -> set[int]:
     """The processes whose parent is `pid` (from the process table, /proc)."""
     found = set()

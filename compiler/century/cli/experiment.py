@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import difflib
 import json
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
@@ -260,7 +259,9 @@ def _changed_game(
     user's own words: inside a typed card at its line and column in the option
     (`century.cli.cardopts`), else worded by the change as written (never the temporary file
     it was written to)."""
-    with tempfile.TemporaryDirectory(prefix="century-experiment-") as tmp:
+    from century.base.scratch import scratch
+
+    with scratch("experiment") as tmp:
         return load_changed(
             Path(tmp), text, typed or [], rules or local_rules(), variant_id, described
         )

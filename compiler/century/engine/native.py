@@ -22,11 +22,11 @@ import shutil
 import subprocess
 import sys
 import sysconfig
-import tempfile
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
 from century.base.extras import install_hint
+from century.base.scratch import scratch
 
 COMPILE_TIMEOUT = 900.0
 """Seconds a compile may take before it is given up (a quiet machine takes 20-60)."""
@@ -119,8 +119,8 @@ def compile_native(
     lacking = missing()
     if lacking:
         raise NativeError(f"cannot compile the engine natively: {lacking}")
-    with tempfile.TemporaryDirectory(prefix="century-native-") as folder:
-        tmp = Path(folder)
+    with scratch("native") as tmp:
+        folder = str(tmp)
         for other, text in (beside or {}).items():
             (tmp / f"{other}.py").write_text(text, encoding="utf-8")
         text = native_source(source, name, compiled)
