@@ -403,9 +403,12 @@ def _owned_card(base: Any, text: str, rules: list[Path] | None) -> tuple[Any, st
         )
     try:
         card = _bounded(parse_card)(text, "--own")
-        card_id = derived_id(card) if isinstance(card.get("id", ""), str) else "owned"
-    except (ExperimentError, ValueError, KeyError, TypeError) as err:
+    except (ExperimentError, ValueError) as err:
         fail(str(err) if isinstance(err, ExperimentError) else f"--own {text!r}: {err}", 2)
+    try:  # the card is not checked yet: one the id cannot be read from is checked as "owned"
+        card_id = derived_id(card) if isinstance(card.get("id", ""), str) else "owned"
+    except (LookupError, ValueError, TypeError, AttributeError, StopIteration):
+        card_id = "owned"
     if card_id in ids:
         card_id = f"own-{card_id}"
     card = {**card, "id": card_id}
