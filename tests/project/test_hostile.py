@@ -7,8 +7,9 @@ A case is a YAML mapping:
     what the input is, and which class of the hostile-input list it belongs to.
 ``args``
     the ``century`` command line, run in the case's folder.
-``files`` / ``links`` / ``fifos`` / ``generate``
-    what the folder holds first: text files, symlinks, FIFOs, and generated inputs (see
+``files`` / ``encoded`` / ``links`` / ``fifos`` / ``generate``
+    what the folder holds first: text files (UTF-8; ``encoded``: ``{encoding, text}`` in
+    another encoding, written without a byte-order mark), symlinks, FIFOs, and generated inputs (see
     `GENERATORS`: long variant chains, prose with a given sentence, files with many values,
     deck tables with many rows, game records and simulation reports with a change).
 ``stdin``
@@ -251,6 +252,9 @@ def write(path: Path, text: str) -> None:
 def prepare(folder: Path, case: dict[str, Any]) -> None:
     for name, text in (case.get("files") or {}).items():
         write(folder / name, text)
+    for name, spec in (case.get("encoded") or {}).items():  # text in another encoding
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_bytes(spec["text"].encode(spec["encoding"]))
     for name, target in (case.get("links") or {}).items():
         (folder / name).parent.mkdir(parents=True, exist_ok=True)
         os.symlink(target, folder / name)

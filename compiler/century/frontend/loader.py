@@ -17,7 +17,7 @@ from typing import Any
 import yaml
 
 from century.base.diagnostics import CONTROL, Diagnostic, DiagnosticError, Mark
-from century.base.inputs import read_bytes
+from century.base.inputs import decode_utf8, read_bytes
 from century.base.limits import MAX_DEPTH, MAX_FILE_BYTES, MAX_ITEMS, MAX_NODES
 
 Path_ = tuple[str | int, ...]
@@ -129,7 +129,7 @@ def load_counted(
             ]
         )
     try:
-        text = raw.decode("utf-8")
+        text = decode_utf8(raw)
     except UnicodeDecodeError as err:
         line = raw.count(b"\n", 0, err.start) + 1
         col = err.start - (raw.rfind(b"\n", 0, err.start) + 1) + 1
