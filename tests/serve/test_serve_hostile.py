@@ -169,6 +169,15 @@ def test_slow_and_silent_clients_are_disconnected():
         assert all(closed_within(sock, 2.0) for sock in over)
         for sock in half_heads + unsent_bodies + silent:
             assert closed_within(sock, 5.0)
+        # a connection kept alive after an answer is timed again for its next request
+        kept = connect(
+            port, f"GET /favicon.ico HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode()
+        )
+        kept.settimeout(10)
+        assert kept.recv(4096).startswith(b"HTTP/1.1 204")
+        kept.sendall(head)
+        assert closed_within(kept, 5.0)
+        kept.close()
         # the client may connect again, and a whole request is answered
         games = connect(port, f"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
         games.settimeout(10)

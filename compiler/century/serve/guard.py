@@ -96,8 +96,9 @@ def protocol(
             if self.deadline is None and (self.cycle is None or self.cycle.response_complete):
                 self._start()  # the first byte of the next request on this connection
             super().data_received(data)
-            if self.cycle is not None and not self.cycle.more_body:
-                self._stop()  # the request arrived whole
+            cycle = self.cycle
+            if cycle is not None and not cycle.more_body and not cycle.response_complete:
+                self._stop()  # the request arrived whole (a new one: the last is answered)
 
         def _start(self) -> None:
             self._stop()
