@@ -161,6 +161,7 @@ def test_printing_an_object_is_an_error_not_a_difference_between_builds():
         assert refused.value.code == "C404"
 
 
+@pytest.mark.slow
 def test_the_bundled_prose_passes_on_a_machine_ten_times_slower(monkeypatch):
     """The same rules pass on every machine: the prose's deadline is a backstop that a
     machine ten times slower than this one (its CPU clock run ten times as fast) stays under."""
@@ -180,6 +181,7 @@ def test_the_bundled_prose_passes_on_a_machine_ten_times_slower(monkeypatch):
     assert "C403" not in result.output
 
 
+@pytest.mark.slow
 def test_a_call_on_a_long_text_counts_the_steps_of_its_size():
     from century.prose.sandbox import Budget, SandboxLimit, environment, run_template
 

@@ -137,6 +137,7 @@ def closed_within(sock: socket.socket, seconds: float) -> bool:
     return False
 
 
+@pytest.mark.slow
 def test_the_live_cap_holds_for_connections_opened_at_once():
     with running() as (port, _config):
         made = post(port, "/api/tables", {"game": "spice-road", "seats": ["human", "greedy"]})
@@ -158,6 +159,7 @@ def test_the_live_cap_holds_for_connections_opened_at_once():
     assert statuses.count(b"429") == 14, statuses
 
 
+@pytest.mark.slow
 def test_slow_and_silent_clients_are_disconnected():
     with running(request_seconds=1.0, client_connections=8) as (port, _config):
         head = f"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n".encode()
