@@ -159,3 +159,33 @@ def test_printing_an_object_is_an_error_not_a_difference_between_builds():
         with pytest.raises(ProseError) as refused:
             prose_texts(dataclasses.replace(base, prose=prose), "en")
         assert refused.value.code == "C404"
+
+
+@pytest.mark.slow
+def test_the_bundled_prose_passes_on_a_machine_ten_times_slower(monkeypatch):
+    """The same rules pass on every machine: the prose's deadline is a backstop that a
+    machine ten times slower than this one (its CPU clock run ten times as fast) stays under."""
+    import types
+
+    from typer.testing import CliRunner
+
+    from century import cli
+    from century.prose import sandbox
+
+    real = time.thread_time
+    start = real()
+    slowed = types.SimpleNamespace(thread_time=lambda: start + (real() - start) * 10)
+    monkeypatch.setattr(sandbox, "time", slowed)
+    result = CliRunner().invoke(cli.app, ["validate"])
+    assert result.exit_code == 0, result.output
+    assert "C403" not in result.output
+
+
+@pytest.mark.slow
+def test_a_call_on_a_long_text_counts_the_steps_of_its_size():
+    from century.prose.sandbox import Budget, SandboxLimit, environment, run_template
+
+    env = environment(lambda value: value)
+    slow = env.from_string("{% for i in range(9000) %}{{ (s|list|sort)[0] }}{% endfor %}")
+    with pytest.raises(SandboxLimit, match="PROSE_MAX_STEPS"):
+        run_template(slow, {"s": "x" * 19000}, Budget(seconds=3600))

@@ -75,7 +75,15 @@ def test_the_hook_passes_good_files_and_fails_a_broken_one_with_its_place(projec
 
 @pytest.mark.parametrize(
     "name",
-    ["rules/house.yaml", "rules/HOUSE.YAML", "rules/house.Yml", "cards/m.CSV", "a/rules/x.tsv"],
+    [
+        "rules/house.yaml",
+        "rules/HOUSE.YAML",
+        "rules/house.Yml",
+        "cards/m.CSV",
+        "a/rules/x.tsv",
+        "rules/two\nlines.yaml",  # a name holding a line break is checked too
+        "rules/sub\ndir/deck.csv",
+    ],
 )
 def test_the_pattern_matches_every_rules_file_name(name: str) -> None:
     """Century reads rules files by their ending in any case; the hook hands them all over."""

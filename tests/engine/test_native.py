@@ -227,3 +227,28 @@ def test_without_mypyc_the_error_names_the_native_extra(run, monkeypatch, tmp_pa
         f"'{package}'; in a checkout: pip install -e '.[native]')\n"
     )
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="setuptools finds MSVC itself")
+def test_an_empty_cc_is_no_compiler(run, monkeypatch, tmp_path):
+    monkeypatch.setenv("CC", "")
+    result = run("engine", "spice-road", "--native", "--out", str(tmp_path / "out"))
+    assert result.exit_code == 1, result.output
+    assert "cannot compile the engine natively: CC is set but empty" in result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_mypycs_log_is_printed_line_by_line(run, monkeypatch, tmp_path):
+    log = "engine.c:1:1: error: one\nengine.c:2:1: error: two\n\x1b[31mthree"
+    failed = subprocess.CompletedProcess([], 1, stdout="", stderr=log)
+    monkeypatch.setattr(native_module, "missing", lambda: "")
+    monkeypatch.setattr(native_module.subprocess, "run", lambda *args, **kwargs: failed)
+    result = run("engine", "spice-road", "--native", "--out", str(tmp_path / "out"))
+    assert result.exit_code == 1, result.output
+    assert result.stderr.splitlines() == [
+        "error: spice-road: mypyc failed (exit 1); its last lines:",
+        "  engine.c:1:1: error: one",
+        "  engine.c:2:1: error: two",
+        "  \\x1b[31mthree",
+    ]
+    assert not (tmp_path / "out").exists()

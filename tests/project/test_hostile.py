@@ -7,8 +7,9 @@ A case is a YAML mapping:
     what the input is, and which class of the hostile-input list it belongs to.
 ``args``
     the ``century`` command line, run in the case's folder.
-``files`` / ``links`` / ``fifos`` / ``generate``
-    what the folder holds first: text files, symlinks, FIFOs, and generated inputs (see
+``files`` / ``encoded`` / ``links`` / ``fifos`` / ``generate``
+    what the folder holds first: text files (UTF-8; ``encoded``: ``{encoding, text}`` in
+    another encoding, written without a byte-order mark), symlinks, FIFOs, and generated inputs (see
     `GENERATORS`: long variant chains, prose with a given sentence, files with many values,
     deck tables with many rows, game records and simulation reports with a change).
 ``stdin``
@@ -201,7 +202,8 @@ def gen_table(folder: Path, spec: dict[str, Any]) -> None:
 
 def gen_png(folder: Path, spec: dict[str, Any]) -> None:
     """A real PNG of `spec['width']` × `spec['height']` grey pixels, all zero: a few hundred
-    kilobytes that would decode to that many bytes (a decompression bomb)."""
+    kilobytes that would decode to that many bytes (a decompression bomb); without its end
+    chunk when `spec['end']` is false."""
     import struct
     import zlib
 
@@ -217,7 +219,7 @@ def gen_png(folder: Path, spec: dict[str, Any]) -> None:
     png = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", body)
     path = folder / spec["file"]
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(png + chunk(b"IEND", b""))
+    path.write_bytes(png + (chunk(b"IEND", b"") if spec.get("end", True) else b""))
 
 
 def gen_copy(folder: Path, spec: dict[str, str]) -> None:
@@ -250,6 +252,9 @@ def write(path: Path, text: str) -> None:
 def prepare(folder: Path, case: dict[str, Any]) -> None:
     for name, text in (case.get("files") or {}).items():
         write(folder / name, text)
+    for name, spec in (case.get("encoded") or {}).items():  # text in another encoding
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_bytes(spec["text"].encode(spec["encoding"]))
     for name, target in (case.get("links") or {}).items():
         (folder / name).parent.mkdir(parents=True, exist_ok=True)
         os.symlink(target, folder / name)
@@ -363,6 +368,51 @@ def test_a_killed_build_is_cleaned_up_by_the_next(tmp_path: Path):
     assert again.wait(timeout=300) == 0, again.stderr.read()
     assert not list(out.glob(".century-tmp.*")), "the killed build's temporary folders remain"
     assert all((game / ".century-manifest.json").is_file() for game in out.iterdir())
+
+
+LOOK = """id: mine
+extends: spice-road
+look:
+  decks:
+    point: {back: art/back.svg}
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(os.name != "posix", reason="a process is asked after with kill(pid, 0)")
+def test_a_killed_builds_look_copies_are_removed_by_the_next(tmp_path: Path):
+    rules = tmp_path / "rules"
+    write(rules / "mine.yaml", LOOK)
+    write(rules / "art" / "back.svg", '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 6 9"/>')
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    running = scratch / f"century-look-{os.getpid()}-abc"  # a live process's: kept
+    running.mkdir()
+    env = {**os.environ, "TMPDIR": str(scratch)}
+
+    def images(out: str) -> subprocess.Popen:
+        command = [sys.executable, "-m", "century", "images", "mine", "--out", out]
+        return subprocess.Popen(command, cwd=tmp_path, env=env, stderr=subprocess.PIPE)
+
+    def copies() -> list[Path]:
+        return [path for path in scratch.glob("century-look-*") if path != running]
+
+    run = images("out")
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not copies() and run.poll() is None:
+        time.sleep(0.02)
+    run.kill()
+    run.wait(timeout=60)
+    left = copies()
+    assert left, "the build was killed while its look was copied"
+    again = images("again")  # stopped once its own copies are made: the leftovers are gone
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and again.poll() is None and copies() == left:
+        time.sleep(0.02)
+    again.kill()
+    again.wait(timeout=60)
+    assert not any(path.exists() for path in left), "the killed build's copies remain"
+    assert running.is_dir()
 
 
 def children(pid: int) -> set[int]:

@@ -120,3 +120,87 @@ def test_a_plugin_cannot_take_a_builtin_name(tmp_path: Path) -> None:
     assert built.returncode == 0, built.stderr
     assert "left out: the name 'engine' is taken" in built.stderr
     assert not list((tmp_path / "out").glob("*/card-ids.txt"))
+
+
+ESCAPING = '''\
+"""A target whose file name leaves its output folder."""
+
+import os
+
+from century.targets import Target
+
+
+def render(ruleset, options):
+    return {os.environ["PLUGIN_NAME"]: b"written by a plug-in"}
+
+
+TARGET = Target(name="escape", summary="a file outside", render=render)
+'''
+
+
+@pytest.mark.parametrize("name", ["../../x", "a/../../../x", "ABSOLUTE"])
+def test_a_plugins_file_name_outside_its_folder_is_its_error(tmp_path: Path, name: str) -> None:
+    site = tmp_path / "site"
+    site.mkdir()
+    install(site, "century-escape", "century_escape:TARGET", module=ESCAPING)
+    work = tmp_path / "a" / "b" / "c"
+    work.mkdir(parents=True)
+    victim = tmp_path / "x"
+    name = str(victim) if name == "ABSOLUTE" else name
+    os.environ["PLUGIN_NAME"] = name
+    try:
+        built = century(site, "build", "--target", "escape", "-o", "out", cwd=work)
+        alone = century(site, "escape", "spice-road", "-o", "one", cwd=work)
+    finally:
+        del os.environ["PLUGIN_NAME"]
+    for done in (built, alone):
+        assert done.returncode == 1, done.stdout + done.stderr
+        assert "plug-in target escape (century_escape:TARGET)" in done.stderr
+        assert f"the file name {name!r}" in done.stderr
+        assert "Traceback" not in done.stderr and "bug in century" not in done.stderr
+    assert not victim.exists() and not (tmp_path / "a" / "x").exists()
+    assert not list(tmp_path.rglob("x"))
+    assert not list((work / "out").rglob("*")) if (work / "out").exists() else True
+
+
+BROKEN_RENDER = {
+    "nul-name": ('{"a\\0b.txt": b"x"}', "the file name 'a\\x00b.txt' holds a NUL character"),
+    "str-value": ('{"a.txt": "text\\0"}', "the file 'a.txt' holds a str, not bytes"),
+    "exit": ("raise SystemExit(9)", "failed: SystemExit: 9"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BROKEN_RENDER))
+def test_a_plugins_broken_files_or_exit_are_told_as_its_own(tmp_path: Path, case: str) -> None:
+    body, said = BROKEN_RENDER[case]
+    returned = body if body.startswith("raise") else f"return {body}"
+    module = ESCAPING.replace(
+        'return {os.environ["PLUGIN_NAME"]: b"written by a plug-in"}', returned
+    )
+    site = tmp_path / "site"
+    site.mkdir()
+    install(site, "century-escape", "century_escape:TARGET", module=module)
+    built = century(site, "build", "--target", "escape", "-o", "out", cwd=tmp_path)
+    assert built.returncode == 1, built.stdout + built.stderr
+    assert "plug-in target escape (century_escape:TARGET)" in built.stderr
+    assert said in built.stderr, built.stderr
+    assert "bug in century" not in built.stderr and "Traceback" not in built.stderr
+
+
+def test_a_plugin_that_hangs_on_import_hangs_no_command(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    site.mkdir()
+    install(site, "century-hang", "century_hang:TARGET", module="import time\ntime.sleep(600)\n")
+    os.environ["CENTURY_PLUGIN_SECONDS"] = "1"
+    try:
+        version = century(site, "--version", cwd=tmp_path)
+        listed = century(site, "--help", cwd=tmp_path)
+    finally:
+        del os.environ["CENTURY_PLUGIN_SECONDS"]
+    assert version.returncode == 0 and version.stdout.startswith("century "), version.stderr
+    assert "century_hang" not in version.stderr
+    assert listed.returncode == 0, listed.stderr
+    assert "build" in listed.stdout
+    assert (
+        "plug-in target 'century_hang:TARGET' left out: it did not load within 1 s" in listed.stderr
+    )

@@ -7,11 +7,12 @@ it is in the run's read log and never replaced by output) and says what it is, o
 - a picture or icon is a PNG, a JPEG or an SVG, told by its bytes, not its name; a PNG or
   JPEG is opened by Pillow, its size read from its header and refused past `MAX_ART_PIXELS`
   or `MAX_ART_SIDE` before a pixel is decoded (decompression bombs), then decoded once to
-  show it is whole;
+  show it is whole (a PNG's chunks too, to its end: what passes, the build draws);
 - an SVG is plain XML without a document type (no entities, so no entity bombs), with at
-  most `MAX_SVG_ELEMENTS` elements, no scripts or foreign objects, and no reference to
-  anything outside itself: every ``href`` and ``url(...)`` names an element of the same file
-  (``#id``), so the renderer never reads another file or the network;
+  most `MAX_SVG_ELEMENTS` elements nested at most `MAX_SVG_DEPTH` deep, no scripts, event
+  handlers (``onload=``), style sheets or foreign objects, no reference to anything outside
+  itself (every ``href`` and ``url(...)`` names an element of the same file, ``#id``, so the
+  renderer never reads another file or the network), and a finite size;
 - a font is a TrueType or OpenType file (not a collection) that fontTools reads: its family
   name (as Typst selects it) and the characters it has.
 
@@ -23,14 +24,24 @@ from __future__ import annotations
 
 import hashlib
 import io
+import math
 import os
 import re
+import struct
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
 from century.base.diagnostics import Diagnostic, DiagnosticError, Mark
 from century.base.inputs import read_bytes
-from century.base.limits import MAX_ART_BYTES, MAX_ART_PIXELS, MAX_ART_SIDE, MAX_SVG_ELEMENTS
+from century.base.limits import (
+    MAX_ART_BYTES,
+    MAX_ART_PIXELS,
+    MAX_ART_SIDE,
+    MAX_SVG_DEPTH,
+    MAX_SVG_ELEMENTS,
+    MAX_SVG_SIZE,
+)
 
 PICTURES = ("png", "jpeg", "svg")
 FONTS = ("ttf", "otf")
@@ -166,6 +177,8 @@ def _raster(raw: bytes, name: str, at: Mark) -> tuple[int, int]:
             if width > MAX_ART_SIDE or height > MAX_ART_SIDE or width * height > MAX_ART_PIXELS:
                 raise too_large(f"{width} × {height} pixels")
             img.load()
+        if raw.startswith(b"\x89PNG"):
+            _png_chunks(raw)
     except DiagnosticError:
         raise
     except Image.DecompressionBombError:  # Pillow's own cap, met before ours when opening
@@ -178,6 +191,25 @@ def _raster(raw: bytes, name: str, at: Mark) -> tuple[int, int]:
             "open and save it again in an image editor",
         ) from None
     return width, height
+
+
+def _png_chunks(raw: bytes) -> None:
+    """ValueError unless the PNG's chunks run whole, each with its checksum, to ``IEND``
+    (Pillow decodes a file that stops after its pixel data; the renderer does not)."""
+    at = 8
+    while at + 12 <= len(raw):
+        (length,) = struct.unpack(">I", raw[at : at + 4])
+        kind = raw[at + 4 : at + 8]
+        end = at + 12 + length
+        if end > len(raw):
+            break
+        (crc,) = struct.unpack(">I", raw[end - 4 : end])
+        if zlib.crc32(raw[at + 4 : end - 4]) != crc:
+            raise ValueError(f"its {kind.decode('latin-1')!r} chunk is damaged")
+        if kind == b"IEND":
+            return
+        at = end
+    raise ValueError("the file is cut short (it has no end chunk)")
 
 
 _UNSAFE_SVG = ("script", "foreignObject", "iframe", "audio", "video")
@@ -198,15 +230,29 @@ def _svg(raw: bytes, name: str, at: Mark) -> tuple[int, int]:
             "an SVG with a document type or entities is not allowed",
             "remove the <!DOCTYPE ...> (save it as plain SVG)",
         )
-    count = 0
+    if b"<?xml-stylesheet" in raw.lower():
+        raise refuse(
+            "<?xml-stylesheet?> is not allowed: a picture's style is its own",
+            "remove it, and give the style in the SVG itself",
+        )
+    count = depth = 0
     root = None
     try:
-        for _, element in ET.iterparse(io.BytesIO(raw), events=("start",)):
+        for event, element in ET.iterparse(io.BytesIO(raw), events=("start", "end")):
+            if event == "end":
+                depth -= 1
+                continue
             count += 1
+            depth += 1
             if count > MAX_SVG_ELEMENTS:
                 raise refuse(
                     f"more than {MAX_SVG_ELEMENTS:,} elements",
                     "simplify the drawing, or save it as a PNG",
+                )
+            if depth > MAX_SVG_DEPTH:
+                raise refuse(
+                    f"elements nested more than {MAX_SVG_DEPTH} deep",
+                    "ungroup the drawing, or save it as a PNG",
                 )
             root = element if root is None else root
             tag = element.tag.rsplit("}", 1)[-1]
@@ -217,6 +263,12 @@ def _svg(raw: bytes, name: str, at: Mark) -> tuple[int, int]:
                 texts.append(("style", element.text))
             for attr, value in texts:
                 local = attr.rsplit("}", 1)[-1]
+                if local.lower().startswith("on"):
+                    raise refuse(
+                        f"<{tag}> has the event handler {local}=, a script: not allowed in "
+                        "a picture",
+                        "remove it",
+                    )
                 if local == "href" and not value.strip().startswith("#"):
                     raise refuse(
                         f"<{tag}> links to {value[:60]!r}: an SVG may name only its own "
@@ -244,15 +296,25 @@ def _svg(raw: bytes, name: str, at: Mark) -> tuple[int, int]:
     if root is None or root.tag.rsplit("}", 1)[-1] != "svg":
         raise _refuse(at, "C027", f"{name} cannot be read as SVG: its root is not <svg>")
     box = root.attrib.get("viewBox", "").replace(",", " ").split()
-    try:
-        if len(box) == 4:
-            return round(float(box[2])), round(float(box[3]))
+    if len(box) == 4:
+        sizes = [("viewBox", box[2]), ("viewBox", box[3])]
+    else:
         w, h = (_NUMBER.match(root.attrib.get(k, "")) for k in ("width", "height"))
-        if w and h:
-            return round(float(w.group(1))), round(float(h.group(1)))
-    except ValueError:
-        pass
-    return 0, 0
+        sizes = [("width", w.group(1)), ("height", h.group(1))] if w and h else []
+    found = []
+    for attr, text in sizes:
+        try:
+            value = float(text) if len(text) <= 40 else math.inf
+        except ValueError:
+            return 0, 0  # not a number: the renderer takes the picture's own size
+        if not math.isfinite(value) or not 0 <= value <= MAX_SVG_SIZE:
+            raise refuse(
+                f"its {attr} gives the size {text[:20]}{'...' if len(text) > 20 else ''}, not "
+                f"a number from 0 to {MAX_SVG_SIZE:,.0f}",
+                'give the <svg> a finite viewBox, such as viewBox="0 0 69 94"',
+            )
+        found.append(round(value))
+    return (found[0], found[1]) if found else (0, 0)
 
 
 def _font(raw: bytes, name: str, at: Mark) -> tuple[str, frozenset[int]]:

@@ -113,6 +113,16 @@ def read_json(path: Path, name: str, cap: int, *, log: bool = True) -> Any:
     return parse_json(raw, name)
 
 
+def decode_utf8(raw: bytes) -> str:
+    """`raw` as UTF-8 text; `UnicodeDecodeError` also at a NUL byte, which no text file holds
+    (text saved as UTF-16 without its byte-order mark has one in every other byte)."""
+    text = raw.decode("utf-8")
+    at = raw.find(b"\x00")
+    if at >= 0:
+        raise UnicodeDecodeError("utf-8", raw, at, at + 1, "a NUL byte: UTF-16 or no text")
+    return text
+
+
 def parse_json(raw: bytes, name: str) -> Any:
     """The JSON value in `raw`; `DiagnosticError` located in the file `name` for text that is
     not UTF-8, nested past `MAX_JSON_DEPTH`, has a number of over `MAX_DIGITS` digits, is not

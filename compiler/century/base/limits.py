@@ -90,9 +90,10 @@ PROSE_MAX_RANGE = 10_000
 """Items in one `range(...)` in prose."""
 PROSE_MAX_INT_BITS = 4096
 """Bits in any whole number prose arithmetic makes (`9**(9**9)` is refused, not computed)."""
-PROSE_SECONDS = 0.5
-"""CPU time (seconds of the rendering thread) to render the prose of one language (a backstop:
-the caps above stop a sentence long before it)."""
+PROSE_SECONDS = 20.0
+"""CPU time (seconds of the rendering thread) to render the prose of one language: a backstop
+far above what the caps above allow on any machine, so the same rules pass or fail on a slow
+one too (``CENTURY_PROSE_SECONDS`` sets another)."""
 
 # -- the look: art, icons and fonts ------------------------------------------------------------
 
@@ -105,5 +106,9 @@ MAX_ART_SIDE = 20_000
 """Pixels on either side of one picture."""
 MAX_SVG_ELEMENTS = 20_000
 """Elements in one SVG picture or icon."""
+MAX_SVG_DEPTH = 256
+"""Elements nested in one another in an SVG (the renderer refuses deep nesting)."""
+MAX_SVG_SIZE = 1_000_000
+"""The largest width or height an SVG's view box (or size) may give, in its own units."""
 MAX_LOOK_FILES = 1000
 """Pictures, icons and fonts one game's look names."""

@@ -136,15 +136,7 @@ def build_app(command: str | None = None) -> typer.Typer:
     """The `century` app with every command of `MODULES`; with `command`, the app with that
     command alone, importing only the modules up to the one that has it (the whole app when
     none has it)."""
-    made = typer.Typer(
-        name="century",
-        cls=_Group,
-        help="Compile Century rules data into a game engine, rule sheets and card sheets.",
-        no_args_is_help=True,
-        rich_markup_mode=None,
-        pretty_exceptions_enable=False,
-    )
-    made.callback()(_root)
+    made = _bare_app()
     for name in MODULES:
         importlib.import_module(f"century.cli.{name}").register(made)
         if command is None:
@@ -154,6 +146,20 @@ def build_app(command: str | None = None) -> typer.Typer:
         if commands or groups:
             made.registered_commands, made.registered_groups = commands, groups
             return made
+    return made
+
+
+def _bare_app() -> typer.Typer:
+    """The `century` app with its options (``--version``) and no command yet."""
+    made = typer.Typer(
+        name="century",
+        cls=_Group,
+        help="Compile Century rules data into a game engine, rule sheets and card sheets.",
+        no_args_is_help=True,
+        rich_markup_mode=None,
+        pretty_exceptions_enable=False,
+    )
+    made.callback()(_root)
     return made
 
 
@@ -179,6 +185,8 @@ def _app_for(args: list[str]) -> typer.Typer:
     fewer commands to build), else (an option, an unknown name, shell completion) the whole
     app."""
     completing = any(k.startswith("_") and k.endswith("_COMPLETE") for k in os.environ)
+    if args[:1] == ["--version"] and not completing:  # no command: no plug-in is loaded
+        return _bare_app()
     if args and not args[0].startswith("-") and not completing:
         lean = build_app(args[0])
         if lean.registered_commands or lean.registered_groups:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 import os
 import signal
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
@@ -344,10 +344,13 @@ def _option_row(param: Any) -> tuple[str, str]:
     return names, help_text.strip()
 
 
-def fail(message: str, code: int = 1) -> NoReturn:
-    """Print ``error: message`` to stderr and exit with `code` (1 data, 2 usage); control
-    characters in the message (from a file name, say) are escaped."""
+def fail(message: str, code: int = 1, details: Sequence[str] = ()) -> NoReturn:
+    """Print ``error: message`` to stderr, then each of `details` on a line of its own
+    (indented), and exit with `code` (1 data, 2 usage); control characters in the message
+    and the details (from a file name, say) are escaped."""
     typer.echo(f"error: {diag.printable(message)}", err=True)
+    for line in details:
+        typer.echo(f"  {diag.printable(line)}", err=True)
     raise typer.Exit(code)
 
 

@@ -172,7 +172,7 @@ def build(
     except OutputError as err:
         fail(str(err), 2 if err.usage else 1)
     except TargetError as err:
-        fail(str(err))
+        fail(str(err), details=err.details)
     except OSError as err:
         fail(f"cannot write into {out}: {err.strerror or err}")
 
@@ -253,7 +253,8 @@ def build_games(
                     try:
                         files = each.build(rulesets[game_id], request)
                     except TargetError as err:
-                        raise TargetError(f"{game_id}: {each.name}: {err}", err.usage) from None
+                        said = f"{game_id}: {each.name}: {err}"
+                        raise TargetError(said, err.usage, err.details) from None
                     for name, data in files.items():
                         atomic_write_bytes(tmp / name, data)
                     written += files

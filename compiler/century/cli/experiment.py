@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import difflib
 import json
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
@@ -196,7 +195,7 @@ def experiment(
             remove=tuple(remove or ()),
             add=tuple(_bounded(parse_card)(text, "--add") for text in add or ()),
             replace=tuple(_replacement(text, _bounded(parse_card)) for text in replace or ()),
-            settings=tuple(parse_setting(base, text) for text in set_ or ()),
+            settings=tuple(parse_setting(base, _bounded_setting(text)) for text in set_ or ()),
         )
         config = SimConfig(games, players, seat_bots(bots or "greedy", players), seed)
         variant_id = _free_id(f"{base.id}-changed", base.id)
@@ -260,7 +259,9 @@ def _changed_game(
     user's own words: inside a typed card at its line and column in the option
     (`century.cli.cardopts`), else worded by the change as written (never the temporary file
     it was written to)."""
-    with tempfile.TemporaryDirectory(prefix="century-experiment-") as tmp:
+    from century.base.scratch import scratch
+
+    with scratch("experiment") as tmp:
         return load_changed(
             Path(tmp), text, typed or [], rules or local_rules(), variant_id, described
         )
@@ -402,9 +403,12 @@ def _owned_card(base: Any, text: str, rules: list[Path] | None) -> tuple[Any, st
         )
     try:
         card = _bounded(parse_card)(text, "--own")
-        card_id = derived_id(card) if isinstance(card.get("id", ""), str) else "owned"
-    except (ExperimentError, ValueError, KeyError, TypeError) as err:
+    except (ExperimentError, ValueError) as err:
         fail(str(err) if isinstance(err, ExperimentError) else f"--own {text!r}: {err}", 2)
+    try:  # the card is not checked yet: one the id cannot be read from is checked as "owned"
+        card_id = derived_id(card) if isinstance(card.get("id", ""), str) else "owned"
+    except (LookupError, ValueError, TypeError, AttributeError, StopIteration):
+        card_id = "owned"
     if card_id in ids:
         card_id = f"own-{card_id}"
     card = {**card, "id": card_id}
@@ -461,6 +465,23 @@ def _bounded(
         return parse(text, option)
 
     return bounded
+
+
+def _bounded_setting(text: str) -> str:
+    """`text`, a ``--set PATH=VALUE``, once its VALUE is shown to be within the limits every
+    YAML file is read with (as `_bounded` for a card); ValueError saying which it passes."""
+    from century.base.diagnostics import DiagnosticError
+    from century.frontend.loader import load_text
+
+    _path, sep, value = text.partition("=")
+    if sep and value.strip():
+        try:
+            load_text(value.encode("utf-8", "surrogateescape"), "--set")
+        except DiagnosticError as err:
+            shown = text if len(text) <= 40 else text[:37] + "..."
+            problem = err.diagnostics[0].message
+            raise ValueError(f"--set {shown!r}: its value cannot be read: {problem}") from None
+    return text
 
 
 def _replacement(

@@ -108,7 +108,7 @@ def _command(target: Target) -> Callable[..., None]:
             with _progress(target, game, options, names) as told:
                 files = target.files(ruleset, told)
         except TargetError as err:
-            fail(str(err) if err.usage else f"{game}: {err}", 2 if err.usage else 1)
+            fail(str(err) if err.usage else f"{game}: {err}", 2 if err.usage else 1, err.details)
         check_out(folder, list(files))
         written = write_outputs(folder, files)
         lines = target.report(folder, files, options) if target.report else None

@@ -22,11 +22,11 @@ import shutil
 import subprocess
 import sys
 import sysconfig
-import tempfile
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
 from century.base.extras import install_hint
+from century.base.scratch import scratch
 
 COMPILE_TIMEOUT = 900.0
 """Seconds a compile may take before it is given up (a quiet machine takes 20-60)."""
@@ -64,7 +64,12 @@ _HINT = install_hint("native", "mypy[mypyc]")
 
 
 class NativeError(ValueError):
-    """The engine cannot be compiled here (what is missing), or the compile failed."""
+    """The engine cannot be compiled here (what is missing), or the compile failed: `log`,
+    the compiler's last lines, each printed on its own line."""
+
+    def __init__(self, message: str, log: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.log = log
 
 
 def missing() -> str:
@@ -74,10 +79,16 @@ def missing() -> str:
         return f"mypyc is not installed: {_HINT}"
     if importlib.util.find_spec("setuptools") is None:
         return f"setuptools (which mypyc builds with) is not installed: {_HINT}"
-    compiler = os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc"
-    words = shlex.split(compiler)
+    given = os.environ.get("CC")
+    if given is not None and not given.strip():
+        return "CC is set but empty: unset it, or set it to a C compiler such as cc or gcc"
+    compiler = given or sysconfig.get_config_var("CC") or "cc"
+    try:
+        words = shlex.split(compiler)
+    except ValueError as err:
+        return f"CC is not a command line ({err}): {compiler[:60]!r}"
     if os.name != "nt" and (not words or shutil.which(words[0]) is None):  # Windows: MSVC
-        return f"no C compiler found ({words[0] if words else 'CC is empty'})"
+        return f"no C compiler found ({words[0] if words else 'CC names none'})"
     include = sysconfig.get_paths().get("include", "")
     if not (Path(include) / "Python.h").is_file():
         return f"Python's C headers are missing (no Python.h in {include})"
@@ -108,8 +119,8 @@ def compile_native(
     lacking = missing()
     if lacking:
         raise NativeError(f"cannot compile the engine natively: {lacking}")
-    with tempfile.TemporaryDirectory(prefix="century-native-") as folder:
-        tmp = Path(folder)
+    with scratch("native") as tmp:
+        folder = str(tmp)
         for other, text in (beside or {}).items():
             (tmp / f"{other}.py").write_text(text, encoding="utf-8")
         text = native_source(source, name, compiled)
@@ -143,6 +154,6 @@ def compile_native(
         built = tmp / extension_name(name)
         if done.returncode != 0 or not built.is_file():
             output = (done.stdout + done.stderr).strip().splitlines()
-            tail = "\n".join(output[-15:]) or "no output"
-            raise NativeError(f"mypyc failed (exit {done.returncode}):\n{tail}")
+            log = tuple(output[-15:]) or ("no output",)
+            raise NativeError(f"mypyc failed (exit {done.returncode}); its last lines:", log)
         return built.name, built.read_bytes()

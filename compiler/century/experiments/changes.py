@@ -109,34 +109,46 @@ def _list_value(base: Ruleset, path: tuple[str, ...]) -> list[Any]:
     return list(base.value_weights)
 
 
+MAX_SET_PARTS = 8
+"""The parts of a ``--set`` rule path (``end.point_cards.2``: three)."""
+
+
 def parse_setting(base: Ruleset, text: str) -> Setting:
     """A ``--set PATH=VALUE`` checked against `base`: PATH is a dotted rule path
     (``caravan_limit``, ``end.point_cards.2``, ``setup.seats.2`` for seat 2 of the list),
     VALUE a YAML value (``8``, ``YYY``, ``[YYY, YYY]``, ``false``)."""
     path_text, sep, value_text = text.partition("=")
     keys = tuple(k.strip() for k in path_text.split("."))
+    shown = text if len(text) <= 60 else text[:57] + "..."
+    if len(keys) > MAX_SET_PARTS:
+        raise ExperimentError(
+            f"--set {shown!r}: a rule path has at most {MAX_SET_PARTS} parts, not {len(keys):,}"
+        )
     if not sep or not all(keys) or not value_text.strip():
-        raise ExperimentError(f"--set {text!r}: write PATH=VALUE, e.g. 'caravan_limit=8'")
+        raise ExperimentError(f"--set {shown!r}: write PATH=VALUE, e.g. 'caravan_limit=8'")
     if keys[0] not in SETTABLE:
         close = difflib.get_close_matches(keys[0], SETTABLE, n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else f" (one of {', '.join(SETTABLE)})"
-        raise ExperimentError(f"--set {text!r}: {keys[0]!r} is not a rule section{hint}")
+        raise ExperimentError(f"--set {shown!r}: {keys[0]!r} is not a rule section{hint}")
     try:
         value = yaml.safe_load(value_text)
     except yaml.YAMLError as err:
-        raise ExperimentError(f"--set {text!r}: {err}".splitlines()[0]) from err
+        raise ExperimentError(f"--set {shown!r}: {err}".splitlines()[0]) from err
     if keys[:-1] in LISTS and keys[:2] == keys[:-1] and len(keys) == 3:
         items = _list_value(base, keys[:-1])
         what = LISTS[keys[:-1]]
-        if not keys[-1].isdigit() or not 1 <= int(keys[-1]) <= len(items):
+        index = keys[-1]
+        if not (index.isascii() and index.isdigit() and len(index) <= 6) or not (
+            1 <= int(index) <= len(items)
+        ):
             raise ExperimentError(
-                f"--set {text!r}: {keys[-1]!r} is not a {what} of {'.'.join(keys[:-1])} "
+                f"--set {shown!r}: {keys[-1]!r} is not a {what} of {'.'.join(keys[:-1])} "
                 f"(1 to {len(items)})"
             )
         return Setting(keys[:-1], value, text, int(keys[-1]) - 1)
     if keys in LISTS and not isinstance(value, list):
         raise ExperimentError(
-            f"--set {text!r}: {'.'.join(keys)} is a list; set one {LISTS[keys]} with "
+            f"--set {shown!r}: {'.'.join(keys)} is a list; set one {LISTS[keys]} with "
             f"{'.'.join(keys)}.N=VALUE or all with [..]"
         )
     return Setting(keys, value, text)

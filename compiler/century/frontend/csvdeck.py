@@ -37,6 +37,7 @@ from functools import cache
 from typing import Any
 
 from century.base.diagnostics import CONTROL, Diagnostic, DiagnosticError, Mark
+from century.base.inputs import decode_utf8
 from century.base.limits import MAX_CELL_CHARS, MAX_DIGITS, MAX_FILE_BYTES, MAX_ITEMS, MAX_NODES
 from century.frontend import schema as schemas
 from century.frontend.loader import Node
@@ -226,7 +227,7 @@ def load_table(
     if len(raw) > MAX_FILE_BYTES:
         raise _refuse(Mark(name, 1, 1), "C003", f"file is over the {MAX_FILE_BYTES}-byte limit")
     try:
-        text = raw.decode("utf-8")
+        text = decode_utf8(raw)
     except UnicodeDecodeError as err:
         line = raw.count(b"\n", 0, err.start) + 1
         col = len(raw[raw.rfind(b"\n", 0, err.start) + 1 : err.start].decode("utf-8", "replace"))

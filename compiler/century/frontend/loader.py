@@ -9,6 +9,7 @@ duplicate keys (PyYAML keeps the last), merge keys, non-UTF-8 bytes, control cha
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,7 @@ from typing import Any
 import yaml
 
 from century.base.diagnostics import CONTROL, Diagnostic, DiagnosticError, Mark
-from century.base.inputs import read_bytes
+from century.base.inputs import decode_utf8, read_bytes
 from century.base.limits import MAX_DEPTH, MAX_FILE_BYTES, MAX_ITEMS, MAX_NODES
 
 Path_ = tuple[str | int, ...]
@@ -128,7 +129,7 @@ def load_counted(
             ]
         )
     try:
-        text = raw.decode("utf-8")
+        text = decode_utf8(raw)
     except UnicodeDecodeError as err:
         line = raw.count(b"\n", 0, err.start) + 1
         col = err.start - (raw.rfind(b"\n", 0, err.start) + 1) + 1
@@ -306,6 +307,14 @@ def _scalar(loader: Any, event: Any) -> Any:
     except (ValueError, OverflowError):
         shown = event.value if len(event.value) <= 40 else event.value[:37] + "..."
         raise _Refused(event.start_mark, "C015", f"cannot read value {shown!r}") from None
+    if isinstance(value, float) and not math.isfinite(value):
+        shown = event.value if len(event.value) <= 40 else event.value[:37] + "..."
+        raise _Refused(
+            event.start_mark,
+            "C015",
+            f"cannot read value {shown!r}: not a finite number",
+            "write a number such as 63 or 88.5 (rules data has no infinity and no NaN)",
+        )
     if not isinstance(value, str | int | float | bool | type(None)):
         value = str(event.value)  # dates and binary stay text; the schema says what it wants
     if isinstance(value, str) and (bad := _control(value)):

@@ -277,6 +277,21 @@ def _leaves(error: Any) -> list[Any]:
     return _leaves(best_match(error.context))
 
 
+def _companion_hint(value: Any, error: Any, missing: str) -> str:
+    """A hint for a mapping whose keys need the `missing` one beside them (the schema's
+    ``if``/``then``: ``max`` of a ``repeat`` written as a list item of its own): they belong
+    in the same mapping."""
+    if not isinstance(value, dict) or not value or "then" not in error.schema_path:
+        return ""
+    keys = " and ".join(repr(k) for k in value)
+    first = next(iter(value))
+    return (
+        f"{keys} go{'es' if len(value) == 1 else ''} in the same mapping as {missing!r}: "
+        f"one list item, '- {missing}: ...' with '{first}: ...' on the next line indented "
+        f"under it (no dash: '- {first}: ...' starts an item of its own)"
+    )
+
+
 def _diagnostic(node: Node, error: Any) -> Diagnostic:
     path = tuple(error.absolute_path)
     where = format_path(path)
@@ -293,6 +308,7 @@ def _diagnostic(node: Node, error: Any) -> Diagnostic:
         return Diagnostic.at(mark, "C101", f"unknown key {key!r}", path=where, hint=hint)
     if validator == "required":
         missing = error.message.split("'")[1] if "'" in error.message else error.message
+        hint = _companion_hint(value, error, missing) or hint
         return Diagnostic.at(
             node.locate(path), "C102", f"missing required key {missing!r}", path=where, hint=hint
         )

@@ -19,15 +19,20 @@ Every cap is in `century.base.limits`:
 - output: at most ``PROSE_MAX_TEXT`` characters; printing anything but text, numbers and
   plain lists or mappings of them (a generator, a method, an object whose text shows a memory
   address) is an error, so two builds can never differ;
+- work: a filter or method call counts a step per `WORK_PER_STEP` characters or items it is
+  given, so the steps bound the work done, not only the calls: what passes or fails is the
+  same on every machine;
 - time: all templates rendered against one `Budget` share a deadline in the rendering
-  thread's CPU time (``PROSE_SECONDS``), checked at every step and every piece of output;
-  CPU time, not wall-clock time, so a busy machine never fails rules that are fine.
+  thread's CPU time (``PROSE_SECONDS``, a backstop far above what the caps allow on any
+  machine; ``CENTURY_PROSE_SECONDS`` sets another), checked at every step and every piece of
+  output; CPU time, not wall-clock time, so a busy machine never fails rules that are fine.
 """
 
 from __future__ import annotations
 
 import contextvars
 import functools
+import os
 import re
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -60,7 +65,7 @@ class Budget:
     """The shared deadline (the thread's CPU time) of a set of templates and the steps of the
     current one."""
 
-    seconds: float = PROSE_SECONDS
+    seconds: float = field(default_factory=lambda: prose_seconds())
     deadline: float = field(init=False)
     steps: int = 0
     sizes: dict[int, tuple[int, Any]] = field(default_factory=dict)
@@ -78,6 +83,16 @@ class Budget:
             )
         if time.thread_time() > self.deadline:
             raise SandboxLimit(f"rendering took more than {self.seconds} s (PROSE_SECONDS)")
+
+
+def prose_seconds() -> float:
+    """`PROSE_SECONDS`, or the positive number of seconds ``CENTURY_PROSE_SECONDS`` gives."""
+    given = os.environ.get("CENTURY_PROSE_SECONDS", "")
+    try:
+        seconds = float(given)
+    except ValueError:
+        return PROSE_SECONDS
+    return seconds if 0 < seconds < float("inf") else PROSE_SECONDS
 
 
 _BUDGET: contextvars.ContextVar[Budget | None] = contextvars.ContextVar("budget", default=None)
@@ -253,12 +268,24 @@ def _method_allowed(function: Any) -> bool:
     return True
 
 
+WORK_PER_STEP = 20
+"""Characters or items a filter or method call may go through per step it counts: a call on
+a long text or list counts as many steps as its size asks (a sort of 19,000 characters, 950),
+so the steps bound the work, whatever the machine's speed."""
+
+
+def _work(args: Iterable[Any], kwargs: dict[str, Any]) -> int:
+    """The steps a call's text and list arguments count beyond its own."""
+    sizes = (len(a) for a in (*args, *kwargs.values()) if isinstance(a, str | list | tuple | dict))
+    return sum(sizes) // WORK_PER_STEP
+
+
 def _guard(function: Callable[..., Any]) -> Callable[..., Any]:
     """`function` with its result's size checked (the Jinja pass-arg marker is kept)."""
 
     @functools.wraps(function)
     def guarded(*args: Any, **kwargs: Any) -> Any:
-        _budget().step()
+        _budget().step(1 + _work(args, kwargs))
         return _sized(function(*args, **kwargs))
 
     return guarded
@@ -349,7 +376,7 @@ def environment(finalize: Callable[[Any], Any]) -> Any:
             return None  # `format` is a plain method, so `call` refuses it
 
         def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:
-            _budget().step()
+            _budget().step(1 + _work((getattr(__obj, "__self__", None), *args), kwargs))
             if not _method_allowed(__obj):
                 name = getattr(__obj, "__name__", "?")
                 raise SandboxLimit(f"the method {name!r} is not allowed in prose")

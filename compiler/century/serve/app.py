@@ -23,10 +23,12 @@ from importlib.resources import files
 from typing import TYPE_CHECKING, Any
 
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.middleware import Middleware
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from century.serve.guard import CLIENT_CONNECTIONS, REQUEST_SECONDS, SecurityHeaders, say
 from century.serve.tables import HUMAN, MAX_TABLES, MAX_WATCHERS, Setup, Table, TableError, Tables
 
 if TYPE_CHECKING:
@@ -70,6 +72,10 @@ class Config:
     taken, and new tables may put people on their own devices."""
     engines: dict[str, Engine] = field(default_factory=dict)
     stopping: Callable[[], bool] = lambda: False
+    request_seconds: float = REQUEST_SECONDS
+    """How long a request may take to arrive (`century.serve.guard`)."""
+    client_connections: int = CLIENT_CONNECTIONS
+    """The connections one client address may hold at once."""
     """Whether the server is stopping (uvicorn was asked to): live channels then end."""
 
     def lang(self, game: str) -> str:
@@ -222,6 +228,9 @@ def guarded(
             return await handler(request, server)
         except TableError as err:
             return _error(err.status, err.message)
+        except ClientDisconnect:  # the client left mid-body: nobody to answer, nothing done
+            say(f"a client left before its request arrived whole ({request.url.path})")
+            return _error(400, "the request did not arrive whole")
 
     return route
 
@@ -351,6 +360,12 @@ async def undo(request: Request, server: Server) -> Response:
 async def record(request: Request, server: Server) -> Response:
     table = server.tables.get(request.path_params["table"])
     table.seats_of(_token(request))
+    if table.network and not table.state.is_over() and not table.stalled:
+        raise TableError(
+            403,
+            "a table on the network gives its record once the game is over: it holds what "
+            "no seat may see before (the seed, the decks' order, every hand)",
+        )
     data = json.dumps(table.record(), indent=2, ensure_ascii=False) + "\n"
     name = f"{table.ruleset.id}-{table.seed}.json"
     safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in name)
@@ -369,27 +384,39 @@ async def events(request: Request, server: Server) -> Response:
         raise TableError(429, f"a table takes at most {MAX_WATCHERS} live connections")
 
     async def stream() -> AsyncIterator[str]:
-        table.watchers += 1
-        try:
-            sent, quiet = -1, 0.0
-            while not server.stopped:
-                if table.version != sent:
-                    sent, quiet = table.version, 0.0
-                    yield f"event: table\ndata: {json.dumps(table.snapshot(seats))}\n\n"
-                    continue
-                waiter = server.waiter(table)
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(waiter.wait(), GLANCE)
-                    continue
-                quiet += GLANCE
-                if quiet >= HEARTBEAT:
-                    quiet = 0.0
-                    yield ": still here\n\n"
-        finally:
-            table.watchers -= 1
+        sent, quiet = -1, 0.0
+        while not server.stopped:
+            if table.version != sent:
+                sent, quiet = table.version, 0.0
+                yield f"event: table\ndata: {json.dumps(table.snapshot(seats))}\n\n"
+                continue
+            waiter = server.waiter(table)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(waiter.wait(), GLANCE)
+                continue
+            quiet += GLANCE
+            if quiet >= HEARTBEAT:
+                quiet = 0.0
+                yield ": still here\n\n"
 
     headers = {**HEADERS, "X-Accel-Buffering": "no"}
-    return StreamingResponse(stream(), media_type="text/event-stream", headers=headers)
+    table.watchers += 1  # counted as accepted (no await since the check): none can race it
+    return _Live(table, stream(), media_type="text/event-stream", headers=headers)
+
+
+class _Live(StreamingResponse):
+    """A live channel's response: its table counts it from its acceptance until it ends,
+    whether or not its stream ever started."""
+
+    def __init__(self, table: Table, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.table = table
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.table.watchers -= 1
 
 
 async def card_image(request: Request, server: Server) -> Response:
@@ -455,7 +482,8 @@ def make_app(config: Config) -> Starlette:
         Route("/api/tables/{table}/record", guarded(record)),
         Route("/api/tables/{table}/events", guarded(events)),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    guards = [Middleware(SecurityHeaders, headers=HEADERS)]  # Starlette's own 404/405 too
+    return Starlette(routes=routes, lifespan=lifespan, middleware=guards)
 
 
 def listen(host: str, port: int) -> socket.socket:
@@ -471,27 +499,41 @@ def listen(host: str, port: int) -> socket.socket:
     return sock
 
 
-def run(config: Config, ready: Callable[[str], None] | None = None) -> None:
-    """Serve `config` until Ctrl-C or SIGTERM (uvicorn ends the open connections within a
-    second and returns); `ready` is told the address once the server listens. OSError, before
-    anything is served, when the address cannot be bound."""
+def uvicorn_server(config: Config) -> Any:
+    """The uvicorn server of `config`'s application, with the bounds of `century.serve.guard`
+    (a request's time to arrive, connections per client and in all, the head's size) and
+    its words for requests cut short."""
     import uvicorn
 
-    sock = listen(config.host, config.port)
-    app = make_app(config)
+    from century.serve import guard
+
     server: Any = None
     config.stopping = lambda: bool(server is not None and server.should_exit)
     server = uvicorn.Server(
         uvicorn.Config(
-            app,
+            make_app(config),
             host=config.host,
             port=config.port,
             log_level="warning",
             timeout_graceful_shutdown=1,
             lifespan="on",
             access_log=False,
+            http=guard.protocol(config.request_seconds, config.client_connections),
+            timeout_keep_alive=guard.KEEP_ALIVE_SECONDS,
+            limit_concurrency=guard.SERVER_CONNECTIONS,
+            h11_max_incomplete_event_size=guard.MAX_HEAD_BYTES,
         )
     )
+    guard.quiet_cut_requests()
+    return server
+
+
+def run(config: Config, ready: Callable[[str], None] | None = None) -> None:
+    """Serve `config` until Ctrl-C or SIGTERM (uvicorn ends the open connections within a
+    second and returns); `ready` is told the address once the server listens. OSError, before
+    anything is served, when the address cannot be bound."""
+    sock = listen(config.host, config.port)
+    server = uvicorn_server(config)
     if ready is not None:
         original = server.startup
 

@@ -20,14 +20,16 @@ to load, is no `Target` or takes a name already taken is left out, and said so o
 from __future__ import annotations
 
 import importlib
+import os
 import pkgutil
 import sys
+import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field, fields, replace
 from functools import cache
 from importlib.metadata import EntryPoint, entry_points
-from pathlib import Path
+from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any
 
 from century.model.ruleset import Ruleset
@@ -45,9 +47,11 @@ class TargetError(ValueError):
     """What a target cannot render: `usage` for options that cannot be used (a usage
     error), else for the data (a missing translation, a template that fails)."""
 
-    def __init__(self, message: str, usage: bool = False) -> None:
+    def __init__(self, message: str, usage: bool = False, details: tuple[str, ...] = ()) -> None:
         super().__init__(message)
         self.usage = usage
+        self.details = details
+        """More lines printed under the message, each on its own (a compiler's log)."""
 
 
 # -- options ---------------------------------------------------------------------------------
@@ -228,7 +232,7 @@ class Target:
         missing translation or a failed template is the data's)."""
         with self._errors():
             check_options(ruleset, options, self.error)
-            return dict(self.render(ruleset, options))
+            return _checked_files(self.render(ruleset, options))
 
     @contextmanager
     def _errors(self) -> Iterator[None]:
@@ -242,20 +246,66 @@ class Target:
         except self.error:
             raise
         except NativeError as err:
-            raise self.error(str(err)) from None
+            raise self.error(str(err), details=err.log) from None
         except TextError as err:
             raise self.error(str(err)) from None
         except RenderError as err:
             raise self.error(f"could not render the {self.name}: {err}") from None
-        except Exception as err:
+        except FilesError as err:
+            who = f"plug-in target {self.name} ({self.plugin})" if self.plugin else self.name
+            raise self.error(f"{who}: {err}") from None
+        except (Exception, SystemExit) as err:  # a plug-in's render may even exit
             if not self.plugin:
                 raise
             failed = f"plug-in target {self.name} ({self.plugin}) failed"
-            raise self.error(f"{failed}: {type(err).__name__}: {err}") from None
+            said = f"{type(err).__name__}: {err}" if str(err) else type(err).__name__
+            raise self.error(f"{failed}: {said}") from None
 
     def build(self, ruleset: Ruleset, request: BuildOptions | None = None) -> dict[str, bytes]:
         """The files a build writes for `ruleset` (`files` with `options_for` the request)."""
         return self.files(ruleset, self.options_for(request or BuildOptions()))
+
+
+class FilesError(ValueError):
+    """What a target rendered is not files it may write: a name that is absolute, leaves the
+    output folder or is no text, or contents that are not bytes."""
+
+
+def _checked_files(files: Any) -> dict[str, bytes]:
+    """`files` as a target's files, or `FilesError` saying which name or contents cannot be
+    written: every name relative, inside the output folder, text without NUL; every
+    contents bytes."""
+    if not isinstance(files, Mapping):
+        raise FilesError(f"render returned a {type(files).__name__}, not a mapping of files")
+    checked: dict[str, bytes] = {}
+    for name, data in files.items():
+        problem = _name_problem(name)
+        if problem:
+            raise FilesError(f"the file name {name!r} {problem}; nothing was written")
+        if not isinstance(data, bytes):
+            raise FilesError(
+                f"the file {name!r} holds a {type(data).__name__}, not bytes; nothing was written"
+            )
+        checked[name] = data
+    return checked
+
+
+def _name_problem(name: Any) -> str:
+    """Why `name` cannot be a file of a target's output folder, or empty if it can."""
+    if not isinstance(name, str):
+        return f"is a {type(name).__name__}, not text"
+    if "\0" in name:
+        return "holds a NUL character"
+    if "\\" in name:
+        return "holds a backslash (a file name's parts are separated by /)"
+    if PurePosixPath(name).is_absolute() or PureWindowsPath(name).anchor:
+        return "is absolute (a target's file names are relative to its output folder)"
+    parts = name.split("/")
+    if ".." in parts:
+        return "leaves the output folder"
+    if not name or any(part in ("", ".") for part in parts):
+        return "has an empty part"
+    return ""
 
 
 ENTRY_POINTS = "century.targets"
@@ -283,13 +333,41 @@ def targets() -> dict[str, Target]:
     return dict(sorted(found.items()))
 
 
+PLUGIN_SECONDS = 20.0
+"""How long a plug-in may take to load (``CENTURY_PLUGIN_SECONDS`` sets another bound): one
+that takes longer, hanging on import, is left out rather than hanging the command."""
+
+
 def _plugin(point: EntryPoint) -> tuple[Target | None, str]:
     """The `Target` an entry point names (itself, or a module's ``TARGET``), or why not."""
-    try:
-        loaded = point.load()
-    except Exception as err:  # a plug-in's own error: any import or attribute failure
-        return None, f"it failed to load ({type(err).__name__}: {err})"
+    outcome: list[Any] = []
+
+    def load() -> None:
+        try:
+            outcome.append(point.load())
+        except (Exception, SystemExit) as err:  # the plug-in's own: any failure, even exit
+            outcome.append(err)
+
+    bound = _plugin_seconds()
+    loader = threading.Thread(target=load, name=f"load {point.value}", daemon=True)
+    loader.start()
+    loader.join(bound)
+    if not outcome:  # still loading: left to finish (or hang) on its own, unused
+        return None, f"it did not load within {bound:g} s (CENTURY_PLUGIN_SECONDS)"
+    loaded = outcome[0]
+    if isinstance(loaded, (Exception, SystemExit)):
+        return None, f"it failed to load ({type(loaded).__name__}: {loaded})"
     target = getattr(loaded, "TARGET", loaded)
     if not isinstance(target, Target):
         return None, f"it is a {type(target).__name__}, not a century.targets.Target"
     return target, ""
+
+
+def _plugin_seconds() -> float:
+    """`PLUGIN_SECONDS`, or the bound ``CENTURY_PLUGIN_SECONDS`` gives (a positive number)."""
+    given = os.environ.get("CENTURY_PLUGIN_SECONDS", "")
+    try:
+        seconds = float(given)
+    except ValueError:
+        return PLUGIN_SECONDS
+    return seconds if 0 < seconds < float("inf") else PLUGIN_SECONDS

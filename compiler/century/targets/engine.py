@@ -44,7 +44,7 @@ def render(ruleset: Ruleset, options: EngineOptions) -> dict[str, bytes]:
         try:
             extension, data = compile_native(source, name)
         except NativeError as err:
-            raise EngineError(str(err)) from None
+            raise EngineError(str(err), details=err.log) from None
         files[extension] = data
     return files
 

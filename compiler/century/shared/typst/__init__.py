@@ -18,7 +18,6 @@ import hashlib
 import json
 import shutil
 import struct
-import tempfile
 import zlib
 from collections.abc import Sequence
 from pathlib import Path
@@ -28,6 +27,7 @@ from century.base.assets import Asset
 from century.base.diagnostics import DiagnosticError
 from century.base.inputs import read_bytes
 from century.base.limits import MAX_ART_BYTES
+from century.base.scratch import scratch
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 """The Typst root (the package): templates import each other by paths relative to it."""
@@ -76,8 +76,7 @@ def _stage(folder: Path, assets: Sequence[Asset]) -> Path:
 def _compile(template: str, data: Any, assets: Sequence[Asset] = (), **options: Any) -> Any:
     if not assets:
         return _typst(template, data, ROOT, [FONTS], **options)
-    with tempfile.TemporaryDirectory(prefix="century-look-") as tmp:
-        root = Path(tmp)
+    with scratch("look") as root:
         fonts = _stage(root, assets)
         return _typst(template, data, root, [FONTS, fonts], **options)
 
