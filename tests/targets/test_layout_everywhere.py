@@ -20,6 +20,7 @@ from century.pipeline import compile_paths
 from century.shared.cards.images import deck_images
 from century.targets.cards import CardOptions, document
 from century.targets.images import ImageOptions, preview
+from century.targets.tts import sheets as tts_sheets
 
 pytestmark = pytest.mark.slow
 
@@ -187,13 +188,33 @@ def test_another_language_draws_another_text(project):
     assert box[1] >= 3.9 * dpm
 
 
-def test_the_sheet_and_the_tabletop_kit_draw_from_the_layout(project):
+def test_the_sheet_and_the_tabletop_kit_draw_from_the_layout(project, ruleset):
     run("sheets", "laid", "--lang", "en", "--out", "out", cwd=project)
     sheet = PdfReader(project / "out" / "rules-en-a4.pdf")
     text = " ".join(page.extract_text() for page in sheet.pages)
     assert "Traders swear by it." in text
     run("tts", "laid", "--lang", "en", "--out", "out", cwd=project)
-    assert list((project / "out").rglob("*.png"))
+    (deck,) = [d for d in deck_images(ruleset, "en") if d.kind == "merchant"]
+    first = tts_sheets(deck)[0]
+    cell = next(i for i, card in enumerate(first.cards) if card.face["id"] == CARD)
+    grid = Image.open(project / "out" / "tts" / "en" / "merchant-1.png").convert("RGB")
+    width, height = grid.width // first.cols, grid.height // first.rows
+
+    def crop(i: int) -> Image.Image:
+        left, top = (i % first.cols) * width, (i // first.cols) * height
+        return grid.crop((left, top, left + width, top + height))
+
+    drawn = preview(ruleset, CARD, "en", options=ImageOptions(bleed=0.0, dpi=150))
+    shown = Image.open(io.BytesIO(drawn)).convert("RGB").resize((width, height))
+    same = _mean_difference(crop(cell), shown)
+    other = _mean_difference(crop(0 if cell else 1), shown)
+    assert same < 3 < other, (same, other)
+
+
+def _mean_difference(a: Image.Image, b: Image.Image) -> float:
+    """The mean difference of two pictures' pixels, 0 to 255."""
+    histogram = ImageChops.difference(a, b).convert("L").histogram()
+    return sum(value * count for value, count in enumerate(histogram)) / (a.width * a.height)
 
 
 def test_a_game_without_a_layout_keeps_its_face(bundled):
