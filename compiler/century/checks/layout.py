@@ -29,7 +29,6 @@ from century.model.look import (
     DEFAULT_SIZE,
     LINE_EM,
     LOOK_DECKS,
-    REGIONS,
     SAFE_MM,
     SYMBOL_MARKS,
     Region,
@@ -203,8 +202,9 @@ def _mark_em(body: str) -> float:
 
 
 def _needed(text: str, region: Region, font: str) -> float | None:
-    """The largest size (pt, in steps of 0.25) at which `text` fits `region`, or None."""
-    size = region.size
+    """The largest size (pt, in steps of 0.25, from the region's smallest down) at which
+    `text` fits `region`, or None under 2 pt."""
+    size = region.min_size - 0.25
     while size >= 2.0:
         if text_height(text, region.width, size, font) <= region.height + 1e-6:
             return size
@@ -228,11 +228,11 @@ def text_fit(ctx: Context) -> Iterator[Diagnostic]:
         for lang, text in texts.items():
             if not isinstance(text, str) or not text.strip():
                 continue
-            if text_height(text, region.width, region.min_size, font) <= region.height + 1e-6:
+            tall = text_height(text, region.width, region.min_size, font)
+            if tall <= region.height + 1e-6:
                 continue
             need = _needed(text, region, font)
             size = f"{need:g} pt" if need is not None else "under 2 pt"
-            tall = text_height(text, region.width, region.min_size, font)
             yield ctx.diag(
                 ("decks", deck, "cards", i, "text", lang),
                 f"the {lang!r} text does not fit the {region.width:g} × {region.height:g} mm "
@@ -259,6 +259,3 @@ def marks(ctx: Context) -> Iterator[Diagnostic]:
                         f"write cubes by their codes ({codes}), or one of [up], [any], "
                         "[arrow], [pay]",
                     )
-
-
-__all__ = ["REGIONS", "marks", "overlaps", "safe_area", "text_fit", "text_height"]
