@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -45,12 +46,27 @@ cards:
 """
 
 
-def run(args: list[str], cwd: Path, env: dict[str, str]) -> float:
+def run(args: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float]:
+    """The wall-clock and CPU seconds (user and system) of one ``century`` process: on a
+    loaded machine the wall clock measures the load as much as the work."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(
-        [sys.executable, "-m", "century", *args], cwd=cwd, env=env, check=True, capture_output=True
+        [sys.executable, "-m", "century", *args],
+        cwd=cwd,
+        env=env,
+        check=True,
+        capture_output=True,
     )
-    return time.perf_counter() - start
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+
+
+def report(label: str, runs: list[tuple[float, float]]) -> None:
+    """The wall-clock and the CPU line of `runs`."""
+    print(line(label, [wall for wall, _ in runs]))
+    print(line("  CPU", [cpu for _, cpu in runs]))
 
 
 def _data(steps: list[dict[str, Any]], cubes: Any) -> list[dict[str, Any]]:
@@ -106,43 +122,22 @@ def main() -> None:
         (folder / "rules" / "plain.yaml").write_text(PLAIN.format(game=args.game), "utf-8")
         (folder / "rules" / "laid.yaml").write_text(laid_variant(args.game), "utf-8")
         env = {**os.environ, "CENTURY_CACHE_DIR": str(folder / "cache")}
+        one = ["preview", "laid", args.card, "--lang", "en", "--out", "p.png"]
         cold = []
         for i in range(args.runs):
-            env["CENTURY_CACHE_DIR"] = str(folder / f"cache-{i}")
-            cold.append(
-                run(["preview", "laid", args.card, "--lang", "en", "--out", "p.png"], folder, env)
-            )
-        warm = [
-            run(["preview", "laid", args.card, "--lang", "en", "--out", "p.png"], folder, env)
-            for _ in range(args.runs)
-        ]
-        print(line("preview, cold cache", cold))
-        print(line("preview, warm", warm))
-        print(
-            line(
-                "images --card (one language)",
-                [
-                    run(
-                        ["images", "laid", "--card", args.card, "--lang", "en", "--out", "o"],
-                        folder,
-                        env,
-                    )
-                    for _ in range(args.runs)
-                ],
-            )
-        )
-        print(
-            line(
-                "images, every card (one language)",
-                [run(["images", "laid", "--lang", "en", "--out", "o"], folder, env)],
-            )
-        )
+            cold.append(run(one, folder, {**env, "CENTURY_CACHE_DIR": str(folder / f"c{i}")}))
+        report("preview, cold cache", cold)
+        report("preview, warm", [run(one, folder, env) for _ in range(args.runs)])
+        cards = ["images", "laid", "--card", args.card, "--lang", "en", "--out", "o"]
+        report("images --card (one language)", [run(cards, folder, env) for _ in range(args.runs)])
+        every = ["images", "laid", "--lang", "en", "--out", "o"]
+        report("images, every card (one language)", [run(every, folder, env)])
         plain, laid = [], []
         for _ in range(args.runs):
             plain.append(run(["cards", "plain", "--lang", "en", "--out", "o"], folder, env))
             laid.append(run(["cards", "laid", "--lang", "en", "--out", "o"], folder, env))
-        print(line("kit, today's face", plain))
-        print(line("kit, layout and card texts", laid))
+        report("kit, today's face", plain)
+        report("kit, layout and card texts", laid)
 
 
 if __name__ == "__main__":
