@@ -154,3 +154,36 @@ def test_titles_are_asked_for_or_derived(tmp_path, monkeypatch):
     assert refused.exit_code == 2 and "'fr' is not a language of the game" in refused.stderr
     missing = invoke(tmp_path, monkeypatch, "new", "y")
     assert missing.exit_code == 2 and "--from GAME (known: golem, night-market," in missing.stderr
+
+
+@pytest.mark.slow
+def test_an_example_look_is_laid_out_that_validates_and_never_replaces_a_file(
+    tmp_path, monkeypatch
+):
+    """`--example-look` writes a back, a card picture, an icon of the first resource and a
+    font into rules/art/, each usable as it is under `look:` (no warning even with
+    --strict), and refuses, before writing anything, to replace a file there."""
+    made = invoke(tmp_path, monkeypatch, "new", "house", "--from", "spice-road", "--example-look")
+    assert made.exit_code == 0, made.output
+    art = tmp_path / "rules" / "art"
+    names = sorted(p.name for p in art.iterdir())
+    assert {"back.svg", "merchant.png", "DejaVuSans-Bold.ttf"} <= set(names), names
+    resource = [n for n in names if n.endswith(".svg") and n != "back.svg"]
+    assert len(resource) == 1
+    look = (
+        "look:\n  card_size: tarot\n"
+        "  decks: {merchant: {back: art/back.svg, art: art/merchant.png}}\n"
+        "  fonts: {title: art/DejaVuSans-Bold.ttf, text: art/DejaVuSans-Bold.ttf}\n"
+        f"  icons: {{{resource[0][:-4]}: art/{resource[0]}}}\n"
+    )
+    variant = tmp_path / "rules" / "house.yaml"
+    variant.write_text(variant.read_text("utf-8") + look, encoding="utf-8")
+    checked = invoke(tmp_path, monkeypatch, "validate", "--strict")
+    assert checked.exit_code == 0, checked.output
+    other = tmp_path / "other"
+    (other / "rules" / "art").mkdir(parents=True)
+    (other / "rules" / "art" / "merchant.png").write_bytes(b"mine")
+    again = invoke(other, monkeypatch, "new", "other", "--from", "spice-road", "--example-look")
+    assert again.exit_code == 1 and "merchant.png exists" in again.output, again.output
+    assert (other / "rules" / "art" / "merchant.png").read_bytes() == b"mine"
+    assert sorted(p.name for p in (other / "rules").rglob("*")) == ["art", "merchant.png"]

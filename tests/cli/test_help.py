@@ -24,6 +24,8 @@ COMMANDS = sorted(c.name or c.callback.__name__ for c in app.registered_commands
 BOT_COMMANDS = ["bots", "experiment", "play", "simulate"]
 WITH_TEXT = {"cards", "sheets", "images", "tts"}
 """The targets whose output has words in a language."""
+DRAWN = {"preview"}
+"""The commands besides the targets that draw a game's cards in a language."""
 TEXTLESS = {"engine", "ruleset", "openspiel", "pettingzoo"}
 """The targets without: no `--lang` (and no `--paper`, which only the printed ones take)."""
 
@@ -112,7 +114,7 @@ def test_lang_and_paper_are_offered_only_where_they_change_the_output(run, comma
     """The engine, ruleset and learning environments have no text to translate or print;
     only the PDFs have a paper (build and watch pass it on to them)."""
     text = help_text(run, command)
-    assert ("--lang" in text) == (command in WITH_TEXT)
+    assert ("--lang" in text) == (command in WITH_TEXT | DRAWN)
     assert ("--paper" in text) == (command in ("cards", "sheets", "build", "watch"))
     if command in TEXTLESS:
         result = run(command, "spice-road", "--lang", "en")

@@ -439,3 +439,25 @@ def test_watch_rebuilds_when_a_picture_of_the_look_changes(tmp_path, watching):
     watch.until(r"^built build/house in ")
     code, _ = watch.stop(signal.SIGINT)
     assert code == 0, watch.text()
+
+
+@pytest.mark.slow
+@needs_watchfiles
+def test_watch_redraws_a_named_cards_preview_on_save(tmp_path, watching):
+    """`--preview CARD` redraws that card's preview in every language on each save, and
+    builds nothing else: a changed frame colour is a changed picture."""
+    new_variant(tmp_path)
+    variant = tmp_path / "rules" / "house.yaml"
+    card = "yy-g"
+    watch = watching(tmp_path, "--preview", card)
+    first = watch.until(r"^watching ")
+    assert any(line.startswith(f"preview of {card} in house: ") for line in first), first
+    picture = tmp_path / "build" / "house" / "preview" / f"{card}-en.png"
+    before = picture.read_bytes()
+    assert (tmp_path / "build" / "house" / "preview" / f"{card}-de.png").is_file()
+    assert not (tmp_path / "build" / "house" / "rules-en-a4.pdf").exists()
+    save(variant, variant.read_text("utf-8") + 'look: {decks: {merchant: {frame: "#7A1F1F"}}}\n')
+    watch.until(rf"^preview of {card} in house: ")
+    assert picture.read_bytes() != before
+    code, _ = watch.stop(signal.SIGINT)
+    assert code == 0, watch.text()

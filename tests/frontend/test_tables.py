@@ -332,3 +332,36 @@ def test_the_half_composed_market_is_exported_and_read_back(fmt, tmp_path, monke
     compiled = compile_paths([tmp_path / "rules"])
     assert not compiled.diagnostics, [d.format() for d in compiled.diagnostics]
     assert plays(compiled.rulesets["again"]) == plays(compiled.rulesets[COMPOSED_ID])
+
+
+@pytest.mark.parametrize("fmt", ["csv", "yaml"])
+def test_cards_own_texts_are_exported_per_language_and_read_back(fmt, tmp_path, monkeypatch):
+    """A card's `text` goes out as text.<lang> columns (a YAML deck keeps it as it is) and
+    comes back as the same texts, a comma and an icon mark in them."""
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "house.yaml").write_text(
+        "id: house\nextends: spice-road\ncards:\n  merchant:\n    add:\n"
+        '      - {kind: trade, pay: B, get: RRRR, text: {en: "Pay [B], then rest.", '
+        'de: "Zahle [B], dann ruhe."}}\n',
+        encoding="utf-8",
+    )
+    name = f"cards/merchant.{fmt}"
+    result = invoke(tmp_path, monkeypatch, "deck", "export", "house", "merchant", "-o", name)
+    assert result.exit_code == 0, result.output
+    if fmt == "csv":
+        lines = (tmp_path / name).read_text("utf-8").splitlines()
+        assert lines[0] == "kind,get,pay,steps,text.en,text.de"
+        assert 'trade,RRRR,B,,"Pay [B], then rest.","Zahle [B], dann ruhe."' in lines
+    (tmp_path / "rules" / "again.yaml").write_text(
+        f"id: again\nextends: spice-road\ndecks: {{merchant: ../{name}}}\n", encoding="utf-8"
+    )
+    compiled = compile_paths([tmp_path / "rules"])
+    assert not compiled.diagnostics, [d.format() for d in compiled.diagnostics]
+    again, house = compiled.rulesets["again"], compiled.rulesets["house"]
+    assert plays(again) == plays(house)
+    assert again.look is not None and house.look is not None
+    assert (
+        again.look.texts
+        == house.look.texts
+        == {"b-rrrr": {"en": "Pay [B], then rest.", "de": "Zahle [B], dann ruhe."}}
+    )

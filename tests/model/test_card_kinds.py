@@ -34,7 +34,7 @@ def test_the_schema_knows_exactly_the_registered_kinds():
     for name, kind in KINDS.items():
         assert tuple(branches[name]["required"]) == kind.fields
         allowed = set(branches[name]["propertyNames"]["enum"])
-        assert allowed == {"id", "kind", "copies", "name", *kind.fields}
+        assert allowed == {"id", "kind", "copies", "name", "text", *kind.fields}
     terms = schemas()["defs.schema.json"]["$defs"]["gameTerms"]["required"]
     assert {f"{name}_card" for name in KINDS} <= set(terms)
 

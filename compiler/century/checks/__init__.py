@@ -17,6 +17,7 @@ from century.checks import (
     ending,
     ladder,
     languages,
+    layout,
     limits,
     look,
     prose,
@@ -56,6 +57,10 @@ CHECKS: dict[str, Check] = {
     "C320": look.colours,
     "C321": look.glyphs,
     "C322": look.bleed,
+    "C323": layout.overlaps,
+    "C324": layout.safe_area,
+    "C325": layout.text_fit,
+    "C326": layout.marks,
 }
 
 MODEL_CHECKS = [limits.move_tables, prose.check_prose]

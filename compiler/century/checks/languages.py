@@ -12,7 +12,8 @@ from century.frontend.loader import Node, Path_
 def _texts(node: Node, path: Path_ = ()) -> Iterator[tuple[Path_, Node]]:
     """Every translated text in the tree (a mapping whose keys are language codes)."""
     if isinstance(node.value, dict):
-        if (path and path[-1] == "name") or (len(path) == 2 and path[0] == "terms"):
+        card_text = len(path) == 5 and path[0] == "decks" and path[-1] == "text"
+        if (path and path[-1] == "name") or (len(path) == 2 and path[0] == "terms") or card_text:
             yield path, node
             return
         for key, child in node.value.items():

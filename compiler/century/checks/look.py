@@ -201,6 +201,7 @@ def _texts(ctx: Context) -> set[str]:
     walk(data["terms"])
     walk([r["name"] for r in data["resources"]])
     walk([card.get("name", {}) for _, _, card in ctx.cards()])
+    walk([card.get("text", {}) for _, _, card in ctx.cards()])
     walk([doc.get("text", {}) for doc in data["prose"].values()])
     return found
 

@@ -34,6 +34,7 @@ MODULES = (
     "experiment",
     "bots",
     "watch",
+    "preview",
     "serve",
     "targets",
 )

@@ -127,6 +127,14 @@ BaseOpt = Annotated[
     ),
 ]
 ForceOpt = Annotated[bool, typer.Option(help="Overwrite an existing variant file.")]
+ExampleLookOpt = Annotated[
+    bool,
+    typer.Option(
+        "--example-look",
+        help="Also lay out a sample art folder (a back, a card picture, an icon of the first "
+        "resource and a font) for the tutorial on a variant's own look.",
+    ),
+]
 
 
 def _pick(compiled: Compiled, game: str) -> Compiled:
@@ -196,6 +204,7 @@ def new(
     title: TitlesOpt = None,
     rules: RulesOpt = None,
     force: ForceOpt = False,
+    example_look: ExampleLookOpt = False,
 ) -> None:
     """Write a minimal variant file that validates at once, where every command finds it.
 
@@ -203,12 +212,15 @@ def new(
     laid out around it (rules/, schema/ and a short README.md), as `century init` does. The
     file starts with a schema modeline for editors (a schema folder beside the rules, else
     the schemas are copied to ./schema/) and a comment naming the commands that use it.
+    With --example-look, the art folder beside it gets sample files to name under `look:`
+    (it never replaces a file there).
     """
     _check_id(name)
     layout = folder is None and not local_rules()
     compiled = load_rulesets(rules or local_rules(), with_bundled=True)
+    chosen = _base(compiled, base)
     _write_project(
-        Path("."), folder or Path("rules"), name, _base(compiled, base), title, force, layout
+        Path("."), folder or Path("rules"), name, chosen, title, force, layout, example_look
     )
 
 
@@ -303,10 +315,13 @@ def _write_project(
     given: list[str] | None,
     force: bool,
     layout: bool,
+    example: bool = False,
 ) -> None:
     """Write the variant `name` of `base` into `folder`, with the schemas it names and, when
-    `layout`, a README.md in the project folder `root`; every check comes before any write."""
+    `layout`, a README.md in the project folder `root`, and with `example` the sample art
+    folder (`century.cli.example_look`); every check comes before any write."""
     from century.base.output import OutputError, atomic_write_bytes, check_inside
+    from century.cli.example_look import example_files, example_names
 
     check_out(folder, what="--dir")
     target = folder / f"{name}.yaml"
@@ -325,6 +340,11 @@ def _write_project(
             check_inside(root, "README.md")
         if layout and not os.path.lexists(art.parent):
             check_inside(folder, "art")
+        samples = example_names(base.resources[0].id) if example else []
+        for sample in samples:
+            if os.path.lexists(art.parent / sample):
+                fail(f"{art.parent / sample} exists; --example-look writes only new files")
+            check_inside(folder, f"art/{sample}")
     except OutputError as err:
         fail(str(err))
     found = _found_by_commands(root, folder)
@@ -386,6 +406,12 @@ def _write_project(
             art_text = ART_README.format(title=names[base.languages[0]], id=name)
             atomic_write_bytes(art, art_text.encode("utf-8"))
             wrote.append(f"{art.parent}/")
+        if samples:
+            first = base.resources[0]
+            art.parent.mkdir(exist_ok=True)
+            for sample, data in example_files(first.id, first.colour).items():
+                atomic_write_bytes(art.parent / sample, data)
+            wrote.append(f"{art.parent}/ ({', '.join(samples)})")
     except OutputError as err:
         fail(str(err))
     except OSError as err:

@@ -62,19 +62,32 @@ WatchedArg = Annotated[
 ]
 
 
+PreviewOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--preview",
+        metavar="CARD",
+        help="Instead of building, redraw this card's preview (OUT/GAME/preview/CARD-LANG.png, "
+        "as `century preview` writes it) in every game that has it (repeatable).",
+    ),
+]
+
+
 def watch(
     paths: WatchedArg = None,
     out: OutOpt = BUILD,
     paper: PapersOpt = None,
     target: TargetsOpt = None,
+    preview: PreviewOpt = None,
 ) -> None:
     """Build, then rebuild the games a change to their files touches, until stopped.
 
     Watches PATHS (default: ./rules and ./cards) and every file a game there names (decks,
     rule-sheet texts, the games it extends). After each change it prints the diagnostics of
     the games the change touched, as `century validate` does, and builds those without errors
-    into OUT/<game>/ as `century build` does; a game with errors keeps its last build. Ctrl-C
-    (or SIGTERM) stops it. Needs watchfiles (the watch extra).
+    into OUT/<game>/ as `century build` does; a game with errors keeps its last build. With
+    --preview CARD it redraws only that card, in about a second, for the designer's loop.
+    Ctrl-C (or SIGTERM) stops it. Needs watchfiles (the watch extra).
     """
     try:
         import watchfiles
@@ -95,7 +108,7 @@ def watch(
     from century.targets import BuildOptions
 
     options = BuildOptions(papers=tuple(p.value for p in paper or [Paper.a4]))
-    watcher = _Watcher(given, out, chosen, options)
+    watcher = _Watcher(given, out, chosen, options, tuple(preview or ()))
     # a second stop ends the watch at once, with a KeyboardInterrupt (`_Watcher.stop`)
     with signals_call(watcher.stop, interrupt=True), contextlib.suppress(KeyboardInterrupt):
         watcher.run(watchfiles)
@@ -106,9 +119,16 @@ class _Watcher:
     """What one `century watch` knows between rounds: the games and the files each uses."""
 
     def __init__(
-        self, paths: list[Path], out: Path, chosen: list[Target], options: BuildOptions
+        self,
+        paths: list[Path],
+        out: Path,
+        chosen: list[Target],
+        options: BuildOptions,
+        previews: tuple[str, ...] = (),
     ) -> None:
         self.paths = paths
+        self.previews = previews
+        """Cards whose previews a round redraws instead of building."""
         self.folders = [_real(path) for path in paths if path.is_dir()]
         self.named = {_real(path) for path in paths if not path.is_dir()}
         self.out = _real(out)
@@ -279,7 +299,9 @@ class _Watcher:
             why = "has errors" if game in self.uses else "is no longer defined"
             typer.echo(f"not built: {game} {why}; {self.out_name(game)} is left as it was")
         ready = {g: compiled.rulesets[g] for g in touched if g in compiled.rulesets}
-        if ready:
+        if ready and self.previews:
+            self._preview(ready)
+        elif ready:
             self._build(ready)
 
     def _diagnostics(
@@ -311,6 +333,32 @@ class _Watcher:
         except OSError as err:
             message = f"cannot write into {self.out_path}: {err.strerror or err}"
             typer.echo(f"error: {diag.printable(message)}", err=True)
+
+    def _preview(self, rulesets: dict[str, Ruleset]) -> None:
+        """Redraw each chosen card of each game that has it, in each of its languages."""
+        from century.base.output import OutputError, locked, write_files
+        from century.shared.names import file_stem
+        from century.targets import TargetError
+        from century.targets.images import ImageOptions, preview
+
+        for game, ruleset in sorted(rulesets.items()):
+            ids = {c.id for c in (*ruleset.merchant_deck, *ruleset.starting_cards)}
+            ids |= {c.id for c in ruleset.point_deck}
+            for card in [c for c in self.previews if c in ids]:
+                try:
+                    files = {
+                        f"preview/{file_stem(card)}-{file_stem(lang)}.png": preview(
+                            ruleset, card, lang, options=ImageOptions(bleed=0.0)
+                        )
+                        for lang in ruleset.languages
+                    }
+                    with locked(self.out):
+                        written = write_files(self.out / game, files)
+                except (OutputError, TargetError) as err:
+                    typer.echo(f"error: {diag.printable(str(err))}", err=True)
+                    continue
+                names = ", ".join(_name(path) for path in written)
+                typer.echo(f"preview of {card} in {game}: {names}")
 
     @property
     def out_path(self) -> Path:

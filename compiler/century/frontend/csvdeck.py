@@ -53,7 +53,8 @@ FORMULA = "=+-@"
 DECKS = ("merchant", "point", "starting")
 
 _WHOLE = re.compile(rf"[+-]?[0-9]{{1,{MAX_DIGITS}}}")
-_LANG = re.compile(r"name\.([a-z]{2})")
+_LANG = re.compile(r"(name|text)\.([a-z]{2})")
+"""A translated column: a card's name or its own text in one language."""
 
 
 @dataclass(frozen=True)
@@ -320,7 +321,7 @@ def _filled(row: list[Cell]) -> bool:
 def _header(row: list[Cell], problems: list[Diagnostic]) -> dict[str, tuple[int, Mark]]:
     """The header's columns by field name, each with its index in a row and its mark; an
     unknown, nameless or repeated column is a problem. Empty when no cell names a field."""
-    known = [f for f in card_fields() if f != "name"]
+    known = [f for f in card_fields() if f not in ("name", "text")]
     found: dict[str, tuple[int, Mark]] = {}
     unknown: list[Cell] = []
     for index, cell in enumerate(row):
@@ -345,14 +346,14 @@ def _header(row: list[Cell], problems: list[Diagnostic]) -> dict[str, tuple[int,
             unknown.append(cell)
     if not found:
         return {}
-    choices = [*known, *(f"name.{lang}" for lang in _languages(found))]
+    choices = [*known, *(f"{k}.{lang}" for lang in _languages(found) for k in ("name", "text"))]
     for cell in unknown:
         column = cell.text.strip().lower()
         near = difflib.get_close_matches(column, choices, n=1)
         hint = (
             f"did you mean {near[0]!r}?"
             if near
-            else f"known columns: {', '.join(known)} and name.<lang> per language"
+            else f"known columns: {', '.join(known)}, and name.<lang> and text.<lang> per language"
         )
         problems.append(
             Diagnostic.at(cell.mark, "C101", f"unknown column {_short(column)}", hint=hint)
@@ -361,7 +362,7 @@ def _header(row: list[Cell], problems: list[Diagnostic]) -> dict[str, tuple[int,
 
 
 def _languages(found: dict[str, tuple[int, Mark]]) -> list[str]:
-    langs = [m.group(1) for column in found if (m := _LANG.fullmatch(column))]
+    langs = [m.group(2) for column in found if (m := _LANG.fullmatch(column))]
     return langs or ["en"]
 
 
@@ -395,8 +396,8 @@ def _card(
     by_index = {index: column for column, (index, _) in header.items()}
     values: dict[str, Node] = {}
     keys: dict[str, Mark] = {}
-    names: dict[str, Node] = {}
-    name_marks: dict[str, Mark] = {}
+    texts: dict[str, dict[str, Node]] = {"name": {}, "text": {}}
+    text_marks: dict[str, dict[str, Mark]] = {"name": {}, "text": {}}
     budget.take(1, row[0].mark)
     for index, cell in enumerate(row):
         text = cell.value
@@ -430,16 +431,17 @@ def _card(
             continue
         budget.take(2, cell.mark)
         if lang := _LANG.fullmatch(column):
-            names[lang.group(1)] = Node(text, cell.mark)
-            name_marks[lang.group(1)] = cell.mark
+            texts[lang.group(1)][lang.group(2)] = Node(text, cell.mark)
+            text_marks[lang.group(1)][lang.group(2)] = cell.mark
             continue
         value: Any = int(text) if _is_whole(column) and _WHOLE.fullmatch(text) else text
         values[column] = Node(value, cell.mark)
         keys[column] = cell.mark
-    if names:
-        first = min(name_marks.values(), key=lambda m: m.col)
-        values["name"] = Node(names, first, name_marks)
-        keys["name"] = first
+    for key, given in texts.items():
+        if given:
+            first = min(text_marks[key].values(), key=lambda m: m.col)
+            values[key] = Node(given, first, text_marks[key])
+            keys[key] = first
     return Node(values, row[0].mark, keys)
 
 

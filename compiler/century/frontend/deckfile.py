@@ -29,15 +29,20 @@ class ExportProblem(ValueError):
 def columns(deck: str, cards: Sequence[Mapping[str, Any]], languages: Sequence[str]) -> list[str]:
     """The columns of a table of `cards`: the effect fields in the schema's order (``effect``,
     the steps of composed cards, after the short forms' fields), then
-    ``copies`` and ``id`` where a card has them, then ``name.<lang>`` per language named."""
+    ``copies`` and ``id`` where a card has them, then ``name.<lang>`` per language named and
+    ``text.<lang>`` (a card's own text) likewise."""
     fields = [f for f in csvdeck.columns_of(deck) if any(f in card for card in cards)]
-    effect = [f for f in fields if f not in ("id", "copies", "name", "effect")]
+    effect = [f for f in fields if f not in ("id", "copies", "name", "effect", "text")]
     effect += [f for f in fields if f == "effect"]  # composed cards' steps, after short forms
     langs = list(languages)
     for card in cards:
-        langs += [lang for lang in card.get("name", {}) if lang not in langs]
+        for key in ("name", "text"):
+            langs += [lang for lang in card.get(key, {}) if lang not in langs]
     named = [
-        f"name.{lang}" for lang in langs if any(lang in card.get("name", {}) for card in cards)
+        f"{key}.{lang}"
+        for key in ("name", "text")
+        for lang in langs
+        if any(lang in card.get(key, {}) for card in cards)
     ]
     return [*effect, *(f for f in ("copies", "id") if f in fields), *named]
 
@@ -99,8 +104,9 @@ def _a_number(column: str, text: str) -> bool:
 def _value(card: Mapping[str, Any], column: str) -> Any:
     if column == "effect" and column in card:
         return _effect_cell(card[column])
-    if column.startswith("name."):
-        return card.get("name", {}).get(column.removeprefix("name."))
+    for key in ("name", "text"):
+        if column.startswith(f"{key}."):
+            return card.get(key, {}).get(column.removeprefix(f"{key}."))
     return card.get(column)
 
 

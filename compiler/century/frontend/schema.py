@@ -125,13 +125,14 @@ def merchant_card_schema() -> dict[str, Any]:
             **{name: dict(_FIELD_SCHEMAS[kind]) for name, kind in FIELDS.items()},
             "copies": {"$ref": "#/$defs/count"},
             "name": {"$ref": "#/$defs/text"},
+            "text": {"$ref": "#/$defs/cardText"},
         },
         "allOf": [
             {
                 "if": {"required": ["effect"]},
                 "then": {
                     "propertyNames": {
-                        "enum": ["id", "effect", "copies", "name"],
+                        "enum": ["id", "effect", "copies", "name", "text"],
                         "description": "A card with `effect` takes no `kind` or short-form fields.",
                     }
                 },
@@ -143,7 +144,7 @@ def merchant_card_schema() -> dict[str, Any]:
                     "then": {
                         "required": list(kind.fields),
                         "propertyNames": {
-                            "enum": ["id", "kind", "copies", "name", *kind.fields],
+                            "enum": ["id", "kind", "copies", "name", "text", *kind.fields],
                             "description": f"{_article(kind.name)} {kind.name} card takes "
                             + " and ".join(f"`{name}`" for name in kind.fields)
                             + ".",

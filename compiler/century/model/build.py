@@ -79,7 +79,13 @@ def build_ruleset(
             "prose": {lang: doc["text"] for lang, doc in data["prose"].items()},
         }
     )
-    look = build_look(data.get("look"))
+    texts = {
+        derived_id(card): dict(card["text"])
+        for deck in ("starting", "merchant", "point")
+        for card in decks[deck]["cards"]
+        if card.get("text")
+    }
+    look = build_look(data.get("look"), texts)
     if look is not None:
         ruleset = dataclasses.replace(ruleset, look=look)
     if base is None:

@@ -1,4 +1,5 @@
-"""The look of a game: card size, deck colours and pictures, card art, fonts and icons.
+"""The look of a game: card size, deck colours and pictures, card art, fonts and icons, the
+layout of a card's face and the cards' own texts.
 
 A look is data like the rules (``look:`` in a game or variant file, inherited and changed key
 by key by variants); a game without one is drawn as every game was before: poker-size
@@ -9,6 +10,8 @@ files were checked by `century.checks.look`; here they are `century.base.assets.
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,6 +46,117 @@ MIN_CONTRAST = 4.5
 """WCAG AA for normal text."""
 TEXT_SYMBOLS = "×≤+/?0123456789"
 """Signs the card drawings set in the text font besides the game's texts."""
+
+
+REGIONS = ("title", "art", "effect", "points", "index", "text", "footer")
+"""The named regions of a card's face: the title band, the art area, the effect (a point
+card's cost), a point card's points, the index corner, the card's text and the small print."""
+BACKDROPS = ("art",)
+"""Regions drawn behind the others, which any region may overlap."""
+ALIGNS = ("left", "center", "right")
+VALIGNS = ("top", "middle", "bottom")
+SAFE_MM = 3.0
+"""The safe area lies this far inside the trim by default: a region past it may be cut."""
+LINE_EM = 1.414
+"""The distance of two lines of a card's text, in ems (``faces.typ`` sets its text so)."""
+
+
+@dataclass(frozen=True)
+class Region:
+    """A region of a card's face in mm from the trim's top left corner, with the text role
+    (`FONT_ROLES`), size and smallest size (pt) and alignment of what it holds."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+    font: str = "text"
+    size: float = 7.0
+    min_size: float = 5.0
+    align: str = "center"
+    valign: str = "middle"
+
+    def box(self) -> tuple[float, float, float, float]:
+        """Left, top, right and bottom edges in mm."""
+        return self.x, self.y, self.x + self.width, self.y + self.height
+
+
+def default_regions(size: tuple[float, float], deck: str = "merchant") -> dict[str, Region]:
+    """Today's face of a card of `size` as regions: the layout a game that declares none
+    keeps, where a card with a text of its own gives the lower part of its art area to it (a
+    point card's points above its cost)."""
+    width, height = size
+    inner = width - 2 * FRAME_MM
+    art_w, art_h = art_area(size)
+    top = FRAME_MM + TITLE_MM
+    text_h = min(22.0, art_h / 3)
+    body_top = top + (24.0 if deck == "point" else 2.0)
+    return {
+        "title": Region(FRAME_MM, FRAME_MM, inner, TITLE_MM, "title", 9.5, 4.0),
+        "art": Region(FRAME_MM, top, art_w, art_h),
+        "effect": Region(FRAME_MM + 10, body_top, inner - 20, top + art_h - text_h - body_top - 2),
+        "points": Region(FRAME_MM + 10, top + 2, inner - 20, 20, "title", 24.0, 8.0),
+        "index": Region(
+            FRAME_MM + 1.4, top + 1.4, 8.0, art_h - text_h - 3, "title", 7.5, valign="top"
+        ),
+        "text": Region(FRAME_MM + 3, top + art_h - text_h, inner - 6, text_h - 1, valign="top"),
+        "footer": Region(FRAME_MM, height - FRAME_MM - FOOT_MM, inner, 2.8, size=5.0, min_size=3.0),
+    }
+
+
+def used(deck: str) -> tuple[str, ...]:
+    """The regions a deck's faces draw (only point cards have points)."""
+    return tuple(r for r in REGIONS if r != "points" or deck == "point")
+
+
+def region(data: Mapping[str, Any], base: Region) -> Region:
+    """`base` with the keys `data` gives (a region of the look's data)."""
+    keys = ("x", "y", "width", "height", "font", "size", "min_size", "align", "valign")
+    return dataclasses.replace(base, **{k: data[k] for k in keys if k in data})
+
+
+def deck_regions(
+    size: tuple[float, float],
+    layout: Mapping[str, Mapping[str, Any]],
+    deck_layout: Mapping[str, Mapping[str, Any]],
+    deck: str = "merchant",
+) -> dict[str, Region]:
+    """The regions of one deck: each region's default, changed by the look's `layout` and
+    then by the deck's own, key by key. A region that ``extends`` another starts from that
+    region's values (as given in these two layouts) instead of its own default."""
+    defaults = default_regions(size, deck)
+
+    def own(name: str) -> dict[str, Any]:
+        return {**layout.get(name, {}), **deck_layout.get(name, {})}
+
+    found = {}
+    for name in REGIONS:
+        given = own(name)
+        start = given.get("extends")
+        base = region(own(start), defaults[start]) if start in defaults else defaults[name]
+        found[name] = region(given, base)
+    return found
+
+
+CARD_MARK = re.compile(r"\[([^\[\]\s]{1,40})\]")
+"""A mark in a card's text: ``[Y]`` (a cube by its code, ``[YYR]`` a group) or a symbol."""
+SYMBOL_MARKS = ("up", "any", "arrow", "pay")
+"""The symbols a card's text may set inline, by name."""
+
+
+def card_marks(text: str, codes: str) -> list[tuple[str, str]]:
+    """Each mark of a card's `text` as (kind, argument): ``cubes`` and the codes, a symbol
+    of `SYMBOL_MARKS` and ``""``, or ``unknown`` and what the brackets hold."""
+    found = []
+    for match in CARD_MARK.finditer(text):
+        body = match.group(1)
+        if body in SYMBOL_MARKS:
+            found.append((body, ""))
+        elif all(c in codes for c in body):
+            found.append(("cubes", body))
+        else:
+            found.append(("unknown", body))
+    return found
 
 
 def art_area(size: tuple[float, float]) -> tuple[float, float]:
@@ -83,6 +197,11 @@ class Look:
     """Fonts by role (`FONT_ROLES`)."""
     icons: Mapping[str, Asset] = field(default_factory=dict)
     """Icons by resource id."""
+    layouts: Mapping[str, Mapping[str, Region]] = field(default_factory=dict)
+    """The regions of each deck's faces (`LOOK_DECKS`), for a look that declares a layout;
+    empty: today's face (`default_regions`)."""
+    texts: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    """The cards' own texts (rules or flavour) by card id, per language."""
 
     def assets(self) -> list[Asset]:
         """Every file of the look, each once, in a stable order."""
@@ -108,13 +227,30 @@ def _file(path: str, want: str) -> Asset:
     return probe(Path(path), name, Mark(name, WHOLE, WHOLE), want)
 
 
-def build_look(data: Mapping[str, Any] | None) -> Look | None:
-    """The look of resolved data (`look` with absolute paths), or None when it has none.
+def layouts(data: Mapping[str, Any]) -> dict[str, dict[str, Region]]:
+    """Every deck's regions when the look (its data `data`) declares a layout, else none."""
+    decks = data.get("decks") or {}
+    if not data.get("layout") and not any("layout" in (d or {}) for d in decks.values()):
+        return {}
+    size = card_size(data.get("card_size", DEFAULT_SIZE))
+    common = data.get("layout") or {}
+    return {
+        deck: deck_regions(size, common, (decks.get(deck) or {}).get("layout") or {}, deck)
+        for deck in LOOK_DECKS
+    }
+
+
+def build_look(
+    data: Mapping[str, Any] | None, texts: Mapping[str, Mapping[str, str]] | None = None
+) -> Look | None:
+    """The look of resolved data (`look` with absolute paths) and the cards' own `texts` by
+    card id, or None when the game has neither.
 
     Raises `century.base.diagnostics.DiagnosticError` when a file changed since it was checked.
     """
-    if not data:
+    if not data and not texts:
         return None
+    data = data or {}
 
     def picture(value: Any) -> Picture:
         if isinstance(value, str):
@@ -136,4 +272,6 @@ def build_look(data: Mapping[str, Any] | None) -> Look | None:
         art={card: picture(v) for card, v in sorted((data.get("art") or {}).items())},
         fonts={role: _file(v, "font") for role, v in sorted((data.get("fonts") or {}).items())},
         icons={r: _file(v, "picture") for r, v in sorted((data.get("icons") or {}).items())},
+        layouts=layouts(data),
+        texts=dict(sorted((texts or {}).items())),
     )

@@ -11,16 +11,17 @@ always look alike.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from century.base.assets import Asset
 from century.model.cards import KINDS, steps_json
-from century.model.look import Picture
+from century.model.look import CARD_MARK, Picture, card_marks, default_regions
 from century.model.ruleset import MerchantCard, PointCard, Ruleset
 from century.model.text import shown, term
-from century.prose import REFERENCE_KEYS
+from century.prose import MARK_CLOSE, MARK_OPEN, REFERENCE_KEYS
 from century.shared.cards.layout import CARD_H, CARD_W
 from century.shared.typst import asset_path
 from century.shared.typst.colours import WHITE, ink_on, lighten
@@ -82,7 +83,7 @@ def merchant_face(ruleset: Ruleset, card: MerchantCard, lang: str, deck: str) ->
         "title": title,
         "effect": steps_json(card.effect),
         **deck_colour(deck, ruleset),
-        **face_look(ruleset, deck, card.id),
+        **face_look(ruleset, deck, card.id, lang),
     }
 
 
@@ -102,7 +103,7 @@ def point_face(ruleset: Ruleset, card: PointCard, lang: str) -> dict[str, Any]:
         "cost": list(card.cost),
         "points": card.points,
         **deck_colour("point", ruleset),
-        **face_look(ruleset, "point", card.id),
+        **face_look(ruleset, "point", card.id, lang),
     }
 
 
@@ -153,15 +154,50 @@ def picture(found: Picture) -> dict[str, str]:
     return {"path": asset_path(found.asset), "fit": found.fit}
 
 
-def face_look(ruleset: Ruleset, deck: str, card_id: str) -> dict[str, Any]:
+def marked(text: str, codes: str) -> str:
+    """A card's text with its marks (`century.model.look.card_marks`) as the markers the
+    templates draw icons at (``rich`` in ``icons.typ``); an unknown mark stays as written."""
+
+    def replace(match: re.Match[str]) -> str:
+        [(kind, arg)] = card_marks(match.group(0), codes)
+        if kind == "unknown":
+            return match.group(0)
+        return MARK_OPEN + (f"cubes:{arg}" if kind == "cubes" else kind) + MARK_CLOSE
+
+    return CARD_MARK.sub(replace, text)
+
+
+def regions(ruleset: Ruleset, deck: str, card_id: str) -> dict[str, dict[str, Any]] | None:
+    """The regions a front of `deck` is laid out in, as JSON, when the look declares a
+    layout or the card has a text of its own (today's face as regions); else None: the face
+    is drawn as it always was. The reference cards keep their face."""
+    look = ruleset.look
+    if look is None or deck == "reference":
+        return None
+    found = look.layouts.get(deck)
+    if found is None and card_id in look.texts:
+        found = default_regions(look.card_size, deck)
+    if found is None:
+        return None
+    return {name: dataclasses.asdict(r) for name, r in found.items()}
+
+
+def face_look(ruleset: Ruleset, deck: str, card_id: str, lang: str = "") -> dict[str, Any]:
     """What a game's look adds to a front of `deck`: the face's background and text colours,
-    and the picture in its art area (the card's own, else its deck's). Nothing without a
-    look, so a game without one is drawn as before."""
+    the picture in its art area (the card's own, else its deck's), its regions and the
+    card's own text in `lang`. Nothing without a look, so a game without one is drawn as
+    before."""
     look = ruleset.look
     if look is None:
         return {}
     given = look.decks.get(deck)
     found: dict[str, Any] = {}
+    layout = regions(ruleset, deck, card_id)
+    if layout is not None:
+        found["layout"] = layout
+        text = shown(look.texts[card_id], lang) if card_id in look.texts else ""
+        if text:
+            found["text"] = marked(text, "".join(r.code for r in ruleset.resources))
     if given is not None and (given.background or given.text):
         background = given.background or WHITE
         found["background"] = background

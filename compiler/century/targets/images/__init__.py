@@ -21,6 +21,8 @@ Typst renders every page of a language in one run. The same input gives the same
 
 from __future__ import annotations
 
+import dataclasses
+import difflib
 import urllib.parse
 from dataclasses import dataclass
 from pathlib import Path
@@ -82,6 +84,13 @@ class ImageOptions(Languages, Told):
         help="Extend every image this many mm past the card's edges, as the print kit does "
         "(print services usually ask for 3).",
     )
+    cards: tuple[str, ...] = option(
+        (),
+        "--card",
+        metavar="ID",
+        help="Render only this card, by id (repeatable): its front in each language, without "
+        "backs or the contact sheet.",
+    )
 
 
 def check_size(options: ImageOptions) -> None:
@@ -128,21 +137,51 @@ def plan(ruleset: Ruleset, options: ImageOptions) -> list[Language]:
         folder = file_stem(lang)
         text = prose_texts(ruleset, lang)
         decks_found = deck_images(ruleset, lang, text)
+        if options.cards:
+            decks_found = only(decks_found, options.cards)
         paths, faces = [], []
         for deck in decks_found:
             for card in deck.cards:
                 paths.append(_path(folder, file_stem(deck.kind), card.name))
                 faces.append(card.face)
-            paths.append(_path(folder, BACKS, file_stem(deck.kind)))
-            faces.append(deck.back)
+            if not options.cards:
+                paths.append(_path(folder, BACKS, file_stem(deck.kind)))
+                faces.append(deck.back)
         words = {key: text[key] for key in ("img_card", "img_cards", "img_back")}
         found.append(Language(lang, folder, decks_found, paths, faces, words))
     return found
 
 
-def file_names(planned: list[Language]) -> list[str]:
-    """The files `render` writes for a plan, relative to the images folder."""
-    return [path for each in planned for path in each.paths] + ["index.html"]
+def only(decks: list[DeckImages], wanted: tuple[str, ...]) -> list[DeckImages]:
+    """The cards of `decks` named in `wanted` (by id, or ``reference``), or `ImageError`
+    (a usage error) naming a card the game does not have and the ids close to it."""
+    labels = [card_label(card.face) for deck in decks for card in deck.cards]
+    for name in wanted:
+        if name not in labels:
+            raise ImageError(unknown_card(name, labels), usage=True)
+    found = []
+    for deck in decks:
+        cards = tuple(card for card in deck.cards if card_label(card.face) in wanted)
+        if cards:
+            found.append(dataclasses.replace(deck, cards=cards))
+    return found
+
+
+def unknown_card(name: str, labels: list[str]) -> str:
+    """What to say of a card id the game does not have: the close ones, or a few known."""
+    close = difflib.get_close_matches(name, sorted(set(labels)), n=4, cutoff=0.5)
+    known = close or sorted(set(labels))[:8]
+    say = "did you mean" if close else "its cards include"
+    return (
+        f"the game has no card {name!r}; {say} {', '.join(known)}? (century show GAME lists them)"
+    )
+
+
+def file_names(planned: list[Language], options: ImageOptions | None = None) -> list[str]:
+    """The files `render` writes for a plan, relative to the images folder (no contact
+    sheet for a few chosen cards)."""
+    sheet = [] if options is not None and options.cards else ["index.html"]
+    return [path for each in planned for path in each.paths] + sheet
 
 
 def render(
@@ -159,9 +198,35 @@ def render(
         pngs = compile_png(TEMPLATE, data, options.dpi, look_assets(ruleset))
         files.update(zip(each.paths, pngs, strict=True))
         tell(options, len(each.paths))
-    files["index.html"] = contact_sheet(ruleset, planned, options).encode("utf-8")
-    tell(options, 1)
+    if not options.cards:
+        files["index.html"] = contact_sheet(ruleset, planned, options).encode("utf-8")
+        tell(options, 1)
     return files
+
+
+def preview(
+    ruleset: Ruleset,
+    card: str,
+    lang: str,
+    back: bool = False,
+    pdf: bool = False,
+    options: ImageOptions | None = None,
+) -> bytes:
+    """One card's front (or its deck's back) in `lang`, drawn as the card images and the kit
+    draw it, as a PNG at `options.dpi` or a PDF: `ImageError` (a usage error) for a card the
+    game does not have."""
+    from century.shared.typst import compile_pdf, compile_png
+
+    options = options if options is not None else ImageOptions(bleed=0.0)
+    check_size(options)
+    check_options(ruleset, dataclasses.replace(options, languages=(lang,)), ImageError)
+    decks = deck_images(ruleset, lang, prose_texts(ruleset, lang))
+    [deck] = only(decks, (card,))[:1]
+    face = deck.back if back else deck.cards[0].face
+    data = {**face_context(ruleset, lang), "bleed": options.bleed, "faces": [face]}
+    if pdf:
+        return compile_pdf(TEMPLATE, data, look_assets(ruleset))
+    return compile_png(TEMPLATE, data, options.dpi, look_assets(ruleset))[0]
 
 
 def contact_sheet(ruleset: Ruleset, planned: list[Language], options: ImageOptions) -> str:
@@ -207,7 +272,7 @@ def _href(path: str) -> str:
 
 def names(ruleset: Ruleset, options: ImageOptions) -> list[str]:
     """The files `files` returns, below `FOLDER`."""
-    return [f"{FOLDER}/{name}" for name in file_names(plan(ruleset, options))]
+    return [f"{FOLDER}/{name}" for name in file_names(plan(ruleset, options), options)]
 
 
 def files(ruleset: Ruleset, options: ImageOptions) -> dict[str, bytes]:
