@@ -271,3 +271,105 @@ def test_hot_seat_hides_each_hand_until_its_person_asks_and_undo_takes_back(
         assert page.locator("#log li").count() == 1
         acting(page, 1)
     assert page_errors == []
+
+
+def test_a_restarted_server_goes_on_with_the_open_page(browser, page_errors, tmp_path: Path):
+    import socket
+
+    with socket.socket() as probe:  # one port for both servers: the page stays where it is
+        probe.bind(("127.0.0.1", 0))
+        port = str(probe.getsockname()[1])
+    db = tmp_path / "tables.sqlite3"
+    with served("--port", port, db=db) as (url, _):
+        page = new_page(browser, page_errors)
+        start_game(page, url, "spice-road", ["human", "greedy"], 12)
+        acting(page, 0)
+        click_move(page, "rest")
+        logged_more(page, 1)  # the bot answered
+        acting(page, 0)
+        page.wait_for_selector("body[data-live='on']", state="attached")
+    # stopped: the page says so, and goes on by itself once the server is back
+    page.wait_for_selector("body[data-live='off']", state="attached")
+    assert "connection to the server is lost" in (page.text_content("#status") or "")
+    with served("--port", port, db=db) as (again, _):
+        assert again == url
+        page.wait_for_selector("body[data-live='on']", state="attached", timeout=30_000)
+        assert "lost" not in (page.text_content("#status") or "")
+        click_move(page, "rest")
+        logged_more(page, 3)  # the restored table's bot answered
+        acting(page, 0)
+        # the front page lists the table with its link
+        page.goto(url)
+        page.wait_for_selector("#kept:not([hidden]) a.kept-link")
+        page.click("a.kept-link")
+        page.wait_for_selector("#log li:nth-child(4)", state="attached")
+        acting(page, 0)
+    # the browser's own notes of the refused connections while the server was down
+    assert [e for e in page_errors if "net::ERR" not in e and "Failed to load" not in e] == []
+
+
+def test_hot_seat_offers_undo_at_once_after_a_persons_move(browser, page_errors):
+    with served() as (url, _):
+        page = new_page(browser, page_errors)
+        start_game(page, url, "spice-road", ["human", "human"], 3)
+        page.wait_for_selector("#pass:not([hidden])")
+        page.click("#reveal")
+        click_move(page, "rest")
+        acting(page, 1)  # no other change follows on one screen: the answer itself offers it
+        page.wait_for_selector("#undo:not([disabled])", state="attached", timeout=5_000)
+        page.click("#undo")
+        page.wait_for_selector("#log li", state="detached")
+        acting(page, 0)
+    assert page_errors == []
+
+
+def test_a_box_left_open_is_not_applied_to_a_newer_table(browser, page_errors):
+    with served() as (url, _):
+        first = new_page(browser, page_errors)
+        start_game(first, url, "spice-road", ["human", "greedy"], 5)
+        acting(first, 0)
+        second = first.context.new_page()  # the same seat in another tab
+        second.goto(first.url)
+        acting(second, 0)
+        ways = first.evaluate("() => state.snap.moves.filter(m => m.options.length > 1)[0].key")
+        first.locator(f"[data-key={json.dumps(ways)}]").click()
+        first.wait_for_selector("#chooser[open]")
+        click_move(second, "rest")  # meanwhile: the other tab rests, the bot answers
+        logged_more(first, 1)
+        acting(first, 0)
+        assert first.locator("#chooser").evaluate("d => d.open")
+        first.locator("#chooser-options button").first.click()
+        first.wait_for_selector("#move-error:not(:empty)", state="attached")
+        assert "the table has changed since" in (first.text_content("#move-error") or "")
+        moves = first.eval_on_selector_all("#log li", "items => items.map(i => i.dataset.move)")
+        assert moves[0] == "rest" and len(moves) == 2
+    assert [e for e in page_errors if "409 (Conflict)" not in e] == []  # the refusal itself
+
+
+def test_after_rest_by_keyboard_the_next_card_is_one_tab_away(browser, page_errors):
+    with served(pause=0.3) as (url, _):  # the bot answers after the page drew the rest
+        page = new_page(browser, page_errors)
+        start_game(page, url, "spice-road", ["human", "greedy"], 6)
+        acting(page, 0)
+        page.focus("#rest")
+        page.keyboard.press("Enter")
+        logged_more(page, 1)  # the bot answered
+        acting(page, 0)
+        page.keyboard.press("Tab")
+        assert page.evaluate("() => document.activeElement.dataset.key || ''").startswith("play")
+    assert page_errors == []
+
+
+def test_sigterm_while_the_cards_are_drawn_ends_at_once(browser, page_errors):
+    import signal
+    import subprocess
+
+    with served() as (url, process):
+        page = new_page(browser, page_errors)
+        start_game(page, url, "golem", ["human", "greedy"], 7)  # its cards drawn on demand
+        page.wait_for_selector("#seat-list li")
+        process.send_signal(signal.SIGTERM)
+        try:
+            assert process.wait(5) == 0  # a bound on waiting: the drawing alone takes longer
+        except subprocess.TimeoutExpired:
+            raise AssertionError("century serve did not stop within 5 s of SIGTERM") from None

@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from century.engine.choices import Choice, group_moves, split_move
 from century.model.text import shown
+from century.serve.store import Status, Store, Stored, StoreError
 
 if TYPE_CHECKING:
     from century.bots.registry import Bot
@@ -79,6 +81,10 @@ class Table:
     watchers: int = 0
     stalled: str = ""
     """Why the game cannot go on (a bot that failed), shown to every seat; empty when it can."""
+    names: list[str] = field(default_factory=list)
+    """Per seat: the name its person goes by (empty: none given)."""
+    store: Store | None = None
+    """Where the table is kept (every move written before it is answered), or None."""
 
     @property
     def humans(self) -> frozenset[int]:
@@ -126,13 +132,47 @@ class Table:
         self.apply(move)
 
     def apply(self, move: str) -> None:
-        """Play a legal `move` and log it in words."""
+        """Play a legal `move`, log it in words and keep it; `TableError` (507), the table
+        as it was, when it cannot be kept."""
         seat = self.state.current_player
         text = describe(self, move)
         self.state.play(move)
         self.movers.append(seat)
         self.log.append(Entry(seat, move, text))
         self.changed()
+        if self.store is not None:
+            try:
+                self.store.moved(self.id, len(self.log) - 1, (seat, move, text), self.status())
+            except StoreError as err:
+                self.movers.pop()
+                self.log.pop()
+                back = {**self.state.record(), "moves": self.state.moves()[:-1]}
+                self.state = self.engine.replay(back)
+                self.changed()
+                raise TableError(507, f"the move was not made: {err}") from None
+
+    def status(self) -> Status:
+        """The table's version, whether it is over and its result, as the store keeps them."""
+        state = self.state
+        result = {"scores": state.scores(), "winners": state.winners()} if state.is_over() else None
+        return Status(self.version, state.is_over(), result)
+
+    def stored(self) -> Stored:
+        """The table as the store keeps it."""
+        return Stored(
+            id=self.id,
+            game=self.ruleset.id,
+            seats=list(self.seats),
+            names=list(self.names),
+            start={k: v for k, v in self.state.record().items() if k != "moves"},
+            network=self.network,
+            lang=self.lang,
+            tokens={token: sorted(seats) for token, seats in self.tokens.items()},
+            version=self.version,
+            over=self.state.is_over(),
+            result=self.status().result,
+            moves=[(e.seat, e.move, e.text) for e in self.log],
+        )
 
     def changed(self) -> None:
         self.version += 1
@@ -150,6 +190,11 @@ class Table:
         if last is None:
             raise TableError(409, "nothing to undo: no move of yours yet")
         record = {**self.state.record(), "moves": self.state.moves()[:last]}
+        if self.store is not None:
+            try:
+                self.store.undone(self.id, last, Status(self.version + 1, False, None))
+            except StoreError as err:
+                raise TableError(507, f"nothing undone: {err}") from None
         self.state = self.engine.replay(record)
         del self.movers[last:]
         del self.log[last:]
@@ -497,10 +542,48 @@ def new_table(ruleset: Ruleset, engine: Engine, setup: Setup, lang: str) -> Tabl
         tokens=tokens,
         bots=bots,
         lang=lang,
+        names=[""] * len(seats),
     )
     for move in moves:  # the record's moves again, for the log and who made each
         table.apply(move)
     return table
+
+
+def restore(stored: Stored, ruleset: Ruleset, engine: Engine) -> Table:
+    """A table kept in the store, as it was: its moves played back, its log, seats, names,
+    links and version; `TableError` (409) when its record no longer replays (the game's
+    rules changed since)."""
+    from century.bots.registry import make_bot
+    from century.simulation.config import derive_seed
+
+    try:
+        state = engine.replay({**stored.start, "moves": [move for _, move, _ in stored.moves]})
+    except (ValueError, TypeError) as err:
+        raise TableError(
+            409, f"this table's game no longer replays ({str(err)[:200]}); its record is kept"
+        ) from None
+    seed = stored.start.get("seed")
+    seed = seed if isinstance(seed, int) else 0
+    return Table(
+        id=stored.id,
+        ruleset=ruleset,
+        engine=engine,
+        seats=list(stored.seats),
+        seed=seed,
+        state=state,
+        network=stored.network,
+        tokens={token: frozenset(seats) for token, seats in stored.tokens.items()},
+        bots={
+            seat: make_bot(spec, engine, ruleset, derive_seed(seed, "serve", seat))
+            for seat, spec in enumerate(stored.seats)
+            if spec != HUMAN
+        },
+        lang=stored.lang,
+        log=[Entry(seat, move, text) for seat, move, text in stored.moves],
+        movers=[seat for seat, _, _ in stored.moves],
+        version=stored.version,
+        names=list(stored.names) or [""] * len(stored.seats),
+    )
 
 
 def _continue(engine: Engine, record: Any) -> tuple[State, int]:
@@ -517,11 +600,15 @@ def _continue(engine: Engine, record: Any) -> tuple[State, int]:
 
 
 class Tables:
-    """Every table of a server, bounded by `most`."""
+    """Every table of a server in memory, bounded by `most`; `load` finds one that is not
+    (a table kept in the store, restored), or None."""
 
-    def __init__(self, most: int = MAX_TABLES) -> None:
+    def __init__(
+        self, most: int = MAX_TABLES, load: Callable[[str], Table | None] | None = None
+    ) -> None:
         self.most = most
         self.tables: dict[str, Table] = {}
+        self.load = load
 
     def add(self, table: Table) -> None:
         """Keep `table`; when the server is full, drop a finished game nobody watches, else
@@ -539,6 +626,8 @@ class Tables:
 
     def get(self, table_id: str) -> Table:
         table = self.tables.get(table_id) if isinstance(table_id, str) else None
+        if table is None and self.load is not None and isinstance(table_id, str):
+            table = self.load(table_id)
         if table is None:
             raise TableError(404, "no such table (the server may have restarted)")
         return table

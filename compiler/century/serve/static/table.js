@@ -7,7 +7,7 @@
 const $ = (id) => document.getElementById(id);
 const state = {
   table: null, token: null, snap: null, cards: null, game: null, events: null,
-  revealed: null, logShown: 0, busy: false, games: null,
+  revealed: null, logShown: 0, busy: false, games: null, live: true,
 };
 
 function el(tag, props, ...children) {
@@ -102,6 +102,40 @@ async function showNewGame() {
   playerCounts();
   $("new-form").addEventListener("submit", startGame);
   $("record-file").addEventListener("change", recordChosen);
+  await listTables();
+}
+
+async function listTables() {
+  // the tables this server keeps: unfinished ones go on by their link, finished ones keep
+  // their record
+  const data = await api("/api/tables");
+  const list = $("kept-list");
+  list.replaceChildren();
+  for (const t of data.tables) {
+    const who = t.seats.map((kind, seat) => seatName(t.names, kind, seat)).join(", ");
+    const how = t.over && t.result
+      ? `over: ${t.result.scores.map((score, seat) => `${seatName(t.names, t.seats[seat], seat)} ${score}`).join(", ")}`
+      : `${t.moves} moves so far`;
+    const item = el("li", { dataset: { table: t.table, over: t.over } }, el("span", { text: `${t.title}: ${who}; ${how}. ` }));
+    for (const link of t.links) {
+      if (!t.playable) break;
+      const url = `/t/${encodeURIComponent(t.table)}#${link.token}`;
+      const text = link.seats.length ? (t.over ? "Look at the table" : "Go on playing") : "Watch";
+      item.append(el("a", { href: url, class: "kept-link", text }), " ");
+    }
+    const token = (t.links.find((l) => l.seats.length) || t.links[0] || {}).token;
+    if (t.over && token) {
+      item.append(el("a", { href: `/api/tables/${encodeURIComponent(t.table)}/record?token=${encodeURIComponent(token)}`, download: true, class: "kept-record", text: "Download the record" }));
+    }
+    list.append(item);
+  }
+  $("kept").hidden = data.tables.length === 0;
+}
+
+function seatName(names, kind, seat) {
+  const name = names && names[seat];
+  if (name) return name;
+  return `seat ${seat + 1} (${kind === state.games.human ? "person" : kind})`;
 }
 
 async function recordChosen() {
@@ -239,6 +273,7 @@ async function showTable(table, token) {
   } catch (err) {
     $("status").textContent = err.message;
     $("table").hidden = true;
+    $("lost").hidden = false;
     return;
   }
   state.game = snap.game;
@@ -261,8 +296,15 @@ function connect() {
     const snap = JSON.parse(event.data);
     if (!state.snap || snap.version >= state.snap.version) render(snap);
   });
-  events.addEventListener("open", () => document.body.dataset.live = "on");
-  events.addEventListener("error", () => document.body.dataset.live = "off");  // it reconnects by itself
+  // the browser reconnects by itself (a restarted server goes on with the table); the status
+  // says so meanwhile
+  events.addEventListener("open", () => { document.body.dataset.live = "on"; state.live = true; if (state.snap) renderStatus(state.snap); });
+  events.addEventListener("error", () => {
+    document.body.dataset.live = "off";
+    state.live = false;
+    if (state.snap) renderStatus(state.snap);
+    if (events.readyState === EventSource.CLOSED) setTimeout(() => { if (state.events === events) connect(); }, 3000);
+  });
 }
 
 function render(snap) {
@@ -271,7 +313,11 @@ function render(snap) {
   const key = active && active.dataset ? active.dataset.key : undefined;
   const inTable = active && $("table").contains(active) && active !== document.body;
   draw(snap);
-  if (!inTable || $("chooser").open || document.activeElement === active && active.isConnected) return;
+  if (!inTable || $("chooser").open) return;
+  // a button that went away, or can no longer be pressed (Rest once rested), gives the focus
+  // to the same move drawn anew, else to the hand, one Tab before its cards
+  const usable = active.isConnected && !active.disabled && !active.closest("[hidden]");
+  if (document.activeElement === active && usable) return;
   const same = key ? document.querySelector(`[data-key="${CSS.escape(key)}"]:not([disabled]):not([hidden])`) : null;
   (same || $("hand")).focus();
 }
@@ -302,6 +348,7 @@ function renderStatus(snap) {
   else text = `${snap.seats[snap.current].label} to move.`;
   if (snap.final_round && !snap.over) text += " Final round.";
   if (snap.stalled) text += ` The game cannot go on: ${snap.stalled}. Download the record to keep it.`;
+  if (!state.live) text += " The connection to the server is lost: trying again…";
   $("status").textContent = `Round ${snap.round}. ${text}`;
 }
 
@@ -430,11 +477,13 @@ function pointAt(key) {
   const snap = state.snap;
   const move = snap.moves.find((m) => m.key === key);
   if (!move || state.busy) return;
-  if (move.options.length === 1) return send(move.options[0].move);
-  choose(move);
+  if (move.options.length === 1) return send(move.options[0].move, snap.version);
+  choose(move, snap.version);
 }
 
-function choose(move) {
+function choose(move, version) {
+  // the box offers the ways of the table as it was when it opened (`version`): a way picked
+  // after the table changed is refused by the server, never made on the newer table
   const titles = {
     play: `Play ${move.what}: choose how`,
     acquire: `Acquire the card in slot ${move.what}: the cubes to leave, one on each card before it`,
@@ -455,7 +504,7 @@ function choose(move) {
     const cubeText = option.option.split(" ").filter((w) => !/^[ox][0-9]+$/.test(w)).join("");
     const button = el("button", {
       type: "button", class: isDefault ? "default" : null, dataset: { move: option.move },
-      on: { click: () => { $("chooser").close(); send(option.move); } },
+      on: { click: () => { $("chooser").close(); send(option.move, version); } },
     }, el("span", { text: `${option.words}${isDefault ? " (suggested)" : ""} ` }));
     if (cubeText && /^[a-z]+$/.test(cubeText)) {
       button.append(cubes(cubeText));
@@ -467,17 +516,19 @@ function choose(move) {
   if (focus) focus.focus();
 }
 
-async function send(move) {
+async function send(move, version) {
   state.busy = true;
   $("move-error").textContent = "";
+  let snap = null;
   try {
-    const snap = await api(`/api/tables/${encodeURIComponent(state.table)}/move`, { method: "POST", body: { move, version: state.snap.version } });
-    if (snap.version >= state.snap.version) render(snap);
+    snap = await api(`/api/tables/${encodeURIComponent(state.table)}/move`, { method: "POST", body: { move, version } });
   } catch (err) {
     $("move-error").textContent = `That move was not made: ${err.message}`;
   } finally {
     state.busy = false;
   }
+  // drawn once no longer busy, so Undo is offered at once (on one screen no other change follows)
+  if (snap && snap.version >= state.snap.version) render(snap);
 }
 
 async function undo() {
