@@ -106,6 +106,41 @@ def click_move(page, move):
     logged_more(page, logged)
 
 
+def box_shows_the_engines_outcomes(page, state, move) -> int:
+    """Open the box of `move`'s card or slot, when it has several ways, and check that each
+    way draws the caravan the engine leaves after it and says what is paid (1), else 0. The
+    box stays open for `click_move`."""
+    from century.engine.choices import split_move
+
+    key, _ = split_move(move)
+    ways = [m for m in state.legal_moves() if split_move(m)[0] == key]
+    if len(ways) < 2:
+        return 0
+    page.locator(f"[data-key={json.dumps(key)}]").click()
+    page.wait_for_selector("#chooser[open]")
+    shown = page.eval_on_selector_all(
+        "#chooser-options button",
+        """buttons => buttons.map(b => [
+            b.dataset.move, b.querySelector('[data-after]').dataset.after,
+            [...b.querySelectorAll('.after .cube')].map(c => c.textContent).join(''),
+            b.querySelector('.deal').textContent])""",
+    )
+    assert sorted(m for m, *_ in shown) == sorted(ways)
+    seat = state.current_player
+    before = state.view().caravan(seat).text
+    for way, after, drawn, deal in shown:
+        played = state.clone()
+        played.play(way)
+        held = played.view().caravan(seat).text
+        assert after == held and drawn == held.upper(), (way, after, drawn)
+        gone = "".join(sorted(set(before) - set(held)))
+        assert deal == "nothing paid" or deal.startswith(("pay ", "get ")), deal
+        assert all(code.upper() in deal for code in gone), (way, deal)
+    title = page.text_content("#chooser-title") or ""
+    assert title.startswith(("Play the ", "Acquire the ", "Your caravan")), title
+    return 1
+
+
 def test_a_whole_game_by_clicking_against_a_bot_ends_with_the_engines_scores(
     browser, page_errors, tmp_path: Path
 ):
@@ -119,15 +154,18 @@ def test_a_whole_game_by_clicking_against_a_bot_ends_with_the_engines_scores(
         page = new_page(browser, page_errors)
         start_game(page, url, "spice-road", ["human", "greedy"], PLAYERS_SEED)
         page.wait_for_selector("#hand-cards li")
-        kinds = set()
+        kinds, boxes = set(), 0
         for _ in range(TURNS):
             if not my_turn(page, 0):
                 break
-            move = me.choose(mirror(engine, page, 2, PLAYERS_SEED))
+            now = mirror(engine, page, 2, PLAYERS_SEED)
+            move = me.choose(now)
             kinds.add(move.split()[0])
+            boxes += box_shows_the_engines_outcomes(page, now, move)
             click_move(page, move)
         assert page.evaluate("() => document.body.dataset.over") == "true"
         assert {"play", "acquire", "claim"} <= kinds
+        assert boxes >= 3
         shown = page.eval_on_selector_all(
             "#scores li", "items => items.map(i => Number(i.dataset.score))"
         )
@@ -347,13 +385,18 @@ def test_a_box_left_open_is_not_applied_to_a_newer_table(browser, page_errors):
 
 
 def test_after_rest_by_keyboard_the_next_card_is_one_tab_away(browser, page_errors):
-    with served(pause=0.3) as (url, _):  # the bot answers after the page drew the rest
+    with served(pause=1.5) as (url, _):  # the bot answers after the page drew the rest
         page = new_page(browser, page_errors)
         start_game(page, url, "spice-road", ["human", "greedy"], 6)
         acting(page, 0)
         page.focus("#rest")
         page.keyboard.press("Enter")
+        # while the bot decides, the page says so, with the seconds
+        page.wait_for_selector("#thinking:not([hidden])")
+        said = page.text_content("#thinking") or ""
+        assert said.startswith("Seat 2 (greedy) is thinking… ") and said.endswith(" s"), said
         logged_more(page, 1)  # the bot answered
+        page.wait_for_selector("#thinking", state="hidden")
         acting(page, 0)
         page.keyboard.press("Tab")
         assert page.evaluate("() => document.activeElement.dataset.key || ''").startswith("play")

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from century.engine.choices import Choice, group_moves, split_move
 from century.model.text import shown
+from century.serve.names import effect_words, phrase
 from century.serve.store import Status, Store, Stored, StoreError
 
 if TYPE_CHECKING:
@@ -224,6 +225,7 @@ class Table:
             entry: dict[str, Any] = {
                 "seat": seat,
                 "kind": self.seats[seat],
+                "bot": self.seats[seat] != HUMAN,
                 "label": self.label(seat),
                 "caravan": view.caravan(seat).text,
                 "score": view.score(seat),
@@ -299,37 +301,80 @@ class Table:
         """The legal moves of the player to move, grouped by what is pointed at: a card in
         the hand, a slot of a row, rest, the discard; each with its ways."""
         found = []
-        engine = self.engine
+        engine, view = self.engine, self.state.view()
+        before = view.caravan(self.state.current_player).text
+        outcomes = {move: caravan.text for move, caravan in view.outcomes()}
         for choice in group_moves(self.state.legal_moves(), engine.CODES):
             verb, _, what = choice.key.partition(" ")
             effect = engine.CARDS[_card_index(engine, what)].effect if verb == "play" else None
+            options = []
+            for option in choice.options:
+                move = choice.move(option)
+                after = outcomes[move]
+                options.append(
+                    {
+                        "move": move,
+                        "option": option,
+                        "words": _option(choice, option, effect, engine),
+                        "after": after,
+                        "paid": _less(before, after),
+                        "gained": _less(after, before),
+                    }
+                )
             found.append(
                 {
                     "key": choice.key,
                     "verb": verb,
                     "what": what,
-                    "options": [
-                        {
-                            "move": choice.move(option),
-                            "option": option,
-                            "words": _option(choice, option, effect),
-                        }
-                        for option in choice.options
-                    ],
+                    "name": self._named(verb, what),
+                    "options": options,
                     "default": choice.move(choice.default),
                 }
             )
         return found
+
+    def _named(self, verb: str, what: str) -> str:
+        """What a move points at, in words: a card played or acquired by its name or kind and
+        effect, a point card by its cost and points."""
+        engine, view = self.engine, self.state.view()
+        if verb == "play":
+            return phrase(self.ruleset, engine, _card_index(engine, what), self.lang)
+        if verb == "acquire":
+            return phrase(self.ruleset, engine, view.merchant_row[int(what) - 1], self.lang)
+        if verb == "claim":
+            point = engine.POINT_CARDS[view.point_row[int(what) - 1]]
+            cost = _letters(_cubes(point.cost, engine.CODES))
+            return f"the point card worth {point.points} (pay {cost})"
+        return ""
+
+
+def _less(have: str, minus: str) -> str:
+    """The cubes of `have` not in `minus` (both strings of codes, as multisets), in rank
+    order as `have` lists them."""
+    rest = list(minus)
+    kept = []
+    for code in have:
+        if code in rest:
+            rest.remove(code)
+        else:
+            kept.append(code)
+    return "".join(kept)
 
 
 def _cubes(vector: tuple[int, ...], codes: str) -> str:
     return "".join(code * count for code, count in zip(codes, vector, strict=True))
 
 
-def _option(choice: Choice, option: str, effect: tuple[Any, ...] | None = None) -> str:
+def _option(
+    choice: Choice,
+    option: str,
+    effect: tuple[Any, ...] | None = None,
+    engine: Engine | None = None,
+) -> str:
     """An option of an entry in words: ``leaving Y, R`` (an acquisition), ``returning Y``
     (a discard); for a card played, its choices read along its steps (`effect`): ``twice``,
-    ``raising Y, G``, ``option 2, paying R``."""
+    ``raising Y, G``, ``option 2, paying R`` (with `engine`, a branch chosen is named by what
+    it does: ``upgrade 2, raising Y``)."""
     verb = choice.key.split()[0]
     if not option:
         return "as it is"
@@ -340,7 +385,7 @@ def _option(choice: Choice, option: str, effect: tuple[Any, ...] | None = None) 
     words = option.split()
     if effect is not None:
         said: list[str] = []
-        if _walk(effect, words, said) and not words:
+        if _walk(effect, words, said, engine) and not words:
             return ", ".join(said)
         words = option.split()
     return ", ".join(_word(word) for word in words)
@@ -359,7 +404,9 @@ def _times(times: int) -> str:
     return {1: "once", 2: "twice"}.get(times, f"{times} times")
 
 
-def _walk(steps: tuple[Any, ...], words: list[str], said: list[str]) -> bool:
+def _walk(
+    steps: tuple[Any, ...], words: list[str], said: list[str], engine: Engine | None = None
+) -> bool:
     """Read `words` (taken from the front) along `steps`, saying each choice; False when
     they do not fit the steps."""
     for step in steps:
@@ -375,7 +422,7 @@ def _walk(steps: tuple[Any, ...], words: list[str], said: list[str]) -> bool:
             times = int(words.pop(0)[1:])
             said.append(_times(times))
             for _ in range(times):
-                if not _walk(step[1], words, said):
+                if not _walk(step[1], words, said, engine):
                     return False
         elif name == "choose":
             if not words or words[0][:1] != "o" or not words[0][1:].isdigit():
@@ -383,8 +430,9 @@ def _walk(steps: tuple[Any, ...], words: list[str], said: list[str]) -> bool:
             number = int(words.pop(0)[1:])
             if not 1 <= number <= len(step[1]):
                 return False
-            said.append(f"option {number}")
-            if not _walk(step[1][number - 1], words, said):
+            branch = step[1][number - 1]  # named by what it does, when the engine is at hand
+            said.append(effect_words(engine, branch) if engine else f"option {number}")
+            if not _walk(branch, words, said, engine):
                 return False
     return True
 
@@ -405,7 +453,7 @@ def describe(table: Table, move: str) -> str:
     who = table.label(seat).capitalize()
     key, option = split_move(move)
     verb, _, what = key.partition(" ")
-    before = view.caravan(seat).text.upper() or "nothing"
+    before = view.caravan(seat).text.upper() or "(empty)"
     if verb == "rest":
         count = len(view.played(seat))
         cards = f"{count} played card{'s' * (count != 1)}"
@@ -416,16 +464,16 @@ def describe(table: Table, move: str) -> str:
             f"{table.ruleset.caravan_limit}."
         )
     if verb == "play":
-        card = engine.CARDS[_card_index(engine, what)]
-        words = effect_words(engine, card.effect)
-        said = _option(Choice(key, (option,), option, ""), option, card.effect)
-        choices = f", {said}" if option else ""
+        index = _card_index(engine, what)
+        effect = engine.CARDS[index].effect
+        said = _option(Choice(key, (option,), option, ""), option, effect, engine)
+        card = phrase(table.ruleset, engine, index, table.lang, said if option else "")
         after = dict(view.outcomes()).get(move)
         held = after.text.upper() if after is not None else "?"
-        return f"{who} plays {what} ({words}{choices}): caravan {before} becomes {held or 'empty'}."
+        return f"{who} plays {card}: caravan {before} becomes {held or 'empty'}."
     if verb == "acquire":
         slot = int(what)
-        card = engine.CARDS[view.merchant_row[slot - 1]]
+        card = phrase(table.ruleset, engine, view.merchant_row[slot - 1], table.lang)
         lying = view.merchant_cubes[slot - 1].text.upper()
         placed = (
             f", placing {_letters(option)} on the card{'s' * (len(option) > 1)} before it"
@@ -433,7 +481,7 @@ def describe(table: Table, move: str) -> str:
             else ""
         )
         taken = f" and taking the {_letters(lying)} lying on it" if lying else ""
-        return f"{who} acquires {card.id} from slot {slot} of the merchant row{placed}{taken}."
+        return f"{who} acquires {card} from slot {slot} of the merchant row{placed}{taken}."
     if verb == "claim":
         slot = int(what)
         point = engine.POINT_CARDS[view.point_row[slot - 1]]
@@ -445,12 +493,6 @@ def describe(table: Table, move: str) -> str:
         cost = _letters(_cubes(point.cost, engine.CODES))
         return f"{who} pays {cost} for a point card worth {point.points}{coin}."
     return f"{who}: {move}."
-
-
-def effect_words(engine: Engine, effect: tuple[Any, ...]) -> str:
-    """A card's effect in the engine's words, its cubes in capitals."""
-    parts = engine.effect_text(effect, engine.CODES)  # words and cube strings, alternating
-    return "".join(part.upper() if index % 2 else part for index, part in enumerate(parts))
 
 
 def _card_index(engine: Engine, card_id: str) -> int:

@@ -8,6 +8,7 @@ const $ = (id) => document.getElementById(id);
 const state = {
   table: null, token: null, snap: null, cards: null, game: null, events: null,
   revealed: null, logShown: 0, busy: false, games: null, live: true,
+  thinking: null, ticker: null,
 };
 
 function el(tag, props, ...children) {
@@ -56,6 +57,10 @@ function cubes(text, label) {
   return box;
 }
 
+function spaced(text) {
+  return [...text.toUpperCase()].join(" ");
+}
+
 function cubeWords(text) {
   if (!text) return "no cubes";
   const counts = new Map();
@@ -75,16 +80,17 @@ function coinToken(coin) {
 
 function cardImage(kind, id, words) {
   const info = state.cards[kind][id] || {};
-  if (!info.image) return el("span", { class: "card-text", text: `${id}: ${words || info.words || ""}` });
+  if (!info.image) return el("span", { class: "card-text", text: `${info.name || id}: ${words || info.words || ""}` });
   return el("img", {
     src: `/api/games/${encodeURIComponent(state.game)}/images/${encodeURIComponent(info.image)}`,
-    alt: words === "" ? "" : `${id}: ${info.words}`, width: 272, height: 381,
+    alt: words === "" ? "" : cardWords(kind, id), width: 272, height: 381,
   });
 }
 
 function cardWords(kind, id) {
+  // a card by its name in the table's language (else its kind's), and its effect
   const info = state.cards[kind][id] || {};
-  return `${id}: ${info.words || ""}`;
+  return `${info.name || id}: ${info.words || ""}`;
 }
 
 // -- the new-game form ---------------------------------------------------------------------
@@ -331,6 +337,7 @@ function draw(snap) {
   document.body.dataset.over = snap.over;
   const moves = new Map(snap.moves.map((m) => [m.key, m]));
   renderStatus(snap);
+  renderThinking(snap);
   renderPointRow(snap, moves);
   renderMerchantRow(snap, moves);
   renderSeats(snap);
@@ -339,6 +346,32 @@ function draw(snap) {
   renderResult(snap);
   document.body.dataset.acting = snap.acting === null ? "" : String(snap.acting);
   if (snap.discarding && snap.acting !== null && !$("chooser").open && handVisible(snap)) pointAt("discard");
+}
+
+function renderThinking(snap) {
+  // a bot to move: "thinking…" with the seconds since this page saw its turn come
+  const bot = !snap.over && !snap.stalled && snap.acting === null && snap.seats[snap.current].bot;
+  const box = $("thinking");
+  if (!bot) {
+    box.hidden = true;
+    state.thinking = null;
+    clearInterval(state.ticker);
+    state.ticker = null;
+    return;
+  }
+  const key = `${snap.version}`;
+  if (!state.thinking || state.thinking.key !== key) state.thinking = { key, since: Date.now(), label: snap.seats[snap.current].label };
+  const tick = () => {
+    const seconds = Math.floor((Date.now() - state.thinking.since) / 1000);
+    $("thinking-text").textContent = `${capital(state.thinking.label)} is thinking… ${seconds} s`;
+  };
+  tick();
+  box.hidden = false;
+  if (!state.ticker) state.ticker = setInterval(() => { if (state.thinking) tick(); }, 1000);
+}
+
+function capital(text) {
+  return text ? text[0].toUpperCase() + text.slice(1) : text;
 }
 
 function renderStatus(snap) {
@@ -485,8 +518,8 @@ function choose(move, version) {
   // the box offers the ways of the table as it was when it opened (`version`): a way picked
   // after the table changed is refused by the server, never made on the newer table
   const titles = {
-    play: `Play ${move.what}: choose how`,
-    acquire: `Acquire the card in slot ${move.what}: the cubes to leave, one on each card before it`,
+    play: `Play ${move.name}: choose how`,
+    acquire: `Acquire ${move.name} from slot ${move.what}: the cubes to leave, one on each card before it`,
     discard: "Your caravan is over its limit: choose the cubes to return",
   };
   const hints = {
@@ -500,15 +533,21 @@ function choose(move, version) {
   const list = $("chooser-options");
   list.replaceChildren();
   for (const option of move.options) {
+    // each way with what it does: the cubes paid and gained, and the caravan it leaves
     const isDefault = option.move === move.default;
-    const cubeText = option.option.split(" ").filter((w) => !/^[ox][0-9]+$/.test(w)).join("");
+    const deal = [];
+    if (option.paid) deal.push(`pay ${spaced(option.paid)}`);
+    if (option.gained) deal.push(`get ${spaced(option.gained)}`);
+    const said = `${option.words}${isDefault ? " (suggested)" : ""}`;
     const button = el("button", {
       type: "button", class: isDefault ? "default" : null, dataset: { move: option.move },
+      "aria-label": `${said}: ${deal.join(", ") || "nothing paid"}; caravan after: ${cubeWords(option.after)}`,
       on: { click: () => { $("chooser").close(); send(option.move, version); } },
-    }, el("span", { text: `${option.words}${isDefault ? " (suggested)" : ""} ` }));
-    if (cubeText && /^[a-z]+$/.test(cubeText)) {
-      button.append(cubes(cubeText));
-    }
+    },
+    el("span", { class: "way", text: said }),
+    el("span", { class: "deal", text: deal.length ? deal.join(", ") : "nothing paid" }),
+    el("span", { class: "after" }, el("span", { class: "hint", text: "caravan after: " }), cubes(option.after)));
+    button.querySelector(".after .cubes").dataset.after = option.after;
     list.append(el("li", {}, button));
   }
   $("chooser").showModal();
