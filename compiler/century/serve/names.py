@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from century.model.ruleset import Ruleset
 
 _CACHE: dict[tuple[str, str], dict[str, str]] = {}
+_PHRASES: dict[tuple[str, str, int], tuple[str, str]] = {}
 _LOCK = threading.Lock()
 MAX_GAMES = 32
 """Games (and languages) whose card names are kept."""
@@ -65,7 +66,14 @@ def effect_words(engine: Engine, effect: tuple[Any, ...]) -> str:
 def phrase(ruleset: Ruleset, engine: Engine, index: int, lang: str, choices: str = "") -> str:
     """A merchant card in a sentence, its effect (and `choices`) in brackets: ``Sacrifice
     (+B, then -YYY)``, ``the upgrade card (upgrade 2, raising Y)``."""
-    card = engine.CARDS[index]
-    words = effect_words(engine, card.effect) + (f", {choices}" if choices else "")
-    named = names(ruleset, lang).get(card.id, "")
-    return f"{named} ({words})" if named else f"the {kind_words(ruleset, card.id, lang)} ({words})"
+    key = (ruleset.source_hash, lang, index)
+    said = _PHRASES.get(key)
+    if said is None:
+        card = engine.CARDS[index]
+        named = names(ruleset, lang).get(card.id, "")
+        head = named or f"the {kind_words(ruleset, card.id, lang)}"
+        said = _PHRASES[key] = (head, effect_words(engine, card.effect))
+        if len(_PHRASES) > MAX_GAMES * 200:
+            _PHRASES.clear()
+    head, words = said
+    return f"{head} ({words}{', ' + choices if choices else ''})"

@@ -304,6 +304,8 @@ class Table:
         engine, view = self.engine, self.state.view()
         before = view.caravan(self.state.current_player).text
         outcomes = {move: caravan.text for move, caravan in view.outcomes()}
+        codes = engine.CODES
+        changes: dict[str, tuple[str, str]] = {}  # per caravan after: what is paid, gained
         for choice in group_moves(self.state.legal_moves(), engine.CODES):
             verb, _, what = choice.key.partition(" ")
             effect = engine.CARDS[_card_index(engine, what)].effect if verb == "play" else None
@@ -311,14 +313,20 @@ class Table:
             for option in choice.options:
                 move = choice.move(option)
                 after = outcomes[move]
+                change = changes.get(after)
+                if change is None:
+                    change = changes[after] = (
+                        _less(before, after, codes),
+                        _less(after, before, codes),
+                    )
                 options.append(
                     {
                         "move": move,
                         "option": option,
                         "words": _option(choice, option, effect, engine),
                         "after": after,
-                        "paid": _less(before, after),
-                        "gained": _less(after, before),
+                        "paid": change[0],
+                        "gained": change[1],
                     }
                 )
             found.append(
@@ -348,17 +356,10 @@ class Table:
         return ""
 
 
-def _less(have: str, minus: str) -> str:
-    """The cubes of `have` not in `minus` (both strings of codes, as multisets), in rank
-    order as `have` lists them."""
-    rest = list(minus)
-    kept = []
-    for code in have:
-        if code in rest:
-            rest.remove(code)
-        else:
-            kept.append(code)
-    return "".join(kept)
+def _less(have: str, minus: str, codes: str) -> str:
+    """The cubes of `have` not in `minus` (both strings of `codes`, as multisets), in rank
+    order."""
+    return "".join(code * (have.count(code) - minus.count(code)) for code in codes)
 
 
 def _cubes(vector: tuple[int, ...], codes: str) -> str:
