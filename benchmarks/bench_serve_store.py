@@ -40,6 +40,7 @@ def per_move(games: int, store: bool) -> list[float]:
     from century.bots.registry import GreedyBot
     from century.engine import load_engine
     from century.serve.app import Config, make_app
+
     from helpers import spice_road
 
     ruleset = spice_road()
@@ -87,6 +88,7 @@ def restore(count: int) -> dict[str, float]:
     from century.engine import load_engine
     from century.serve.store import Store
     from century.serve.tables import Setup, new_table, restore
+
     from helpers import spice_road
 
     ruleset = spice_road()
