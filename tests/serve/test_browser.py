@@ -167,8 +167,10 @@ def test_a_whole_game_by_clicking_against_a_bot_ends_with_the_engines_scores(
         assert {"play", "acquire", "claim"} <= kinds
         assert boxes >= 3
         shown = page.eval_on_selector_all(
-            "#scores li", "items => items.map(i => Number(i.dataset.score))"
+            "#scores li",
+            "items => items.map(i => [Number(i.dataset.seat), Number(i.dataset.score)])",
         )
+        shown = [score for _, score in sorted(shown)]  # listed best first
         with page.expect_download() as download:
             page.click("#download")
         saved = tmp_path / "record.json"
@@ -416,3 +418,74 @@ def test_sigterm_while_the_cards_are_drawn_ends_at_once(browser, page_errors):
             assert process.wait(5) == 0  # a bound on waiting: the drawing alone takes longer
         except subprocess.TimeoutExpired:
             raise AssertionError("century serve did not stop within 5 s of SIGTERM") from None
+
+
+def test_a_named_network_game_through_the_lobby_ends_with_a_rematch(
+    browser, page_errors, tmp_path: Path
+):
+    from century.bots.registry import GreedyBot
+    from century.engine import load_engine
+
+    ruleset = bundled_rulesets()["spice-road"]
+    engine = load_engine(ruleset)
+    state, bot = engine.new_game(3, 21), GreedyBot(engine, ruleset, 21)
+    movers = []
+    while not state.is_over():
+        movers.append(state.current_player)
+        state.play(bot.choose(state))
+    last = movers[-1]  # the final move is a person's, made by clicking
+    other = (last + 1) % 3
+    seats = ["human" if seat in (last, other) else "greedy" for seat in range(3)]
+    record = {**state.record(), "moves": state.moves()[:-1], "seats": seats}
+    saved = tmp_path / "nearly.json"
+    saved.write_text(json.dumps(record))
+    with served("--host", "127.0.0.1") as (url, _):
+        host = new_page(browser, page_errors)
+        host.goto(url)
+        host.wait_for_selector("#seat-rows .seat-row")
+        host.set_input_files("#record-file", str(saved))
+        host.wait_for_selector("#seat-rows .seat-row:nth-child(3)")
+        host.check("#network")
+        host.click("#start")
+        host.wait_for_selector("#links:not([hidden]) a.seat-link")
+        pages = {}
+        for seat, name in ((last, "Ann"), (other, "Bo")):  # each takes a seat in the lobby
+            page = new_page(browser, page_errors)
+            page.goto(url)
+            page.wait_for_selector(f"#kept a.kept-link:text('Take seat {seat + 1}')")
+            page.click(f"#kept a.kept-link:text('Take seat {seat + 1}')")
+            page.wait_for_selector("#name-form:not([hidden])")
+            page.fill("#my-name", name)
+            page.click("#take-seat")
+            page.wait_for_selector("#name-form", state="hidden")
+            pages[seat] = page
+        # a taken seat leaves the lobby; the watch link stays
+        host.goto(url)
+        host.wait_for_selector("#kept a.kept-link")
+        texts = host.eval_on_selector_all(
+            "#kept a.kept-link", "links => links.map(a => a.textContent)"
+        )
+        assert texts == ["Watch"]
+        ann, bo = pages[last], pages[other]
+        acting(ann, last)
+        click_move(ann, state.moves()[-1])
+        for page in (ann, bo):
+            page.wait_for_selector("#result:not([hidden])")
+        said = ann.text_content("#scores") or ""
+        assert f"Ann (seat {last + 1}): " in said and f"Bo (seat {other + 1}): " in said
+        assert "point card" in said
+        winner = state.winner()
+        assert ("You won." in (ann.text_content("#winner") or "")) == (winner == last)
+        # Ann asks for a rematch; Bo's page offers its own seat there
+        ann.click("#rematch")
+        ann.wait_for_selector("#seat-list li")
+        bo.wait_for_selector("#rematch-link:not([hidden])")
+        bo.click("#rematch-go")
+        bo.wait_for_selector("#seat-list li")
+        assert bo.text_content("#hand-heading") == f"Your hand (seat {other + 1})"
+        assert bo.locator("#name-form").is_hidden()  # still Bo there
+        labels = bo.eval_on_selector_all("#seat-list h3", "hs => hs.map(h => h.textContent)")
+        assert any(label.startswith(f"Bo (seat {other + 1})") for label in labels), labels
+        # both at the same new table, each with a link of its own
+        assert bo.url.split("#")[0] == ann.url.split("#")[0] and bo.url != ann.url
+    assert page_errors == []

@@ -351,8 +351,9 @@ async def create(request: Request, server: Server) -> Response:
     seats = body.get("seats")
     if seats is None and isinstance(record, dict) and isinstance(record.get("seats"), list):
         seats = record["seats"]
+    names = body.get("names") or ()
     engine = server.config.engine(ruleset.id)
-    setup = Setup(ruleset.id, seats, seed, network, record)  # type: ignore[arg-type]
+    setup = Setup(ruleset.id, seats, seed, network, record, names)  # type: ignore[arg-type]
     lang = server.config.lang(ruleset.id)
     table = await in_thread(new_table, ruleset, engine, setup, lang)
     server.keep(table)
@@ -381,10 +382,14 @@ async def listing(request: Request, server: Server) -> Response:
 
 def _listed(config: Config, found: Stored) -> dict[str, Any]:
     ruleset = config.games.get(found.game)
+    # on this computer: every table's own link; on the network (the lobby): its watch link
+    # and, while the game is on, the links of the seats nobody has taken yet (unnamed)
     links = [
         {"seats": seats, "token": token}
         for token, seats in found.tokens.items()
-        if not config.network or not seats
+        if not config.network
+        or not seats
+        or (not found.over and all(not found.names[seat] for seat in seats))
     ]
     return {
         "table": found.id,
@@ -420,6 +425,48 @@ async def move(request: Request, server: Server) -> Response:
     seen = table.snapshot(seats)
     spent = (time.perf_counter() - start) * 1000
     return JSONResponse(seen, headers={**HEADERS, "Server-Timing": f"move;dur={spent:.3f}"})
+
+
+async def name(request: Request, server: Server) -> Response:
+    """A person names themself: ``{name, seat?}`` for a seat of the token's."""
+    table = server.tables.get(request.path_params["table"])
+    seats = table.seats_of(_token(request))
+    body = await _body(request)
+    if not isinstance(body, dict):
+        raise TableError(400, 'send {"name": "..."}')
+    table.name(seats, body.get("seat"), body.get("name"))
+    server.changed(table)
+    return _ok(table.snapshot(seats))
+
+
+async def rematch(request: Request, server: Server) -> Response:
+    """A new game of a finished table's players (``{rotate?}``: the second player starts),
+    made once; every seat's page learns its link there from the finished table."""
+    from century.serve.tables import rematch as rematched
+
+    table = server.tables.get(request.path_params["table"])
+    token = _token(request)
+    seats = table.seats_of(token)
+    body = await _body(request)
+    if not isinstance(body, dict):
+        raise TableError(400, 'send {"rotate": true or false}')
+    if table.rematch is None:
+        made = rematched(table, seats, body.get("rotate", False))
+        try:
+            server.keep(made)
+        except TableError:
+            table.rematch = None
+            raise
+        if table.store is not None:
+            try:
+                table.store.rematched(table.id, table.rematch or {}, table.status())
+            except StoreError as err:
+                raise TableError(507, f"the rematch was not kept: {err}") from None
+        table.changed()
+        server.changed(table)
+        server.changed(made)
+    assert table.rematch is not None
+    return _ok({"table": table.rematch["table"], "token": table.rematch["tokens"].get(token)}, 201)
 
 
 async def undo(request: Request, server: Server) -> Response:
@@ -536,6 +583,8 @@ def make_app(config: Config) -> Starlette:
         Route("/api/tables/{table}", guarded(state)),
         Route("/api/tables/{table}/move", guarded(move), methods=["POST"]),
         Route("/api/tables/{table}/undo", guarded(undo), methods=["POST"]),
+        Route("/api/tables/{table}/name", guarded(name), methods=["POST"]),
+        Route("/api/tables/{table}/rematch", guarded(rematch), methods=["POST"]),
         Route("/api/tables/{table}/record", guarded(record)),
         Route("/api/tables/{table}/events", guarded(events)),
     ]

@@ -40,6 +40,7 @@ CREATE TABLE tables (
     version INTEGER NOT NULL,
     over INTEGER NOT NULL,
     result TEXT,
+    rematch TEXT,
     created REAL NOT NULL,
     updated REAL NOT NULL
 );
@@ -79,6 +80,8 @@ class Stored:
     """Per move: the seat that made it, the move, the move in words (empty when listed)."""
     created: float = 0.0
     updated: float = 0.0
+    rematch: dict[str, Any] | None = None
+    """The rematch once made: its table and, per token of this table, the token there."""
 
     def record(self) -> dict[str, Any]:
         """The game record, as the table would give it."""
@@ -124,7 +127,7 @@ class Store:
         now = time.time()
         with self._write() as db:
             db.execute(
-                "INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     row.id,
                     row.game,
@@ -137,6 +140,7 @@ class Store:
                     row.version,
                     int(row.over),
                     _json(row.result),
+                    _json(row.rematch),
                     now,
                     now,
                 ),
@@ -163,6 +167,14 @@ class Store:
         """Keep the names the seats of a table go by."""
         with self._write() as db:
             db.execute("UPDATE tables SET names = ? WHERE id = ?", (json.dumps(names), table_id))
+            self._status(db, table_id, now)
+
+    def rematched(self, table_id: str, rematch: dict[str, Any], now: Status) -> None:
+        """Keep the rematch of a table."""
+        with self._write() as db:
+            db.execute(
+                "UPDATE tables SET rematch = ? WHERE id = ?", (json.dumps(rematch), table_id)
+            )
             self._status(db, table_id, now)
 
     @staticmethod
@@ -226,8 +238,9 @@ def _stored(row: Any, moves: list[Any]) -> Stored:
         over=bool(over),
         result=json.loads(result) if result else None,
         moves=moves,
-        created=row[11],
-        updated=row[12],
+        rematch=json.loads(row[11]) if row[11] else None,
+        created=row[12],
+        updated=row[13],
     )
 
 

@@ -38,6 +38,8 @@ MAX_LOG = 400
 """Move-log entries a snapshot carries (the latest)."""
 IDLE_SECONDS = 30 * 60
 """A table untouched this long may be dropped to make room for a new one."""
+MAX_NAME = 24
+"""The longest name a player goes by."""
 
 
 class TableError(Exception):
@@ -86,6 +88,9 @@ class Table:
     """Per seat: the name its person goes by (empty: none given)."""
     store: Store | None = None
     """Where the table is kept (every move written before it is answered), or None."""
+    rematch: dict[str, Any] | None = None
+    """The rematch once one is made: its table id and, per token of this table, the token
+    of the seat its holder plays there."""
 
     @property
     def humans(self) -> frozenset[int]:
@@ -101,8 +106,27 @@ class Table:
         raise TableError(403, "that seat token is not one of this table's")
 
     def label(self, seat: int) -> str:
+        """``seat 2 (greedy)``, ``seat 1 (person)``; ``Ann (seat 1)`` once named."""
+        name = self.names[seat] if seat < len(self.names) else ""
+        if name:
+            return f"{name} (seat {seat + 1})"
         kind = self.seats[seat]
         return f"seat {seat + 1} ({'person' if kind == HUMAN else kind})"
+
+    def name(self, seats: frozenset[int], seat: Any, name: Any) -> None:
+        """Name a person's seat of `seats` (`seat` may be left out for a token of one seat):
+        `TableError` (400) for a name that is not 1 to `MAX_NAME` printable characters."""
+        if seat is None and len(seats) == 1:
+            seat = next(iter(seats))
+        if not isinstance(seat, int) or seat not in seats:
+            raise TableError(403 if not seats else 400, "name one of your own seats")
+        self.names[seat] = check_name(name)
+        self.changed()
+        if self.store is not None:
+            try:
+                self.store.named(self.id, list(self.names), self.status())
+            except StoreError as err:
+                raise TableError(507, f"the name was not kept: {err}") from None
 
     # -- moves ---------------------------------------------------------------------------
 
@@ -173,6 +197,7 @@ class Table:
             over=self.state.is_over(),
             result=self.status().result,
             moves=[(e.seat, e.move, e.text) for e in self.log],
+            rematch=self.rematch,
         )
 
     def changed(self) -> None:
@@ -291,7 +316,25 @@ class Table:
             "stalled": self.stalled,
             "scores": state.scores() if over else None,
             "winners": state.winners() if over else None,
+            "names": list(self.names),
+            "rematch": self._rematch_for(seats),
+            **self._result(over),
         }
+
+    def _result(self, over: bool) -> dict[str, Any]:
+        if not over:
+            return {"breakdown": None, "tie_break": ""}
+        seats, said = breakdown(self)
+        return {"breakdown": seats, "tie_break": said}
+
+    def _rematch_for(self, seats: frozenset[int]) -> dict[str, str] | None:
+        """The rematch's table and the link of the seat `seats` now play, once there is one."""
+        if self.rematch is None:
+            return None
+        for token, held in self.tokens.items():
+            if held == seats and token in self.rematch["tokens"]:
+                return {"table": self.rematch["table"], "token": self.rematch["tokens"][token]}
+        return None
 
     def _coin(self, pile: int) -> dict[str, Any]:
         coin = self.ruleset.coins[pile]
@@ -360,6 +403,67 @@ def _less(have: str, minus: str, codes: str) -> str:
     """The cubes of `have` not in `minus` (both strings of `codes`, as multisets), in rank
     order."""
     return "".join(code * (have.count(code) - minus.count(code)) for code in codes)
+
+
+def check_name(name: Any) -> str:
+    """A player's name, trimmed: 1 to `MAX_NAME` printable characters (`TableError` 400)."""
+    if not isinstance(name, str):
+        raise TableError(400, "a name is a text")
+    name = " ".join(name.split())
+    if not 1 <= len(name) <= MAX_NAME or not name.isprintable():
+        raise TableError(400, f"a name is 1 to {MAX_NAME} letters, digits or signs")
+    return name
+
+
+def breakdown(table: Table) -> tuple[list[dict[str, Any]], str]:
+    """Each seat's score by what made it (its point cards, each coin kind, its cubes by rank,
+    each with the points it gives), and the tie-break in words when it decided the winner
+    (else empty)."""
+    engine, ruleset, state = table.engine, table.ruleset, table.state
+    view = state.view()
+    seats = []
+    for seat in range(view.players):
+        coins = [
+            {"name": shown(coin.name, table.lang, coin.id), "count": count, "value": coin.value}
+            for coin, count in zip(ruleset.coins, view.coins(seat), strict=True)
+            if count
+        ]
+        caravan = view.caravan(seat).text
+        cubes = [
+            {
+                "code": resource.code.lower(),
+                "name": shown(resource.name, table.lang, resource.id),
+                "count": caravan.count(resource.code.lower()),
+                "each": ruleset.resource_points[rank],
+            }
+            for rank, resource in enumerate(ruleset.resources)
+            if caravan.count(resource.code.lower())
+        ]
+        points = [engine.POINT_CARDS[c].points for c in view.point_cards(seat)]
+        seats.append(
+            {
+                "seat": seat,
+                "point_cards": len(points),
+                "point_card_points": sum(points),
+                "coins": coins,
+                "cubes": cubes,
+                "total": view.score(seat),
+            }
+        )
+    scores, winners = state.scores(), state.winners()
+    best = max(scores)
+    tied = [seat for seat, score in enumerate(scores) if score == best]
+    said = ""
+    if len(tied) > 1 and len(winners) == 1:
+        who = " and ".join(table.label(seat) for seat in tied)
+        when = "latest" if ruleset.tie_break == "latest_turn" else "earliest"
+        said = (
+            f"{who} tied on {best} points; the tie goes to {table.label(winners[0])}, "
+            f"whose last turn came {when}."
+        )
+    elif len(tied) > 1:
+        said = f"{' and '.join(table.label(seat) for seat in tied)} share the win on {best} points."
+    return seats, said
 
 
 def _cubes(vector: tuple[int, ...], codes: str) -> str:
@@ -516,6 +620,8 @@ class Setup:
     seed: int
     network: bool = False
     record: dict[str, Any] | None = None
+    names: tuple[str, ...] = ()
+    """The names the persons' seats go by (empty: none given yet)."""
 
 
 def check_seats(ruleset: Ruleset, seats: Any) -> tuple[str, ...]:
@@ -585,11 +691,56 @@ def new_table(ruleset: Ruleset, engine: Engine, setup: Setup, lang: str) -> Tabl
         tokens=tokens,
         bots=bots,
         lang=lang,
-        names=[""] * len(seats),
+        names=_names(setup.names, seats),
     )
     for move in moves:  # the record's moves again, for the log and who made each
         table.apply(move)
     return table
+
+
+def _names(given: Any, seats: tuple[str, ...]) -> list[str]:
+    """The names of a new table's seats: given for persons' seats, checked; empty else."""
+    if not given:
+        return [""] * len(seats)
+    if not isinstance(given, list | tuple) or len(given) != len(seats):
+        raise TableError(400, "names: a list with one entry per seat")
+    return [
+        check_name(name) if name and seats[seat] == HUMAN else "" for seat, name in enumerate(given)
+    ]
+
+
+def rematch(table: Table, seats: frozenset[int], rotate: Any) -> Table:
+    """A new game of `table`'s players (its seats and names, turned by one seat when
+    `rotate`: the second player starts), with a new seed; asked for by a player of the
+    finished `table` (`seats`), and made once: the same rematch for whoever asks next."""
+    if not table.state.is_over():
+        raise TableError(409, "a rematch follows a game that is over")
+    if not seats:
+        raise TableError(403, "a rematch is for the players, not the watchers")
+    if not isinstance(rotate, bool):
+        raise TableError(400, "rotate: true or false")
+    if table.rematch is not None:
+        raise TableError(409, "this game's rematch is made already")
+    count = len(table.seats)
+    order = [(seat + 1) % count for seat in range(count)] if rotate else list(range(count))
+    setup = Setup(
+        table.ruleset.id,
+        tuple(table.seats[old] for old in order),
+        secrets.randbelow(2**31),
+        table.network,
+        names=tuple(table.names[old] for old in order),
+    )
+    made = new_table(table.ruleset, table.engine, setup, table.lang)
+    where = {old: new for new, old in enumerate(order)}  # an old seat's place in the new game
+    by_seats = {held: token for token, held in made.tokens.items()}
+    table.rematch = {
+        "table": made.id,
+        "tokens": {
+            token: by_seats[frozenset(where[seat] for seat in held)]
+            for token, held in table.tokens.items()
+        },
+    }
+    return made
 
 
 def restore(stored: Stored, ruleset: Ruleset, engine: Engine) -> Table:
@@ -626,6 +777,7 @@ def restore(stored: Stored, ruleset: Ruleset, engine: Engine) -> Table:
         movers=[seat for seat, _, _ in stored.moves],
         version=stored.version,
         names=list(stored.names) or [""] * len(stored.seats),
+        rematch=stored.rematch,
     )
 
 

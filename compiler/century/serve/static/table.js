@@ -126,7 +126,7 @@ async function listTables() {
     for (const link of t.links) {
       if (!t.playable) break;
       const url = `/t/${encodeURIComponent(t.table)}#${link.token}`;
-      const text = link.seats.length ? (t.over ? "Look at the table" : "Go on playing") : "Watch";
+      const text = !link.seats.length ? "Watch" : t.over ? "Look at the table" : t.network ? `Take seat ${link.seats[0] + 1}` : "Go on playing";
       item.append(el("a", { href: url, class: "kept-link", text }), " ");
     }
     const token = (t.links.find((l) => l.seats.length) || t.links[0] || {}).token;
@@ -205,16 +205,19 @@ function seatRows() {
       ...[1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => el("option", { value: String(n), text: String(n) })));
     level.value = keptLevel[seat] || "";
     const levelLabel = el("label", { for: `level-${seat}`, text: "strength" });
+    const name = el("input", { id: `name-${seat}`, class: "seat-name", type: "text", maxlength: 24, autocomplete: "off" });
+    const nameLabel = el("label", { for: `name-${seat}`, text: "name" });
     const sync = () => {
       const bot = state.games.bots.find((b) => b.name === kind.value);
       const takes = Boolean(bot && bot.option);
       level.hidden = levelLabel.hidden = !takes;
       level.title = takes ? bot.option : "";
+      name.hidden = nameLabel.hidden = kind.value !== state.games.human;
     };
     kind.addEventListener("change", sync);
     sync();
     rows.append(el("div", { class: "seat-row" },
-      el("label", { for: `seat-${seat}`, text: `Seat ${seat + 1}` }), kind, levelLabel, level));
+      el("label", { for: `seat-${seat}`, text: `Seat ${seat + 1}` }), kind, levelLabel, level, nameLabel, name));
   }
 }
 
@@ -226,7 +229,12 @@ async function startGame(event) {
     const level = row.querySelector(".seat-level");
     return kind !== state.games.human && !level.hidden && level.value ? `${kind}:${level.value}` : kind;
   });
+  const names = [...document.querySelectorAll("#seat-rows .seat-row")].map((row) => {
+    const input = row.querySelector(".seat-name");
+    return input.hidden ? "" : input.value.trim();
+  });
   const body = { game: $("game").value, seats, network: $("network").checked };
+  if (names.some((n) => n)) body.names = names;
   const seed = $("seed").value.trim();
   if (seed) {
     if (!/^[0-9]{1,15}$/.test(seed)) { $("form-error").textContent = "The seed is a whole number."; return; }
@@ -291,6 +299,9 @@ async function showTable(table, token) {
   $("undo").addEventListener("click", undo);
   $("reveal").addEventListener("click", () => { state.revealed = state.snap.acting; render(state.snap); $("hand-heading").focus(); });
   $("download").addEventListener("click", download);
+  $("name-form").addEventListener("submit", takeSeat);
+  $("rematch").addEventListener("click", () => rematch(false));
+  $("rematch-rotated").addEventListener("click", () => rematch(true));
   $("chooser").addEventListener("close", () => { if (state.snap && state.snap.discarding && state.snap.acting !== null) $("discard").focus(); });
 }
 
@@ -344,6 +355,7 @@ function draw(snap) {
   renderHand(snap, moves);
   renderLog(snap, first);
   renderResult(snap);
+  renderNameForm(snap);
   document.body.dataset.acting = snap.acting === null ? "" : String(snap.acting);
   if (snap.discarding && snap.acting !== null && !$("chooser").open && handVisible(snap)) pointAt("discard");
 }
@@ -497,11 +509,58 @@ function renderLog(snap, first) {
 }
 
 function renderResult(snap) {
+  // the end: the seats ranked, each score by what made it, the tie-break when it decided,
+  // and the rematch
   $("result").hidden = !snap.over;
   if (!snap.over) return;
-  const best = snap.winners.map((s) => `seat ${s + 1}`).join(" and ");
-  $("winner").textContent = `Won by ${best}.`;
-  $("scores").replaceChildren(...snap.scores.map((score, seat) => el("li", { dataset: { seat, score }, text: `${snap.seats[seat].label}: ${score} points` })));
+  const best = snap.winners.map((s) => snap.seats[s].label).join(" and ");
+  const mine = snap.you.length === 1 ? (snap.winners.includes(snap.you[0]) ? " You won." : " You did not win this time.") : "";
+  $("winner").textContent = `Won by ${best}.${mine}`;
+  $("tie-break").textContent = snap.tie_break || "";
+  const ranked = snap.breakdown.slice().sort((a, b) => (snap.winners.includes(b.seat) - snap.winners.includes(a.seat)) || b.total - a.total || a.seat - b.seat);
+  $("scores").replaceChildren(...ranked.map((part) => {
+    const parts = [`${part.point_card_points} from ${part.point_cards} point card${part.point_cards === 1 ? "" : "s"}`];
+    for (const coin of part.coins) parts.push(`${coin.count * coin.value} from ${coin.count} × ${coin.name} (${coin.value})`);
+    for (const cube of part.cubes) parts.push(`${cube.count * cube.each} from ${cube.count} × ${cube.name} (${cube.each} each)`);
+    return el("li", { dataset: { seat: part.seat, score: part.total } },
+      el("strong", { text: `${capital(snap.seats[part.seat].label)}: ${part.total} point${part.total === 1 ? "" : "s"}` }),
+      el("span", { class: "parts", text: parts.join("; ") }));
+  }));
+  const player = snap.you.length > 0;
+  $("rematch-row").hidden = !player || Boolean(snap.rematch);
+  $("rematch-link").hidden = !snap.rematch;
+  if (snap.rematch) $("rematch-go").href = `/t/${encodeURIComponent(snap.rematch.table)}#${snap.rematch.token}`;
+}
+
+function renderNameForm(snap) {
+  // on the network, whoever opens a seat's link names themself to take it
+  const seat = snap.you.length === 1 ? snap.you[0] : null;
+  const ask = snap.network && seat !== null && !snap.names[seat] && !snap.over;
+  const form = $("name-form");
+  const was = form.hidden;
+  form.hidden = !ask;
+  if (ask && was) $("my-name").focus();
+}
+
+async function takeSeat(event) {
+  event.preventDefault();
+  $("name-error").textContent = "";
+  try {
+    const snap = await api(`/api/tables/${encodeURIComponent(state.table)}/name`, { method: "POST", body: { name: $("my-name").value } });
+    if (snap.version >= state.snap.version) render(snap);
+    $("hand").focus();
+  } catch (err) {
+    $("name-error").textContent = err.message;
+  }
+}
+
+async function rematch(rotate) {
+  try {
+    const made = await api(`/api/tables/${encodeURIComponent(state.table)}/rematch`, { method: "POST", body: { rotate } });
+    location.assign(`/t/${encodeURIComponent(made.table)}#${made.token}`);
+  } catch (err) {
+    $("move-error").textContent = `No rematch: ${err.message}`;
+  }
 }
 
 // -- moves ---------------------------------------------------------------------------------
