@@ -155,3 +155,25 @@ def test_the_end_by_category_and_a_rematch_turned_by_one_seat():
         # the finished table points every page at it; asking again gives the same rematch
         assert seen(client, table_id, token)["rematch"] == again
         assert post(client, f"/api/tables/{table_id}/rematch", {}, token).json() == again
+
+
+def test_a_tie_says_how_it_was_broken():
+    from century.bots.registry import GreedyBot
+    from century.engine import load_engine
+    from century.serve.tables import Setup, new_table
+
+    ruleset = bundled_rulesets()["spice-road"]
+    engine = load_engine(ruleset)
+    setup = Setup(ruleset.id, ("human", "human"), 1, names=("Ann", "Bo"))
+    made = new_table(ruleset, engine, setup, "en")
+    bot = GreedyBot(engine, ruleset, 1)  # seed 1: both end on the same score
+    while not made.state.is_over():
+        made.apply(bot.choose(made.state))
+    scores, winners = made.state.scores(), made.state.winners()
+    assert scores[0] == scores[1] and len(winners) == 1  # the game's tie-break decided
+    (seats,) = made.tokens.values()
+    said = made.snapshot(seats)["tie_break"]
+    assert said == (
+        f"Ann (seat 1) and Bo (seat 2) tied on {scores[0]} points; the tie goes to "
+        f"{made.label(winners[0])}, whose last turn came latest."
+    )
