@@ -177,3 +177,45 @@ def test_a_tie_says_how_it_was_broken():
         f"Ann (seat 1) and Bo (seat 2) tied on {scores[0]} points; the tie goes to "
         f"{made.label(winners[0])}, whose last turn came latest."
     )
+
+
+@pytest.mark.slow
+def test_a_deal_starts_the_table_from_a_chosen_position_and_replays(tmp_path, run):
+    import json
+
+    with client_for(False) as client:
+        made = post(
+            client,
+            "/api/tables",
+            {
+                "game": "spice-road",
+                "seats": ["human", "human"],
+                "seed": 3,
+                "deal": "hand.1=up3, row.2=+rr",
+            },
+        ).json()
+        table_id, token = made["table"], made["links"][0]["token"]
+        now = seen(client, table_id, token)
+        assert "up3" in now["seats"][0]["hand"] and now["merchant_row"][1]["id"] == "+rr"
+        assert "play up3" in {m["key"] for m in now["moves"]}
+        post(client, f"/api/tables/{table_id}/move", {"move": "play up3 yyy"}, token)
+        record = client.get(f"/api/tables/{table_id}/record", headers={"X-Seat-Token": token})
+        saved = tmp_path / "dealt.json"
+        saved.write_text(record.text)
+        assert json.loads(record.text)["start"]["seats"][0]["hand"] == ["+yy", "up2", "up3"]
+        for deal, says in (
+            ("hand.3=up3", "seats are 1 to 2"),
+            ("row.1=nothing", "no merchant card 'nothing'"),
+            ("pocket.1=up3", "write hand.N=CARD"),
+        ):
+            answer = post(
+                client,
+                "/api/tables",
+                {"game": "spice-road", "seats": ["human", "human"], "deal": deal},
+            )
+            assert answer.status_code == 400 and says in answer.json()["error"], answer.text
+    result = run("replay", str(saved))
+    assert result.exit_code == 0, result.output
+    assert "seat 1 (human): caravan RRR" in result.output  # the dealt up3 played on YYY
+    result = run("serve", "--deal", "hand=up3")
+    assert result.exit_code == 2 and "--deal: 'hand=up3': write hand.N=CARD" in result.stderr

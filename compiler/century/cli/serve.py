@@ -68,6 +68,16 @@ def serve(
             "over when it is not a tables database.",
         ),
     ] = DEFAULT_DB,
+    deal: Annotated[
+        str,
+        typer.Option(
+            "--deal",
+            metavar="PLACES",
+            help="Start new tables from a chosen position, for a playtest: cards put into a "
+            "seat's hand or a slot of the merchant row (hand.1=up3,row.3=+yy); the new-game "
+            "form offers it, and the game's record keeps the position.",
+        ),
+    ] = "",
     rules: RulesOpt = None,
 ) -> None:
     """Play the games in the browser: a table with the game's cards, against bots, hot-seat
@@ -86,6 +96,13 @@ def serve(
     except ValueError:
         if address != "localhost":
             fail(f"--host must be an IP address of this computer, not {address[:60]!r}", 2)
+    if deal:
+        from century.serve.deal import DealError, parse
+
+        try:
+            parse(deal)
+        except DealError as err:
+            fail(f"--deal: {err}", 2)
     compiled = load_rulesets(rules or local_rules(), with_bundled=True)
     games = dict(compiled.rulesets)
     if not games:
@@ -105,6 +122,7 @@ def serve(
         port=port,
         max_tables=max_tables,
         network=host is not None,
+        deal=deal,
     )
 
     def ready(url: str) -> None:

@@ -74,6 +74,8 @@ class Config:
     engines: dict[str, Engine] = field(default_factory=dict)
     stopping: Callable[[], bool] = lambda: False
     """Whether the server is stopping (uvicorn was asked to): live channels then end."""
+    deal: str = ""
+    """Cards the new-game form deals by hand unless changed (`--deal`)."""
     store: Store | None = None
     """Where the tables are kept (`--db`): a restarted server finds them there; None: in
     memory only."""
@@ -310,7 +312,15 @@ async def games(request: Request, server: Server) -> Response:
         {"name": name, "summary": kind.summary, "option": kind.option}
         for name, kind in BOTS.items()
     ]
-    return _ok({"games": listed, "bots": bots, "network": config.network, "human": HUMAN})
+    return _ok(
+        {
+            "games": listed,
+            "bots": bots,
+            "network": config.network,
+            "human": HUMAN,
+            "deal": config.deal,
+        }
+    )
 
 
 def _title(ruleset: Ruleset, lang: str) -> str:
@@ -352,8 +362,11 @@ async def create(request: Request, server: Server) -> Response:
     if seats is None and isinstance(record, dict) and isinstance(record.get("seats"), list):
         seats = record["seats"]
     names = body.get("names") or ()
+    dealt = body.get("deal") or ""
+    if not isinstance(dealt, str) or len(dealt) > 1000:
+        raise TableError(400, "deal: a short text, hand.N=CARD or row.N=CARD by commas")
     engine = server.config.engine(ruleset.id)
-    setup = Setup(ruleset.id, seats, seed, network, record, names)  # type: ignore[arg-type]
+    setup = Setup(ruleset.id, seats, seed, network, record, names, dealt)  # type: ignore[arg-type]
     lang = server.config.lang(ruleset.id)
     table = await in_thread(new_table, ruleset, engine, setup, lang)
     server.keep(table)

@@ -622,6 +622,8 @@ class Setup:
     record: dict[str, Any] | None = None
     names: tuple[str, ...] = ()
     """The names the persons' seats go by (empty: none given yet)."""
+    deal: str = ""
+    """Cards placed by hand before the game begins (`century.serve.deal`), or empty."""
 
 
 def check_seats(ruleset: Ruleset, seats: Any) -> tuple[str, ...]:
@@ -650,14 +652,16 @@ def new_table(ruleset: Ruleset, engine: Engine, setup: Setup, lang: str) -> Tabl
     """A table for `setup` (its record played back, when it has one): `TableError` (400)
     for a record that does not replay."""
     from century.bots.registry import make_bot
+    from century.serve.deal import DealError, deal, parse
     from century.simulation.config import derive_seed
 
     seed = setup.seed
     moves: list[str] = []
     wanted: Any = setup.seats
+    start: State | None = None
     if setup.record is not None:
         try:
-            played, seed = _continue(engine, setup.record)
+            played, seed, start = _continue(engine, setup.record)
         except (ValueError, TypeError) as err:
             raise TableError(400, f"the record does not replay: {str(err)[:200]}") from None
         if wanted is None:  # you in the first seat, the greedy bot in the others
@@ -667,6 +671,11 @@ def new_table(ruleset: Ruleset, engine: Engine, setup: Setup, lang: str) -> Tabl
         if played.players != len(seats):
             raise TableError(400, f"the record is for {played.players} players, not {len(seats)}")
         moves = played.moves()
+    elif setup.deal:
+        try:
+            start = deal(engine, engine.new_game(len(seats), seed), parse(setup.deal))
+        except DealError as err:
+            raise TableError(400, f"deal: {err}") from None
     bots = {
         seat: make_bot(spec, engine, ruleset, derive_seed(seed, "serve", seat))
         for seat, spec in enumerate(seats)
@@ -686,7 +695,7 @@ def new_table(ruleset: Ruleset, engine: Engine, setup: Setup, lang: str) -> Tabl
         engine=engine,
         seats=list(seats),
         seed=seed,
-        state=engine.new_game(len(seats), seed),
+        state=start if start is not None else engine.new_game(len(seats), seed),
         network=setup.network,
         tokens=tokens,
         bots=bots,
@@ -781,17 +790,19 @@ def restore(stored: Stored, ruleset: Ruleset, engine: Engine) -> Table:
     )
 
 
-def _continue(engine: Engine, record: Any) -> tuple[State, int]:
-    """A record played back (ValueError naming what is wrong), and its seed."""
+def _continue(engine: Engine, record: Any) -> tuple[State, int, State | None]:
+    """A record played back (ValueError naming what is wrong), its seed, and the position it
+    started from when it was dealt by hand (else None)."""
     if not isinstance(record, dict):
         raise ValueError("a record is a JSON object")
-    if record.get("start") is not None:
-        raise ValueError("start: a record from a hand-made position cannot be continued here")
     state = engine.replay(record)
     seed = record.get("seed")
+    if record.get("start") is not None:
+        start = engine.replay({**record, "moves": []})
+        return state, seed if isinstance(seed, int) else 0, start
     if not isinstance(seed, int):
         raise ValueError("seed: a whole number")
-    return state, seed
+    return state, seed, None
 
 
 class Tables:

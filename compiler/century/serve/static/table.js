@@ -103,6 +103,7 @@ async function showNewGame() {
   const select = $("game");
   select.replaceChildren(...data.games.map((g) => el("option", { value: g.id, text: `${g.title} (${g.id})` })));
   $("network-row").hidden = !data.network;
+  $("deal").value = data.deal || "";
   select.addEventListener("change", playerCounts);
   $("players").addEventListener("change", seatRows);
   playerCounts();
@@ -234,6 +235,7 @@ async function startGame(event) {
     return input.hidden ? "" : input.value.trim();
   });
   const body = { game: $("game").value, seats, network: $("network").checked };
+  if ($("deal").value.trim()) body.deal = $("deal").value.trim();
   if (names.some((n) => n)) body.names = names;
   const seed = $("seed").value.trim();
   if (seed) {
