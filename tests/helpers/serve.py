@@ -8,6 +8,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -59,9 +60,20 @@ def browser_skip_reason() -> str | None:
 
 
 @contextmanager
-def served(*args: str, pause: float = 0.0) -> Iterator[tuple[str, subprocess.Popen[str]]]:
-    """`century serve ARGS --port 0` in a process of its own: its address (from the line it
-    prints) and the process. Stopped with SIGTERM at the end (and killed if it hangs)."""
+def served(
+    *args: str, pause: float = 0.0, db: Path | None = None
+) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """`century serve ARGS --port 0` in a process of its own (a `--port` in ARGS wins): its
+    address (from the line it prints) and the process. Its tables are kept in `db` (default:
+    a file of a temporary folder). Stopped with SIGTERM at the end (and killed if it hangs)."""
+    with tempfile.TemporaryDirectory() as folder:
+        kept = db if db is not None else Path(folder) / "tables.sqlite3"
+        with _served([*args, "--db", str(kept)], pause) as found:
+            yield found
+
+
+@contextmanager
+def _served(args: list[str], pause: float) -> Iterator[tuple[str, subprocess.Popen[str]]]:
     command = [sys.executable, "-m", "century", "serve", "--port", "0", "--bot-pause", str(pause)]
     process = subprocess.Popen(
         [*command, *args],

@@ -331,14 +331,21 @@ def test_a_composed_card_offers_its_choices_in_words_and_is_drawn():
     moves = {m["key"]: m for m in made.snapshot(made.tokens[token])["moves"]}
     choice = moves["play {+yyy/up2}"]
     words = {o["option"]: o["words"] for o in choice["options"]}
-    assert words["o1"] == "option 1"
-    assert words["o2 yr"] == "option 2, raising Y R"
+    assert words["o1"] == "+YYY"  # a branch named by what it does
+    assert words["o2 yr"] == "upgrade 2, raising Y R"
+    outcome = {o["option"]: (o["paid"], o["gained"], o["after"]) for o in choice["options"]}
+    assert outcome["o1"] == ("", "yyy", "yyyyyrg") and outcome["o2 yr"] == (
+        "y",
+        "g",
+        "yrgg",
+    )  # net: Y up to R, R up to G
+    assert choice["name"] == "the merchant card (either (+YYY) or (upgrade 2))"
     repeat = moves["play {any1-+r}x2"]
     assert {o["option"]: o["words"] for o in repeat["options"]}["x2 y g"] == (
         "twice, paying Y, paying G"
     )
     made.apply(choice["options"][-1]["move"])
-    assert made.log[-1].text.startswith("Seat 1 (person) plays {+yyy/up2} (")
+    assert made.log[-1].text.startswith("Seat 1 (person) plays the merchant card (either (+YYY)")
     # the card is drawn as the print kit draws it, and named in words for those who cannot see it
     from century.serve.cards import game_cards
 
@@ -406,3 +413,38 @@ def test_cards_that_cannot_be_drawn_are_shown_as_text(client, monkeypatch):
     found = answer.json()
     assert all(info["image"] is None and info["words"] for info in found["merchant"].values())
     assert client.get("/api/games/golem/images/0.png").status_code == 404
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", ["spice-road", "composed"])
+def test_every_ways_outcome_is_the_engines_caravan_after_the_move(game):
+    """Every way each box offers, over whole games: the caravan it shows is the one the engine
+    leaves after the move, and what it says is paid and gained is the difference."""
+    from century.bots.registry import GreedyBot
+    from century.serve.tables import Setup, new_table
+
+    from helpers import composed
+
+    ruleset = composed() if game == "composed" else spice_road()
+    engine = load_engine(ruleset)
+    checked = 0
+    for seed in (1,):
+        made = new_table(ruleset, engine, Setup(ruleset.id, ("human", "human"), seed), "en")
+        (seats,) = made.tokens.values()
+        bot = GreedyBot(engine, ruleset, seed)
+        for _ in decisions(made.state):
+            seat, before = (
+                made.state.current_player,
+                made.state.view().caravan(made.state.current_player).text,
+            )
+            for entry in made.snapshot(seats)["moves"]:
+                for way in entry["options"]:
+                    after = made.state.clone()
+                    after.play(way["move"])
+                    held = after.view().caravan(seat).text
+                    assert way["after"] == held, way
+                    assert sorted(before + way["gained"]) == sorted(held + way["paid"]), way
+                    assert not set(way["paid"]) & set(way["gained"]), way
+                    checked += 1
+            made.apply(bot.choose(made.state))
+    assert checked > 200

@@ -15,6 +15,8 @@ from century.cli.common import COMPLETE_GAMES, Command, RulesOpt, fail, load_rul
 EXTRA = f"century serve needs starlette and uvicorn: {install_hint('serve', 'starlette uvicorn')}"
 """What `century serve` says when the serve extra is not installed."""
 LOOPBACK = "127.0.0.1"
+DEFAULT_DB = "century-tables.sqlite3"
+"""Where the tables are kept when `--db` is not given: in the working folder."""
 
 
 def serve(
@@ -56,6 +58,26 @@ def serve(
         int,
         typer.Option("--max-tables", metavar="N", min=1, max=1000, help="Tables held at once."),
     ] = 32,
+    db: Annotated[
+        str,
+        typer.Option(
+            "--db",
+            metavar="PATH",
+            help="The SQLite file the tables are kept in, every move as it is made: a "
+            "restarted server goes on with every game; made when missing, and never written "
+            "over when it is not a tables database.",
+        ),
+    ] = DEFAULT_DB,
+    deal: Annotated[
+        str,
+        typer.Option(
+            "--deal",
+            metavar="PLACES",
+            help="Start new tables from a chosen position, for a playtest: cards put into a "
+            "seat's hand or a slot of the merchant row (hand.1=up3,row.3=+yy); the new-game "
+            "form offers it, and the game's record keeps the position.",
+        ),
+    ] = "",
     rules: RulesOpt = None,
 ) -> None:
     """Play the games in the browser: a table with the game's cards, against bots, hot-seat
@@ -74,6 +96,13 @@ def serve(
     except ValueError:
         if address != "localhost":
             fail(f"--host must be an IP address of this computer, not {address[:60]!r}", 2)
+    if deal:
+        from century.serve.deal import DealError, parse
+
+        try:
+            parse(deal)
+        except DealError as err:
+            fail(f"--deal: {err}", 2)
     compiled = load_rulesets(rules or local_rules(), with_bundled=True)
     games = dict(compiled.rulesets)
     if not games:
@@ -84,6 +113,7 @@ def serve(
         require_game(compiled, game)
         games = {game: games[game], **{k: v for k, v in games.items() if k != game}}
     from century.serve.app import Config, run
+    from century.serve.store import StoreError
 
     config = Config(
         games=games,
@@ -92,10 +122,14 @@ def serve(
         port=port,
         max_tables=max_tables,
         network=host is not None,
+        deal=deal,
     )
 
     def ready(url: str) -> None:
         typer.echo(f"century serve: {len(games)} games at {url} (Ctrl-C stops)", err=False)
+        going = len(config.store.ids()) if config.store is not None else 0
+        if going:
+            typer.echo(f"{going} unfinished table{'s' * (going != 1)} kept in {db} go on")
         if host is not None:
             typer.echo(
                 "listening on the network: each person joins through their seat's secret link"
@@ -109,7 +143,9 @@ def serve(
         for number in (signal.SIGINT, signal.SIGTERM)
     }
     try:
-        run(config, ready)
+        run(config, ready, db)
+    except StoreError as err:
+        fail(str(err))
     except OSError as err:
         fail(f"cannot listen on {address}:{port}: {err.strerror or err}")
     finally:

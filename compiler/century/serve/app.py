@@ -29,11 +29,14 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from century.serve.guard import CLIENT_CONNECTIONS, REQUEST_SECONDS, SecurityHeaders, say
+from century.serve.store import StoreError
 from century.serve.tables import HUMAN, MAX_TABLES, MAX_WATCHERS, Setup, Table, TableError, Tables
+from century.serve.threads import in_thread
 
 if TYPE_CHECKING:
     from century.engine import Engine
     from century.model.ruleset import Ruleset
+    from century.serve.store import Store, Stored
 
 MAX_BODY = 2_000_000
 """The largest request body (a record to continue included): 2 MB."""
@@ -77,6 +80,11 @@ class Config:
     client_connections: int = CLIENT_CONNECTIONS
     """The connections one client address may hold at once."""
     """Whether the server is stopping (uvicorn was asked to): live channels then end."""
+    deal: str = ""
+    """Cards the new-game form deals by hand unless changed (`--deal`)."""
+    store: Store | None = None
+    """Where the tables are kept (`--db`): a restarted server finds them there; None: in
+    memory only."""
 
     def lang(self, game: str) -> str:
         """The language a game's cards and names are shown in: its first."""
@@ -95,7 +103,7 @@ class Server:
 
     def __init__(self, config: Config) -> None:
         self.config = config
-        self.tables = Tables(config.max_tables)
+        self.tables = Tables(config.max_tables, self._load if config.store is not None else None)
         self.wake: dict[str, asyncio.Event] = {}
         self.bots: dict[str, asyncio.Task[None]] = {}
         self.closing = asyncio.Event()
@@ -110,10 +118,44 @@ class Server:
             return
         config = self.config
         self.warming.add(game)
-        loop = asyncio.get_running_loop()
-        loop.run_in_executor(
-            None, game_cards, config.games[game], config.engine(game), config.lang(game)
-        )
+        in_thread(game_cards, config.games[game], config.engine(game), config.lang(game))
+
+    def keep(self, table: Table) -> None:
+        """Hold a new `table`, and keep it in the store from now on."""
+        self.tables.add(table)
+        store = self.config.store
+        if store is None:
+            return
+        try:
+            store.add(table.stored())
+        except StoreError as err:
+            del self.tables.tables[table.id]
+            raise TableError(507, f"the table was not made: {err}") from None
+        table.store = store
+
+    def _load(self, table_id: str) -> Table | None:
+        """A table of the store restored to memory (its bots set going), or None."""
+        from century.serve.tables import restore
+
+        store = self.config.store
+        assert store is not None
+        try:
+            stored = store.load(table_id)
+        except StoreError as err:
+            raise TableError(500, str(err)) from None
+        if stored is None:
+            return None
+        ruleset = self.config.games.get(stored.game)
+        if ruleset is None:
+            raise TableError(
+                409, f"this table's game, {stored.game!r}, is not among this server's games"
+            )
+        table = restore(stored, ruleset, self.config.engine(stored.game))
+        table.store = store
+        self.tables.add(table)
+        self.warm(stored.game)
+        self.changed(table)
+        return table
 
     @property
     def stopped(self) -> bool:
@@ -143,13 +185,18 @@ class Server:
                     continue
                 bot = table.bots[seat]
                 try:
-                    move = await asyncio.to_thread(bot.choose, table.state.clone())
+                    move = await in_thread(bot.choose, table.state.clone())
                 except Exception as err:  # a bot's bug stops its table, not the server
                     table.stalled = f"{table.label(seat)} could not move: {str(err)[:200]}"
                     table.changed()
                     break
                 if table.version == version and table.state.current_player == seat:
-                    table.apply(move)
+                    try:
+                        table.apply(move)
+                    except TableError as err:  # it could not be kept: the table waits
+                        table.stalled = f"{table.label(seat)} could not move: {err.message}"
+                        table.changed()
+                        break
                     event = self.wake.pop(table.id, None)
                     if event is not None:
                         event.set()
@@ -274,7 +321,15 @@ async def games(request: Request, server: Server) -> Response:
         {"name": name, "summary": kind.summary, "option": kind.option}
         for name, kind in BOTS.items()
     ]
-    return _ok({"games": listed, "bots": bots, "network": config.network, "human": HUMAN})
+    return _ok(
+        {
+            "games": listed,
+            "bots": bots,
+            "network": config.network,
+            "human": HUMAN,
+            "deal": config.deal,
+        }
+    )
 
 
 def _title(ruleset: Ruleset, lang: str) -> str:
@@ -315,17 +370,63 @@ async def create(request: Request, server: Server) -> Response:
     seats = body.get("seats")
     if seats is None and isinstance(record, dict) and isinstance(record.get("seats"), list):
         seats = record["seats"]
+    names = body.get("names") or ()
+    dealt = body.get("deal") or ""
+    if not isinstance(dealt, str) or len(dealt) > 1000:
+        raise TableError(400, "deal: a short text, hand.N=CARD or row.N=CARD by commas")
     engine = server.config.engine(ruleset.id)
-    setup = Setup(ruleset.id, seats, seed, network, record)  # type: ignore[arg-type]
+    setup = Setup(ruleset.id, seats, seed, network, record, names, dealt)  # type: ignore[arg-type]
     lang = server.config.lang(ruleset.id)
-    table = await asyncio.to_thread(new_table, ruleset, engine, setup, lang)
-    server.tables.add(table)
+    table = await in_thread(new_table, ruleset, engine, setup, lang)
+    server.keep(table)
     server.warm(ruleset.id)
     server.changed(table)
     links = [
         {"seats": sorted(seats_of), "token": token} for token, seats_of in table.tokens.items()
     ]
     return _ok({"table": table.id, "links": links}, 201)
+
+
+async def listing(request: Request, server: Server) -> Response:
+    """The server's tables, the last changed first: each game's seats, how far it went, its
+    result once over; on this computer each table's own link, on the network its watch
+    link."""
+    config = server.config
+    if config.store is not None:
+        try:
+            kept = config.store.listed()
+        except StoreError as err:
+            raise TableError(500, str(err)) from None
+    else:
+        kept = [t.stored() for t in reversed(server.tables.tables.values())]
+    return _ok({"tables": [_listed(config, found) for found in kept]})
+
+
+def _listed(config: Config, found: Stored) -> dict[str, Any]:
+    ruleset = config.games.get(found.game)
+    # on this computer: every table's own link; on the network (the lobby): its watch link
+    # and, while the game is on, the links of the seats nobody has taken yet (unnamed)
+    links = [
+        {"seats": seats, "token": token}
+        for token, seats in found.tokens.items()
+        if not config.network
+        or not seats
+        or (not found.over and all(not found.names[seat] for seat in seats))
+    ]
+    return {
+        "table": found.id,
+        "game": found.game,
+        "title": _title(ruleset, found.lang) if ruleset is not None else found.game,
+        "playable": ruleset is not None,
+        "seats": found.seats,
+        "names": found.names,
+        "network": found.network,
+        "moves": len(found.moves),
+        "over": found.over,
+        "result": found.result,
+        "updated": round(found.updated),
+        "links": links,
+    }
 
 
 async def state(request: Request, server: Server) -> Response:
@@ -346,6 +447,48 @@ async def move(request: Request, server: Server) -> Response:
     seen = table.snapshot(seats)
     spent = (time.perf_counter() - start) * 1000
     return JSONResponse(seen, headers={**HEADERS, "Server-Timing": f"move;dur={spent:.3f}"})
+
+
+async def name(request: Request, server: Server) -> Response:
+    """A person names themself: ``{name, seat?}`` for a seat of the token's."""
+    table = server.tables.get(request.path_params["table"])
+    seats = table.seats_of(_token(request))
+    body = await _body(request)
+    if not isinstance(body, dict):
+        raise TableError(400, 'send {"name": "..."}')
+    table.name(seats, body.get("seat"), body.get("name"))
+    server.changed(table)
+    return _ok(table.snapshot(seats))
+
+
+async def rematch(request: Request, server: Server) -> Response:
+    """A new game of a finished table's players (``{rotate?}``: the second player starts),
+    made once; every seat's page learns its link there from the finished table."""
+    from century.serve.tables import rematch as rematched
+
+    table = server.tables.get(request.path_params["table"])
+    token = _token(request)
+    seats = table.seats_of(token)
+    body = await _body(request)
+    if not isinstance(body, dict):
+        raise TableError(400, 'send {"rotate": true or false}')
+    if table.rematch is None:
+        made = rematched(table, seats, body.get("rotate", False))
+        try:
+            server.keep(made)
+        except TableError:
+            table.rematch = None
+            raise
+        if table.store is not None:
+            try:
+                table.store.rematched(table.id, table.rematch or {}, table.status())
+            except StoreError as err:
+                raise TableError(507, f"the rematch was not kept: {err}") from None
+        table.changed()
+        server.changed(table)
+        server.changed(made)
+    assert table.rematch is not None
+    return _ok({"table": table.rematch["table"], "token": table.rematch["tokens"].get(token)}, 201)
 
 
 async def undo(request: Request, server: Server) -> Response:
@@ -423,7 +566,7 @@ async def card_image(request: Request, server: Server) -> Response:
     from century.serve.cards import game_cards
 
     ruleset = _ruleset(server, request.path_params["game"])
-    cards = await asyncio.to_thread(
+    cards = await in_thread(
         game_cards, ruleset, server.config.engine(ruleset.id), server.config.lang(ruleset.id)
     )
     data = cards.images.get(request.path_params["name"])
@@ -439,7 +582,7 @@ async def card_texts(request: Request, server: Server) -> Response:
     from century.serve.cards import game_cards, legend
 
     ruleset = _ruleset(server, request.path_params["game"])
-    cards = await asyncio.to_thread(
+    cards = await in_thread(
         game_cards, ruleset, server.config.engine(ruleset.id), server.config.lang(ruleset.id)
     )
     return _ok(
@@ -476,9 +619,12 @@ def make_app(config: Config) -> Starlette:
         Route("/api/games/{game}/cards", guarded(card_texts)),
         Route("/api/games/{game}/images/{name}", guarded(card_image)),
         Route("/api/tables", guarded(create), methods=["POST"]),
+        Route("/api/tables", guarded(listing)),
         Route("/api/tables/{table}", guarded(state)),
         Route("/api/tables/{table}/move", guarded(move), methods=["POST"]),
         Route("/api/tables/{table}/undo", guarded(undo), methods=["POST"]),
+        Route("/api/tables/{table}/name", guarded(name), methods=["POST"]),
+        Route("/api/tables/{table}/rematch", guarded(rematch), methods=["POST"]),
         Route("/api/tables/{table}/record", guarded(record)),
         Route("/api/tables/{table}/events", guarded(events)),
     ]
@@ -528,11 +674,28 @@ def uvicorn_server(config: Config) -> Any:
     return server
 
 
-def run(config: Config, ready: Callable[[str], None] | None = None) -> None:
+def run(config: Config, ready: Callable[[str], None] | None = None, db: str | None = None) -> None:
     """Serve `config` until Ctrl-C or SIGTERM (uvicorn ends the open connections within a
-    second and returns); `ready` is told the address once the server listens. OSError, before
-    anything is served, when the address cannot be bound."""
+    second and returns), its tables kept in the database `db` when given; `ready` is told the
+    address once the server listens. Before anything is served: OSError when the address
+    cannot be bound, `StoreError` when `db` cannot be used."""
+    from century.serve.store import Store
+
     sock = listen(config.host, config.port)
+    if db is not None:
+        try:
+            config.store = Store(db)
+        except BaseException:
+            sock.close()
+            raise
+    try:
+        _serve(config, sock, ready)
+    finally:
+        if db is not None and config.store is not None:
+            config.store.close()
+
+
+def _serve(config: Config, sock: socket.socket, ready: Callable[[str], None] | None) -> None:
     server = uvicorn_server(config)
     if ready is not None:
         original = server.startup

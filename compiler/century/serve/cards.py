@@ -50,7 +50,7 @@ def game_cards(ruleset: Ruleset, engine: Engine, lang: str) -> GameCards:
 
 
 def _draw(ruleset: Ruleset, engine: Engine, lang: str) -> GameCards:
-    from century.serve.tables import effect_words
+    from century.serve.names import effect_words, title
     from century.targets.images import ImageOptions, plan, render
 
     images: dict[str, bytes] = {}
@@ -80,6 +80,7 @@ def _draw(ruleset: Ruleset, engine: Engine, lang: str) -> GameCards:
     merchant = {
         card.id: {
             "image": by_id.get(("merchant", card.id)),
+            "name": title(ruleset, card.id, lang),
             "words": effect_words(engine, card.effect),
         }
         for card in engine.CARDS
@@ -89,6 +90,7 @@ def _draw(ruleset: Ruleset, engine: Engine, lang: str) -> GameCards:
         cost = "".join(code * n for code, n in zip(engine.CODES, point_card.cost, strict=True))
         point[point_card.id] = {
             "image": by_id.get(("point", point_card.id)),
+            "name": shown(ruleset.terms.get("point_card", {}), lang, "point card"),
             "words": f"pay {' '.join(cost.upper())} for {point_card.points} points",
         }
     return GameCards(images, merchant, point, backs)

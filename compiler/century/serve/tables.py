@@ -13,11 +13,14 @@ from __future__ import annotations
 
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from century.engine.choices import Choice, group_moves, split_move
 from century.model.text import shown
+from century.serve.names import effect_words, phrase
+from century.serve.store import Status, Store, Stored, StoreError
 
 if TYPE_CHECKING:
     from century.bots.registry import Bot
@@ -35,6 +38,8 @@ MAX_LOG = 400
 """Move-log entries a snapshot carries (the latest)."""
 IDLE_SECONDS = 30 * 60
 """A table untouched this long may be dropped to make room for a new one."""
+MAX_NAME = 24
+"""The longest name a player goes by."""
 
 
 class TableError(Exception):
@@ -79,6 +84,13 @@ class Table:
     watchers: int = 0
     stalled: str = ""
     """Why the game cannot go on (a bot that failed), shown to every seat; empty when it can."""
+    names: list[str] = field(default_factory=list)
+    """Per seat: the name its person goes by (empty: none given)."""
+    store: Store | None = None
+    """Where the table is kept (every move written before it is answered), or None."""
+    rematch: dict[str, Any] | None = None
+    """The rematch once one is made: its table id and, per token of this table, the token
+    of the seat its holder plays there."""
 
     @property
     def humans(self) -> frozenset[int]:
@@ -94,8 +106,27 @@ class Table:
         raise TableError(403, "that seat token is not one of this table's")
 
     def label(self, seat: int) -> str:
+        """``seat 2 (greedy)``, ``seat 1 (person)``; ``Ann (seat 1)`` once named."""
+        name = self.names[seat] if seat < len(self.names) else ""
+        if name:
+            return f"{name} (seat {seat + 1})"
         kind = self.seats[seat]
         return f"seat {seat + 1} ({'person' if kind == HUMAN else kind})"
+
+    def name(self, seats: frozenset[int], seat: Any, name: Any) -> None:
+        """Name a person's seat of `seats` (`seat` may be left out for a token of one seat):
+        `TableError` (400) for a name that is not 1 to `MAX_NAME` printable characters."""
+        if seat is None and len(seats) == 1:
+            seat = next(iter(seats))
+        if not isinstance(seat, int) or seat not in seats:
+            raise TableError(403 if not seats else 400, "name one of your own seats")
+        self.names[seat] = check_name(name)
+        self.changed()
+        if self.store is not None:
+            try:
+                self.store.named(self.id, list(self.names), self.status())
+            except StoreError as err:
+                raise TableError(507, f"the name was not kept: {err}") from None
 
     # -- moves ---------------------------------------------------------------------------
 
@@ -126,13 +157,48 @@ class Table:
         self.apply(move)
 
     def apply(self, move: str) -> None:
-        """Play a legal `move` and log it in words."""
+        """Play a legal `move`, log it in words and keep it; `TableError` (507), the table
+        as it was, when it cannot be kept."""
         seat = self.state.current_player
         text = describe(self, move)
         self.state.play(move)
         self.movers.append(seat)
         self.log.append(Entry(seat, move, text))
         self.changed()
+        if self.store is not None:
+            try:
+                self.store.moved(self.id, len(self.log) - 1, (seat, move, text), self.status())
+            except StoreError as err:
+                self.movers.pop()
+                self.log.pop()
+                back = {**self.state.record(), "moves": self.state.moves()[:-1]}
+                self.state = self.engine.replay(back)
+                self.changed()
+                raise TableError(507, f"the move was not made: {err}") from None
+
+    def status(self) -> Status:
+        """The table's version, whether it is over and its result, as the store keeps them."""
+        state = self.state
+        result = {"scores": state.scores(), "winners": state.winners()} if state.is_over() else None
+        return Status(self.version, state.is_over(), result)
+
+    def stored(self) -> Stored:
+        """The table as the store keeps it."""
+        return Stored(
+            id=self.id,
+            game=self.ruleset.id,
+            seats=list(self.seats),
+            names=list(self.names),
+            start={k: v for k, v in self.state.record().items() if k != "moves"},
+            network=self.network,
+            lang=self.lang,
+            tokens={token: sorted(seats) for token, seats in self.tokens.items()},
+            version=self.version,
+            over=self.state.is_over(),
+            result=self.status().result,
+            moves=[(e.seat, e.move, e.text) for e in self.log],
+            rematch=self.rematch,
+        )
 
     def changed(self) -> None:
         self.version += 1
@@ -150,6 +216,11 @@ class Table:
         if last is None:
             raise TableError(409, "nothing to undo: no move of yours yet")
         record = {**self.state.record(), "moves": self.state.moves()[:last]}
+        if self.store is not None:
+            try:
+                self.store.undone(self.id, last, Status(self.version + 1, False, None))
+            except StoreError as err:
+                raise TableError(507, f"nothing undone: {err}") from None
         self.state = self.engine.replay(record)
         del self.movers[last:]
         del self.log[last:]
@@ -179,6 +250,7 @@ class Table:
             entry: dict[str, Any] = {
                 "seat": seat,
                 "kind": self.seats[seat],
+                "bot": self.seats[seat] != HUMAN,
                 "label": self.label(seat),
                 "caravan": view.caravan(seat).text,
                 "score": view.score(seat),
@@ -244,7 +316,25 @@ class Table:
             "stalled": self.stalled,
             "scores": state.scores() if over else None,
             "winners": state.winners() if over else None,
+            "names": list(self.names),
+            "rematch": self._rematch_for(seats),
+            **self._result(over),
         }
+
+    def _result(self, over: bool) -> dict[str, Any]:
+        if not over:
+            return {"breakdown": None, "tie_break": ""}
+        seats, said = breakdown(self)
+        return {"breakdown": seats, "tie_break": said}
+
+    def _rematch_for(self, seats: frozenset[int]) -> dict[str, str] | None:
+        """The rematch's table and the link of the seat `seats` now play, once there is one."""
+        if self.rematch is None:
+            return None
+        for token, held in self.tokens.items():
+            if held == seats and token in self.rematch["tokens"]:
+                return {"table": self.rematch["table"], "token": self.rematch["tokens"][token]}
+        return None
 
     def _coin(self, pile: int) -> dict[str, Any]:
         coin = self.ruleset.coins[pile]
@@ -254,37 +344,142 @@ class Table:
         """The legal moves of the player to move, grouped by what is pointed at: a card in
         the hand, a slot of a row, rest, the discard; each with its ways."""
         found = []
-        engine = self.engine
+        engine, view = self.engine, self.state.view()
+        before = view.caravan(self.state.current_player).text
+        outcomes = {move: caravan.text for move, caravan in view.outcomes()}
+        codes = engine.CODES
+        changes: dict[str, tuple[str, str]] = {}  # per caravan after: what is paid, gained
         for choice in group_moves(self.state.legal_moves(), engine.CODES):
             verb, _, what = choice.key.partition(" ")
             effect = engine.CARDS[_card_index(engine, what)].effect if verb == "play" else None
+            options = []
+            for option in choice.options:
+                move = choice.move(option)
+                after = outcomes[move]
+                change = changes.get(after)
+                if change is None:
+                    change = changes[after] = (
+                        _less(before, after, codes),
+                        _less(after, before, codes),
+                    )
+                options.append(
+                    {
+                        "move": move,
+                        "option": option,
+                        "words": _option(choice, option, effect, engine),
+                        "after": after,
+                        "paid": change[0],
+                        "gained": change[1],
+                    }
+                )
             found.append(
                 {
                     "key": choice.key,
                     "verb": verb,
                     "what": what,
-                    "options": [
-                        {
-                            "move": choice.move(option),
-                            "option": option,
-                            "words": _option(choice, option, effect),
-                        }
-                        for option in choice.options
-                    ],
+                    "name": self._named(verb, what),
+                    "options": options,
                     "default": choice.move(choice.default),
                 }
             )
         return found
+
+    def _named(self, verb: str, what: str) -> str:
+        """What a move points at, in words: a card played or acquired by its name or kind and
+        effect, a point card by its cost and points."""
+        engine, view = self.engine, self.state.view()
+        if verb == "play":
+            return phrase(self.ruleset, engine, _card_index(engine, what), self.lang)
+        if verb == "acquire":
+            return phrase(self.ruleset, engine, view.merchant_row[int(what) - 1], self.lang)
+        if verb == "claim":
+            point = engine.POINT_CARDS[view.point_row[int(what) - 1]]
+            cost = _letters(_cubes(point.cost, engine.CODES))
+            return f"the point card worth {point.points} (pay {cost})"
+        return ""
+
+
+def _less(have: str, minus: str, codes: str) -> str:
+    """The cubes of `have` not in `minus` (both strings of `codes`, as multisets), in rank
+    order."""
+    return "".join(code * (have.count(code) - minus.count(code)) for code in codes)
+
+
+def check_name(name: Any) -> str:
+    """A player's name, trimmed: 1 to `MAX_NAME` printable characters (`TableError` 400)."""
+    if not isinstance(name, str):
+        raise TableError(400, "a name is a text")
+    name = " ".join(name.split())
+    if not 1 <= len(name) <= MAX_NAME or not name.isprintable():
+        raise TableError(400, f"a name is 1 to {MAX_NAME} letters, digits or signs")
+    return name
+
+
+def breakdown(table: Table) -> tuple[list[dict[str, Any]], str]:
+    """Each seat's score by what made it (its point cards, each coin kind, its cubes by rank,
+    each with the points it gives), and the tie-break in words when it decided the winner
+    (else empty)."""
+    engine, ruleset, state = table.engine, table.ruleset, table.state
+    view = state.view()
+    seats = []
+    for seat in range(view.players):
+        coins = [
+            {"name": shown(coin.name, table.lang, coin.id), "count": count, "value": coin.value}
+            for coin, count in zip(ruleset.coins, view.coins(seat), strict=True)
+            if count
+        ]
+        caravan = view.caravan(seat).text
+        cubes = [
+            {
+                "code": resource.code.lower(),
+                "name": shown(resource.name, table.lang, resource.id),
+                "count": caravan.count(resource.code.lower()),
+                "each": ruleset.resource_points[rank],
+            }
+            for rank, resource in enumerate(ruleset.resources)
+            if caravan.count(resource.code.lower())
+        ]
+        points = [engine.POINT_CARDS[c].points for c in view.point_cards(seat)]
+        seats.append(
+            {
+                "seat": seat,
+                "point_cards": len(points),
+                "point_card_points": sum(points),
+                "coins": coins,
+                "cubes": cubes,
+                "total": view.score(seat),
+            }
+        )
+    scores, winners = state.scores(), state.winners()
+    best = max(scores)
+    tied = [seat for seat, score in enumerate(scores) if score == best]
+    said = ""
+    if len(tied) > 1 and len(winners) == 1:
+        who = " and ".join(table.label(seat) for seat in tied)
+        when = "latest" if ruleset.tie_break == "latest_turn" else "earliest"
+        said = (
+            f"{who} tied on {best} points; the tie goes to {table.label(winners[0])}, "
+            f"whose last turn came {when}."
+        )
+    elif len(tied) > 1:
+        said = f"{' and '.join(table.label(seat) for seat in tied)} share the win on {best} points."
+    return seats, said
 
 
 def _cubes(vector: tuple[int, ...], codes: str) -> str:
     return "".join(code * count for code, count in zip(codes, vector, strict=True))
 
 
-def _option(choice: Choice, option: str, effect: tuple[Any, ...] | None = None) -> str:
+def _option(
+    choice: Choice,
+    option: str,
+    effect: tuple[Any, ...] | None = None,
+    engine: Engine | None = None,
+) -> str:
     """An option of an entry in words: ``leaving Y, R`` (an acquisition), ``returning Y``
     (a discard); for a card played, its choices read along its steps (`effect`): ``twice``,
-    ``raising Y, G``, ``option 2, paying R``."""
+    ``raising Y, G``, ``option 2, paying R`` (with `engine`, a branch chosen is named by what
+    it does: ``upgrade 2, raising Y``)."""
     verb = choice.key.split()[0]
     if not option:
         return "as it is"
@@ -295,7 +490,7 @@ def _option(choice: Choice, option: str, effect: tuple[Any, ...] | None = None) 
     words = option.split()
     if effect is not None:
         said: list[str] = []
-        if _walk(effect, words, said) and not words:
+        if _walk(effect, words, said, engine) and not words:
             return ", ".join(said)
         words = option.split()
     return ", ".join(_word(word) for word in words)
@@ -314,7 +509,9 @@ def _times(times: int) -> str:
     return {1: "once", 2: "twice"}.get(times, f"{times} times")
 
 
-def _walk(steps: tuple[Any, ...], words: list[str], said: list[str]) -> bool:
+def _walk(
+    steps: tuple[Any, ...], words: list[str], said: list[str], engine: Engine | None = None
+) -> bool:
     """Read `words` (taken from the front) along `steps`, saying each choice; False when
     they do not fit the steps."""
     for step in steps:
@@ -330,7 +527,7 @@ def _walk(steps: tuple[Any, ...], words: list[str], said: list[str]) -> bool:
             times = int(words.pop(0)[1:])
             said.append(_times(times))
             for _ in range(times):
-                if not _walk(step[1], words, said):
+                if not _walk(step[1], words, said, engine):
                     return False
         elif name == "choose":
             if not words or words[0][:1] != "o" or not words[0][1:].isdigit():
@@ -338,8 +535,9 @@ def _walk(steps: tuple[Any, ...], words: list[str], said: list[str]) -> bool:
             number = int(words.pop(0)[1:])
             if not 1 <= number <= len(step[1]):
                 return False
-            said.append(f"option {number}")
-            if not _walk(step[1][number - 1], words, said):
+            branch = step[1][number - 1]  # named by what it does, when the engine is at hand
+            said.append(effect_words(engine, branch) if engine else f"option {number}")
+            if not _walk(branch, words, said, engine):
                 return False
     return True
 
@@ -360,7 +558,7 @@ def describe(table: Table, move: str) -> str:
     who = table.label(seat).capitalize()
     key, option = split_move(move)
     verb, _, what = key.partition(" ")
-    before = view.caravan(seat).text.upper() or "nothing"
+    before = view.caravan(seat).text.upper() or "(empty)"
     if verb == "rest":
         count = len(view.played(seat))
         cards = f"{count} played card{'s' * (count != 1)}"
@@ -371,16 +569,16 @@ def describe(table: Table, move: str) -> str:
             f"{table.ruleset.caravan_limit}."
         )
     if verb == "play":
-        card = engine.CARDS[_card_index(engine, what)]
-        words = effect_words(engine, card.effect)
-        said = _option(Choice(key, (option,), option, ""), option, card.effect)
-        choices = f", {said}" if option else ""
+        index = _card_index(engine, what)
+        effect = engine.CARDS[index].effect
+        said = _option(Choice(key, (option,), option, ""), option, effect, engine)
+        card = phrase(table.ruleset, engine, index, table.lang, said if option else "")
         after = dict(view.outcomes()).get(move)
         held = after.text.upper() if after is not None else "?"
-        return f"{who} plays {what} ({words}{choices}): caravan {before} becomes {held or 'empty'}."
+        return f"{who} plays {card}: caravan {before} becomes {held or 'empty'}."
     if verb == "acquire":
         slot = int(what)
-        card = engine.CARDS[view.merchant_row[slot - 1]]
+        card = phrase(table.ruleset, engine, view.merchant_row[slot - 1], table.lang)
         lying = view.merchant_cubes[slot - 1].text.upper()
         placed = (
             f", placing {_letters(option)} on the card{'s' * (len(option) > 1)} before it"
@@ -388,7 +586,7 @@ def describe(table: Table, move: str) -> str:
             else ""
         )
         taken = f" and taking the {_letters(lying)} lying on it" if lying else ""
-        return f"{who} acquires {card.id} from slot {slot} of the merchant row{placed}{taken}."
+        return f"{who} acquires {card} from slot {slot} of the merchant row{placed}{taken}."
     if verb == "claim":
         slot = int(what)
         point = engine.POINT_CARDS[view.point_row[slot - 1]]
@@ -400,12 +598,6 @@ def describe(table: Table, move: str) -> str:
         cost = _letters(_cubes(point.cost, engine.CODES))
         return f"{who} pays {cost} for a point card worth {point.points}{coin}."
     return f"{who}: {move}."
-
-
-def effect_words(engine: Engine, effect: tuple[Any, ...]) -> str:
-    """A card's effect in the engine's words, its cubes in capitals."""
-    parts = engine.effect_text(effect, engine.CODES)  # words and cube strings, alternating
-    return "".join(part.upper() if index % 2 else part for index, part in enumerate(parts))
 
 
 def _card_index(engine: Engine, card_id: str) -> int:
@@ -428,6 +620,10 @@ class Setup:
     seed: int
     network: bool = False
     record: dict[str, Any] | None = None
+    names: tuple[str, ...] = ()
+    """The names the persons' seats go by (empty: none given yet)."""
+    deal: str = ""
+    """Cards placed by hand before the game begins (`century.serve.deal`), or empty."""
 
 
 def check_seats(ruleset: Ruleset, seats: Any) -> tuple[str, ...]:
@@ -456,14 +652,16 @@ def new_table(ruleset: Ruleset, engine: Engine, setup: Setup, lang: str) -> Tabl
     """A table for `setup` (its record played back, when it has one): `TableError` (400)
     for a record that does not replay."""
     from century.bots.registry import make_bot
+    from century.serve.deal import DealError, deal, parse
     from century.simulation.config import derive_seed
 
     seed = setup.seed
     moves: list[str] = []
     wanted: Any = setup.seats
+    start: State | None = None
     if setup.record is not None:
         try:
-            played, seed = _continue(engine, setup.record)
+            played, seed, start = _continue(engine, setup.record)
         except (ValueError, TypeError) as err:
             raise TableError(400, f"the record does not replay: {str(err)[:200]}") from None
         if wanted is None:  # you in the first seat, the greedy bot in the others
@@ -473,6 +671,11 @@ def new_table(ruleset: Ruleset, engine: Engine, setup: Setup, lang: str) -> Tabl
         if played.players != len(seats):
             raise TableError(400, f"the record is for {played.players} players, not {len(seats)}")
         moves = played.moves()
+    elif setup.deal:
+        try:
+            start = deal(engine, engine.new_game(len(seats), seed), parse(setup.deal))
+        except DealError as err:
+            raise TableError(400, f"deal: {err}") from None
     bots = {
         seat: make_bot(spec, engine, ruleset, derive_seed(seed, "serve", seat))
         for seat, spec in enumerate(seats)
@@ -492,36 +695,126 @@ def new_table(ruleset: Ruleset, engine: Engine, setup: Setup, lang: str) -> Tabl
         engine=engine,
         seats=list(seats),
         seed=seed,
-        state=engine.new_game(len(seats), seed),
+        state=start if start is not None else engine.new_game(len(seats), seed),
         network=setup.network,
         tokens=tokens,
         bots=bots,
         lang=lang,
+        names=_names(setup.names, seats),
     )
     for move in moves:  # the record's moves again, for the log and who made each
         table.apply(move)
     return table
 
 
-def _continue(engine: Engine, record: Any) -> tuple[State, int]:
-    """A record played back (ValueError naming what is wrong), and its seed."""
+def _names(given: Any, seats: tuple[str, ...]) -> list[str]:
+    """The names of a new table's seats: given for persons' seats, checked; empty else."""
+    if not given:
+        return [""] * len(seats)
+    if not isinstance(given, list | tuple) or len(given) != len(seats):
+        raise TableError(400, "names: a list with one entry per seat")
+    return [
+        check_name(name) if name and seats[seat] == HUMAN else "" for seat, name in enumerate(given)
+    ]
+
+
+def rematch(table: Table, seats: frozenset[int], rotate: Any) -> Table:
+    """A new game of `table`'s players (its seats and names, turned by one seat when
+    `rotate`: the second player starts), with a new seed; asked for by a player of the
+    finished `table` (`seats`), and made once: the same rematch for whoever asks next."""
+    if not table.state.is_over():
+        raise TableError(409, "a rematch follows a game that is over")
+    if not seats:
+        raise TableError(403, "a rematch is for the players, not the watchers")
+    if not isinstance(rotate, bool):
+        raise TableError(400, "rotate: true or false")
+    if table.rematch is not None:
+        raise TableError(409, "this game's rematch is made already")
+    count = len(table.seats)
+    order = [(seat + 1) % count for seat in range(count)] if rotate else list(range(count))
+    setup = Setup(
+        table.ruleset.id,
+        tuple(table.seats[old] for old in order),
+        secrets.randbelow(2**31),
+        table.network,
+        names=tuple(table.names[old] for old in order),
+    )
+    made = new_table(table.ruleset, table.engine, setup, table.lang)
+    where = {old: new for new, old in enumerate(order)}  # an old seat's place in the new game
+    by_seats = {held: token for token, held in made.tokens.items()}
+    table.rematch = {
+        "table": made.id,
+        "tokens": {
+            token: by_seats[frozenset(where[seat] for seat in held)]
+            for token, held in table.tokens.items()
+        },
+    }
+    return made
+
+
+def restore(stored: Stored, ruleset: Ruleset, engine: Engine) -> Table:
+    """A table kept in the store, as it was: its moves played back, its log, seats, names,
+    links and version; `TableError` (409) when its record no longer replays (the game's
+    rules changed since)."""
+    from century.bots.registry import make_bot
+    from century.simulation.config import derive_seed
+
+    try:
+        state = engine.replay({**stored.start, "moves": [move for _, move, _ in stored.moves]})
+    except (ValueError, TypeError) as err:
+        raise TableError(
+            409, f"this table's game no longer replays ({str(err)[:200]}); its record is kept"
+        ) from None
+    seed = stored.start.get("seed")
+    seed = seed if isinstance(seed, int) else 0
+    return Table(
+        id=stored.id,
+        ruleset=ruleset,
+        engine=engine,
+        seats=list(stored.seats),
+        seed=seed,
+        state=state,
+        network=stored.network,
+        tokens={token: frozenset(seats) for token, seats in stored.tokens.items()},
+        bots={
+            seat: make_bot(spec, engine, ruleset, derive_seed(seed, "serve", seat))
+            for seat, spec in enumerate(stored.seats)
+            if spec != HUMAN
+        },
+        lang=stored.lang,
+        log=[Entry(seat, move, text) for seat, move, text in stored.moves],
+        movers=[seat for seat, _, _ in stored.moves],
+        version=stored.version,
+        names=list(stored.names) or [""] * len(stored.seats),
+        rematch=stored.rematch,
+    )
+
+
+def _continue(engine: Engine, record: Any) -> tuple[State, int, State | None]:
+    """A record played back (ValueError naming what is wrong), its seed, and the position it
+    started from when it was dealt by hand (else None)."""
     if not isinstance(record, dict):
         raise ValueError("a record is a JSON object")
-    if record.get("start") is not None:
-        raise ValueError("start: a record from a hand-made position cannot be continued here")
     state = engine.replay(record)
     seed = record.get("seed")
+    if record.get("start") is not None:
+        start = engine.replay({**record, "moves": []})
+        return state, seed if isinstance(seed, int) else 0, start
     if not isinstance(seed, int):
         raise ValueError("seed: a whole number")
-    return state, seed
+    return state, seed, None
 
 
 class Tables:
-    """Every table of a server, bounded by `most`."""
+    """Every table of a server in memory, bounded by `most`; `load` finds one that is not
+    (a table kept in the store, restored), or None."""
 
-    def __init__(self, most: int = MAX_TABLES) -> None:
+    def __init__(
+        self, most: int = MAX_TABLES, load: Callable[[str], Table | None] | None = None
+    ) -> None:
         self.most = most
         self.tables: dict[str, Table] = {}
+        self.load = load
 
     def add(self, table: Table) -> None:
         """Keep `table`; when the server is full, drop a finished game nobody watches, else
@@ -539,6 +832,8 @@ class Tables:
 
     def get(self, table_id: str) -> Table:
         table = self.tables.get(table_id) if isinstance(table_id, str) else None
+        if table is None and self.load is not None and isinstance(table_id, str):
+            table = self.load(table_id)
         if table is None:
             raise TableError(404, "no such table (the server may have restarted)")
         return table

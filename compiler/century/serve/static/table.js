@@ -7,7 +7,8 @@
 const $ = (id) => document.getElementById(id);
 const state = {
   table: null, token: null, snap: null, cards: null, game: null, events: null,
-  revealed: null, logShown: 0, busy: false, games: null,
+  revealed: null, logShown: 0, busy: false, games: null, live: true,
+  thinking: null, ticker: null,
 };
 
 function el(tag, props, ...children) {
@@ -56,6 +57,10 @@ function cubes(text, label) {
   return box;
 }
 
+function spaced(text) {
+  return [...text.toUpperCase()].join(" ");
+}
+
 function cubeWords(text) {
   if (!text) return "no cubes";
   const counts = new Map();
@@ -75,16 +80,17 @@ function coinToken(coin) {
 
 function cardImage(kind, id, words) {
   const info = state.cards[kind][id] || {};
-  if (!info.image) return el("span", { class: "card-text", text: `${id}: ${words || info.words || ""}` });
+  if (!info.image) return el("span", { class: "card-text", text: `${info.name || id}: ${words || info.words || ""}` });
   return el("img", {
     src: `/api/games/${encodeURIComponent(state.game)}/images/${encodeURIComponent(info.image)}`,
-    alt: words === "" ? "" : `${id}: ${info.words}`, width: 272, height: 381,
+    alt: words === "" ? "" : cardWords(kind, id), width: 272, height: 381,
   });
 }
 
 function cardWords(kind, id) {
+  // a card by its name in the table's language (else its kind's), and its effect
   const info = state.cards[kind][id] || {};
-  return `${id}: ${info.words || ""}`;
+  return `${info.name || id}: ${info.words || ""}`;
 }
 
 // -- the new-game form ---------------------------------------------------------------------
@@ -97,11 +103,46 @@ async function showNewGame() {
   const select = $("game");
   select.replaceChildren(...data.games.map((g) => el("option", { value: g.id, text: `${g.title} (${g.id})` })));
   $("network-row").hidden = !data.network;
+  $("deal").value = data.deal || "";
   select.addEventListener("change", playerCounts);
   $("players").addEventListener("change", seatRows);
   playerCounts();
   $("new-form").addEventListener("submit", startGame);
   $("record-file").addEventListener("change", recordChosen);
+  await listTables();
+}
+
+async function listTables() {
+  // the tables this server keeps: unfinished ones go on by their link, finished ones keep
+  // their record
+  const data = await api("/api/tables");
+  const list = $("kept-list");
+  list.replaceChildren();
+  for (const t of data.tables) {
+    const who = t.seats.map((kind, seat) => seatName(t.names, kind, seat)).join(", ");
+    const how = t.over && t.result
+      ? `over: ${t.result.scores.map((score, seat) => `${seatName(t.names, t.seats[seat], seat)} ${score}`).join(", ")}`
+      : `${t.moves} moves so far`;
+    const item = el("li", { dataset: { table: t.table, over: t.over } }, el("span", { text: `${t.title}: ${who}; ${how}. ` }));
+    for (const link of t.links) {
+      if (!t.playable) break;
+      const url = `/t/${encodeURIComponent(t.table)}#${link.token}`;
+      const text = !link.seats.length ? "Watch" : t.over ? "Look at the table" : t.network ? `Take seat ${link.seats[0] + 1}` : "Go on playing";
+      item.append(el("a", { href: url, class: "kept-link", text }), " ");
+    }
+    const token = (t.links.find((l) => l.seats.length) || t.links[0] || {}).token;
+    if (t.over && token) {
+      item.append(el("a", { href: `/api/tables/${encodeURIComponent(t.table)}/record?token=${encodeURIComponent(token)}`, download: true, class: "kept-record", text: "Download the record" }));
+    }
+    list.append(item);
+  }
+  $("kept").hidden = data.tables.length === 0;
+}
+
+function seatName(names, kind, seat) {
+  const name = names && names[seat];
+  if (name) return name;
+  return `seat ${seat + 1} (${kind === state.games.human ? "person" : kind})`;
 }
 
 async function recordChosen() {
@@ -165,16 +206,19 @@ function seatRows() {
       ...[1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => el("option", { value: String(n), text: String(n) })));
     level.value = keptLevel[seat] || "";
     const levelLabel = el("label", { for: `level-${seat}`, text: "strength" });
+    const name = el("input", { id: `name-${seat}`, class: "seat-name", type: "text", maxlength: 24, autocomplete: "off" });
+    const nameLabel = el("label", { for: `name-${seat}`, text: "name" });
     const sync = () => {
       const bot = state.games.bots.find((b) => b.name === kind.value);
       const takes = Boolean(bot && bot.option);
       level.hidden = levelLabel.hidden = !takes;
       level.title = takes ? bot.option : "";
+      name.hidden = nameLabel.hidden = kind.value !== state.games.human;
     };
     kind.addEventListener("change", sync);
     sync();
     rows.append(el("div", { class: "seat-row" },
-      el("label", { for: `seat-${seat}`, text: `Seat ${seat + 1}` }), kind, levelLabel, level));
+      el("label", { for: `seat-${seat}`, text: `Seat ${seat + 1}` }), kind, levelLabel, level, nameLabel, name));
   }
 }
 
@@ -186,7 +230,13 @@ async function startGame(event) {
     const level = row.querySelector(".seat-level");
     return kind !== state.games.human && !level.hidden && level.value ? `${kind}:${level.value}` : kind;
   });
+  const names = [...document.querySelectorAll("#seat-rows .seat-row")].map((row) => {
+    const input = row.querySelector(".seat-name");
+    return input.hidden ? "" : input.value.trim();
+  });
   const body = { game: $("game").value, seats, network: $("network").checked };
+  if ($("deal").value.trim()) body.deal = $("deal").value.trim();
+  if (names.some((n) => n)) body.names = names;
   const seed = $("seed").value.trim();
   if (seed) {
     if (!/^[0-9]{1,15}$/.test(seed)) { $("form-error").textContent = "The seed is a whole number."; return; }
@@ -239,6 +289,7 @@ async function showTable(table, token) {
   } catch (err) {
     $("status").textContent = err.message;
     $("table").hidden = true;
+    $("lost").hidden = false;
     return;
   }
   state.game = snap.game;
@@ -250,6 +301,9 @@ async function showTable(table, token) {
   $("undo").addEventListener("click", undo);
   $("reveal").addEventListener("click", () => { state.revealed = state.snap.acting; render(state.snap); $("hand-heading").focus(); });
   $("download").addEventListener("click", download);
+  $("name-form").addEventListener("submit", takeSeat);
+  $("rematch").addEventListener("click", () => rematch(false));
+  $("rematch-rotated").addEventListener("click", () => rematch(true));
   $("chooser").addEventListener("close", () => { if (state.snap && state.snap.discarding && state.snap.acting !== null) $("discard").focus(); });
 }
 
@@ -261,8 +315,15 @@ function connect() {
     const snap = JSON.parse(event.data);
     if (!state.snap || snap.version >= state.snap.version) render(snap);
   });
-  events.addEventListener("open", () => document.body.dataset.live = "on");
-  events.addEventListener("error", () => document.body.dataset.live = "off");  // it reconnects by itself
+  // the browser reconnects by itself (a restarted server goes on with the table); the status
+  // says so meanwhile
+  events.addEventListener("open", () => { document.body.dataset.live = "on"; state.live = true; if (state.snap) renderStatus(state.snap); });
+  events.addEventListener("error", () => {
+    document.body.dataset.live = "off";
+    state.live = false;
+    if (state.snap) renderStatus(state.snap);
+    if (events.readyState === EventSource.CLOSED) setTimeout(() => { if (state.events === events) connect(); }, 3000);
+  });
 }
 
 function render(snap) {
@@ -271,7 +332,11 @@ function render(snap) {
   const key = active && active.dataset ? active.dataset.key : undefined;
   const inTable = active && $("table").contains(active) && active !== document.body;
   draw(snap);
-  if (!inTable || $("chooser").open || document.activeElement === active && active.isConnected) return;
+  if (!inTable || $("chooser").open) return;
+  // a button that went away, or can no longer be pressed (Rest once rested), gives the focus
+  // to the same move drawn anew, else to the hand, one Tab before its cards
+  const usable = active.isConnected && !active.disabled && !active.closest("[hidden]");
+  if (document.activeElement === active && usable) return;
   const same = key ? document.querySelector(`[data-key="${CSS.escape(key)}"]:not([disabled]):not([hidden])`) : null;
   (same || $("hand")).focus();
 }
@@ -285,14 +350,42 @@ function draw(snap) {
   document.body.dataset.over = snap.over;
   const moves = new Map(snap.moves.map((m) => [m.key, m]));
   renderStatus(snap);
+  renderThinking(snap);
   renderPointRow(snap, moves);
   renderMerchantRow(snap, moves);
   renderSeats(snap);
   renderHand(snap, moves);
   renderLog(snap, first);
   renderResult(snap);
+  renderNameForm(snap);
   document.body.dataset.acting = snap.acting === null ? "" : String(snap.acting);
   if (snap.discarding && snap.acting !== null && !$("chooser").open && handVisible(snap)) pointAt("discard");
+}
+
+function renderThinking(snap) {
+  // a bot to move: "thinking…" with the seconds since this page saw its turn come
+  const bot = !snap.over && !snap.stalled && snap.acting === null && snap.seats[snap.current].bot;
+  const box = $("thinking");
+  if (!bot) {
+    box.hidden = true;
+    state.thinking = null;
+    clearInterval(state.ticker);
+    state.ticker = null;
+    return;
+  }
+  const key = `${snap.version}`;
+  if (!state.thinking || state.thinking.key !== key) state.thinking = { key, since: Date.now(), label: snap.seats[snap.current].label };
+  const tick = () => {
+    const seconds = Math.floor((Date.now() - state.thinking.since) / 1000);
+    $("thinking-text").textContent = `${capital(state.thinking.label)} is thinking… ${seconds} s`;
+  };
+  tick();
+  box.hidden = false;
+  if (!state.ticker) state.ticker = setInterval(() => { if (state.thinking) tick(); }, 1000);
+}
+
+function capital(text) {
+  return text ? text[0].toUpperCase() + text.slice(1) : text;
 }
 
 function renderStatus(snap) {
@@ -302,6 +395,7 @@ function renderStatus(snap) {
   else text = `${snap.seats[snap.current].label} to move.`;
   if (snap.final_round && !snap.over) text += " Final round.";
   if (snap.stalled) text += ` The game cannot go on: ${snap.stalled}. Download the record to keep it.`;
+  if (!state.live) text += " The connection to the server is lost: trying again…";
   $("status").textContent = `Round ${snap.round}. ${text}`;
 }
 
@@ -417,11 +511,58 @@ function renderLog(snap, first) {
 }
 
 function renderResult(snap) {
+  // the end: the seats ranked, each score by what made it, the tie-break when it decided,
+  // and the rematch
   $("result").hidden = !snap.over;
   if (!snap.over) return;
-  const best = snap.winners.map((s) => `seat ${s + 1}`).join(" and ");
-  $("winner").textContent = `Won by ${best}.`;
-  $("scores").replaceChildren(...snap.scores.map((score, seat) => el("li", { dataset: { seat, score }, text: `${snap.seats[seat].label}: ${score} points` })));
+  const best = snap.winners.map((s) => snap.seats[s].label).join(" and ");
+  const mine = snap.you.length === 1 ? (snap.winners.includes(snap.you[0]) ? " You won." : " You did not win this time.") : "";
+  $("winner").textContent = `Won by ${best}.${mine}`;
+  $("tie-break").textContent = snap.tie_break || "";
+  const ranked = snap.breakdown.slice().sort((a, b) => (snap.winners.includes(b.seat) - snap.winners.includes(a.seat)) || b.total - a.total || a.seat - b.seat);
+  $("scores").replaceChildren(...ranked.map((part) => {
+    const parts = [`${part.point_card_points} from ${part.point_cards} point card${part.point_cards === 1 ? "" : "s"}`];
+    for (const coin of part.coins) parts.push(`${coin.count * coin.value} from ${coin.count} × ${coin.name} (${coin.value})`);
+    for (const cube of part.cubes) parts.push(`${cube.count * cube.each} from ${cube.count} × ${cube.name} (${cube.each} each)`);
+    return el("li", { dataset: { seat: part.seat, score: part.total } },
+      el("strong", { text: `${capital(snap.seats[part.seat].label)}: ${part.total} point${part.total === 1 ? "" : "s"}` }),
+      el("span", { class: "parts", text: parts.join("; ") }));
+  }));
+  const player = snap.you.length > 0;
+  $("rematch-row").hidden = !player || Boolean(snap.rematch);
+  $("rematch-link").hidden = !snap.rematch;
+  if (snap.rematch) $("rematch-go").href = `/t/${encodeURIComponent(snap.rematch.table)}#${snap.rematch.token}`;
+}
+
+function renderNameForm(snap) {
+  // on the network, whoever opens a seat's link names themself to take it
+  const seat = snap.you.length === 1 ? snap.you[0] : null;
+  const ask = snap.network && seat !== null && !snap.names[seat] && !snap.over;
+  const form = $("name-form");
+  const was = form.hidden;
+  form.hidden = !ask;
+  if (ask && was) $("my-name").focus();
+}
+
+async function takeSeat(event) {
+  event.preventDefault();
+  $("name-error").textContent = "";
+  try {
+    const snap = await api(`/api/tables/${encodeURIComponent(state.table)}/name`, { method: "POST", body: { name: $("my-name").value } });
+    if (snap.version >= state.snap.version) render(snap);
+    $("hand").focus();
+  } catch (err) {
+    $("name-error").textContent = err.message;
+  }
+}
+
+async function rematch(rotate) {
+  try {
+    const made = await api(`/api/tables/${encodeURIComponent(state.table)}/rematch`, { method: "POST", body: { rotate } });
+    location.assign(`/t/${encodeURIComponent(made.table)}#${made.token}`);
+  } catch (err) {
+    $("move-error").textContent = `No rematch: ${err.message}`;
+  }
 }
 
 // -- moves ---------------------------------------------------------------------------------
@@ -430,14 +571,16 @@ function pointAt(key) {
   const snap = state.snap;
   const move = snap.moves.find((m) => m.key === key);
   if (!move || state.busy) return;
-  if (move.options.length === 1) return send(move.options[0].move);
-  choose(move);
+  if (move.options.length === 1) return send(move.options[0].move, snap.version);
+  choose(move, snap.version);
 }
 
-function choose(move) {
+function choose(move, version) {
+  // the box offers the ways of the table as it was when it opened (`version`): a way picked
+  // after the table changed is refused by the server, never made on the newer table
   const titles = {
-    play: `Play ${move.what}: choose how`,
-    acquire: `Acquire the card in slot ${move.what}: the cubes to leave, one on each card before it`,
+    play: `Play ${move.name}: choose how`,
+    acquire: `Acquire ${move.name} from slot ${move.what}: the cubes to leave, one on each card before it`,
     discard: "Your caravan is over its limit: choose the cubes to return",
   };
   const hints = {
@@ -451,15 +594,21 @@ function choose(move) {
   const list = $("chooser-options");
   list.replaceChildren();
   for (const option of move.options) {
+    // each way with what it does: the cubes paid and gained, and the caravan it leaves
     const isDefault = option.move === move.default;
-    const cubeText = option.option.split(" ").filter((w) => !/^[ox][0-9]+$/.test(w)).join("");
+    const deal = [];
+    if (option.paid) deal.push(`pay ${spaced(option.paid)}`);
+    if (option.gained) deal.push(`get ${spaced(option.gained)}`);
+    const said = `${option.words}${isDefault ? " (suggested)" : ""}`;
     const button = el("button", {
       type: "button", class: isDefault ? "default" : null, dataset: { move: option.move },
-      on: { click: () => { $("chooser").close(); send(option.move); } },
-    }, el("span", { text: `${option.words}${isDefault ? " (suggested)" : ""} ` }));
-    if (cubeText && /^[a-z]+$/.test(cubeText)) {
-      button.append(cubes(cubeText));
-    }
+      "aria-label": `${said}: ${deal.join(", ") || "nothing paid"}; caravan after: ${cubeWords(option.after)}`,
+      on: { click: () => { $("chooser").close(); send(option.move, version); } },
+    },
+    el("span", { class: "way", text: said }),
+    el("span", { class: "deal", text: deal.length ? deal.join(", ") : "nothing paid" }),
+    el("span", { class: "after" }, el("span", { class: "hint", text: "caravan after: " }), cubes(option.after)));
+    button.querySelector(".after .cubes").dataset.after = option.after;
     list.append(el("li", {}, button));
   }
   $("chooser").showModal();
@@ -467,17 +616,19 @@ function choose(move) {
   if (focus) focus.focus();
 }
 
-async function send(move) {
+async function send(move, version) {
   state.busy = true;
   $("move-error").textContent = "";
+  let snap = null;
   try {
-    const snap = await api(`/api/tables/${encodeURIComponent(state.table)}/move`, { method: "POST", body: { move, version: state.snap.version } });
-    if (snap.version >= state.snap.version) render(snap);
+    snap = await api(`/api/tables/${encodeURIComponent(state.table)}/move`, { method: "POST", body: { move, version } });
   } catch (err) {
     $("move-error").textContent = `That move was not made: ${err.message}`;
   } finally {
     state.busy = false;
   }
+  // drawn once no longer busy, so Undo is offered at once (on one screen no other change follows)
+  if (snap && snap.version >= state.snap.version) render(snap);
 }
 
 async function undo() {
