@@ -491,5 +491,43 @@ def test_row_reports_who_takes_the_card_paired_and_replayable(tmp_path: Path) ->
     ]:
         code, output, _ = _run(tmp_path, *args, *bad)
         assert code == 2 and message in output, output
+    code, output, _ = _run(tmp_path, "spice-road", "--own", "yy-rr", "--slot", "2")
+    assert code == 2 and "--slot K places the card of --row" in output, output
     code, output, _ = _run(tmp_path, "spice-road", "--row", "yyrr", "--games", "2")
     assert code == 2 and "not a merchant card of spice-road" in output, output
+
+
+@pytest.mark.slow
+def test_owner_versus_and_row_give_the_local_answer_on_a_dask_cluster(tmp_path: Path) -> None:
+    pytest.importorskip(
+        "distributed", reason="the optional 'cluster' extra (dask) is not installed"
+    )
+    from dask.distributed import LocalCluster
+
+    runs = {
+        "own.json": ["--own", BROKEN, "--stop", "sure"],
+        "versus.json": ["--own", "yy-rr", "--versus", IMPROVED],
+        "row.json": ["--row", "+yyr", "--slot", "2"],
+    }
+    local = {}
+    for name, args in runs.items():
+        code, output, out = _run(
+            tmp_path, "spice-road", *args, "--levels", "greedy", "--games", "30"
+        )
+        assert code == 0, output
+        local[name] = (out / name).read_bytes()
+    with LocalCluster(n_workers=2, processes=False, threads_per_worker=1) as cluster:
+        for name, args in runs.items():
+            code, output, out = _run(
+                tmp_path,
+                *("spice-road", *args, "--levels", "greedy", "--games", "30"),
+                *("--cluster", cluster.scheduler_address),
+            )
+            assert code == 0, output
+            assert (out / name).read_bytes() == local[name], name
+    address = "tcp://127.0.0.1:9"
+    code, output, out = _run(
+        tmp_path / "unreachable", "spice-road", "--own", "yy-rr", "--cluster", address
+    )
+    assert code == 2 and f"cannot reach the Dask scheduler at {address}" in output, output
+    assert not out.exists()

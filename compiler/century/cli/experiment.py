@@ -111,9 +111,14 @@ def experiment(
         ),
     ] = None,
     slot: Annotated[
-        int,
-        typer.Option(metavar="K", min=1, help="The merchant row's slot of --row (1: the first)."),
-    ] = 1,
+        int | None,
+        typer.Option(
+            metavar="K",
+            min=1,
+            help="The merchant row's slot of --row (1: the first, default).",
+            show_default=False,
+        ),
+    ] = None,
     own_all: Annotated[
         bool,
         typer.Option(
@@ -161,6 +166,12 @@ def experiment(
     stop: StopOpt = Stop.never,
     width: WidthOpt = None,
     workers: WorkersOpt = 0,
+    cluster: Annotated[
+        str | None,
+        typer.Option(
+            metavar="ADDRESS", help="Run on a Dask scheduler at this address (extra 'cluster')."
+        ),
+    ] = None,
     out: ReportOutOpt = None,
     quiet: QuietOpt = False,
     rules: RulesOpt = None,
@@ -186,14 +197,18 @@ def experiment(
             "or --own CARD / --own-all",
             2,
         )
+    if slot is not None and row is None:
+        fail("--slot K places the card of --row: give --row CARD with it", 2)
     if levels is not None and not owning:
         fail("--levels is for --own and --own-all (one bot per level)", 2)
-    run = Run(players, seed, workers, out, quiet, rules, (sure, wide))
+    run = Run(players, seed, workers, out, quiet, rules, (sure, wide), cluster)
     base = load_game(game, rules)
     if owning:
         from century.cli.owning import own_command
 
-        own_command(base, (own or [], own_all, versus, row, slot), levels, bots, games or 300, run)
+        own_command(
+            base, (own or [], own_all, versus, row, slot or 1), levels, bots, games or 300, run
+        )
         return
     changes = (remove or [], add or [], replace or [], set_ or [])
     _change_command(base, changes, bots, games or 1000, run)
@@ -248,7 +263,9 @@ def _change_command(
             stopping_on_signals("no report written"),
             Progress(f"{base.id} experiment", 2 * games, quiet=run.quiet) as progress,
         ):
-            report = run_experiment(base, changed, config, changes, count, progress, rule=rule)
+            report = run_experiment(
+                base, changed, config, changes, count, progress, rule=rule, cluster=run.cluster
+            )
     except (SimulationError, ValueError) as err:
         fail(str(err), 2)
     played = report["config"]["games"]

@@ -25,6 +25,8 @@ class Run:
     rules: list[Path] | None
     stopping: tuple[bool, float | None]
     """Stop when sure; stop when the interval is narrower than this."""
+    cluster: str | None = None
+    """The Dask scheduler the games run on (None: this machine)."""
 
 
 def changed_game(

@@ -53,12 +53,12 @@ def own_command(
             fail(
                 f"--row {row!r}: not a merchant card of {base.id}; the row holds merchant cards", 2
             )
-        plan = owned.Plan(games, run.players, chosen, run.seed, (card,))
+        plan = owned.Plan(games, run.players, chosen, run.seed, (card,), cluster=run.cluster)
         _row(base, host, (row, card), slot - 1, plan, run)
         return
     typed = [("--own", text) for text in own] + ([("--versus", versus)] if versus else [])
     host, ids, unseen = _owned_cards(base, typed, run.rules) if typed else (base, [], ())
-    plan = owned.Plan(games, run.players, chosen, run.seed, unseen, *run.stopping)
+    plan = owned.Plan(games, run.players, chosen, run.seed, unseen, *run.stopping, run.cluster)
     if versus is not None:
         _versus(base, host, (ids[0], ids[1]), (own[0], versus), plan, run)
         return
@@ -144,7 +144,6 @@ def _owner_effects(
     from century.experiments import owner as owned
     from century.reports.report import own_index_html, own_report_html, to_json_bytes
     from century.simulation.config import SimulationError
-    from century.simulation.sequential import Side
     from century.simulation.simulate import workers_for
 
     games, chosen = plan.games, plan.levels
@@ -170,7 +169,7 @@ def _owner_effects(
         ):
             if own_all and table is None:
                 table, cached = owned.reference_table(base, whole, count, progress)
-            bases = {lv: Side(host, plan.config(lv), count, progress) for lv in chosen}
+            bases = {lv: plan.side(host, lv, "", count, progress) for lv in chosen}
             for _, card in cards:
                 answers.append(owned.owner_effect(host, card, plan, count, progress, bases))
     except (SimulationError, ValueError) as err:

@@ -220,6 +220,7 @@ def run_experiment(
     progress: ProgressFn | None = None,
     changed_config: SimConfig | None = None,
     rule: StopRule | None = None,
+    cluster: str | None = None,
 ) -> dict[str, Any]:
     """Play `config` on the base game and on the changed one (the same seeds; the changed
     side's bots may differ, `changed_config`) and report the paired effects. With a
@@ -232,8 +233,8 @@ def run_experiment(
         check_config(ruleset, side_config)
     rule = rule or StopRule(config.games)
     sides = (
-        Side(base, config, workers, progress, aggregate=True),
-        Side(changed, other, workers, progress, aggregate=True),
+        Side(base, config, workers, progress, aggregate=True, cluster=cluster),
+        Side(changed, other, workers, progress, aggregate=True, cluster=cluster),
     )
     players = config.players
     watched = 1 if players == 2 else players  # two seats' changes are one: each is minus the other

@@ -57,6 +57,8 @@ class Plan:
     (`century.simulation.sequential`)."""
     width: float | None = None
     """Stop each card's games as soon as its interval is narrower than this."""
+    cluster: str | None = None
+    """The Dask scheduler the games run on (None: this machine); the answers are the same."""
 
     @property
     def rule(self) -> StopRule:
@@ -67,6 +69,23 @@ class Plan:
         """The simulation of one side at `level`: as dealt, or with `owned` given."""
         bots = (level,) * self.players
         return SimConfig(self.games, self.players, bots, self.seed, owned=owned, unseen=self.unseen)
+
+    def side(
+        self,
+        ruleset: Ruleset,
+        level: str,
+        owned: str = "",
+        workers: int = 1,
+        progress: ProgressFn | None = None,
+        **changes: Any,
+    ) -> Side:
+        """The games of one side at `level` (`config`, changed by `changes`, e.g. a card
+        placed in the row), played on demand here or on the plan's cluster."""
+        from dataclasses import replace
+
+        config = replace(self.config(level, owned), **changes)
+        keep = "row_taken" if config.row else ""  # who took a card placed in the row
+        return Side(ruleset, config, workers, progress, cluster=self.cluster, keep=keep)
 
     def to_json(self) -> dict[str, Any]:
         found: dict[str, Any] = {
@@ -124,8 +143,8 @@ def owner_effect(
     levels: list[dict[str, Any]] = []
     players, rule = plan.players, plan.rule
     for level in plan.levels:
-        base = (bases or {}).get(level) or Side(host, plan.config(level), workers, progress)
-        owned = Side(host, plan.config(level, card), workers, progress)
+        base = (bases or {}).get(level) or plan.side(host, level, "", workers, progress)
+        owned = plan.side(host, level, card, workers, progress)
 
         def owner_change(i: int, base: Side = base, owned: Side = owned) -> tuple[int]:
             seat = i % players
@@ -239,7 +258,7 @@ def reference_table(
     chosen = list(cards) if cards is not None else merchant_ids(ruleset)
     if cards is None and (found := cached_table(ruleset, plan)) is not None:
         return found, True
-    bases = {level: Side(ruleset, plan.config(level), workers, progress) for level in plan.levels}
+    bases = {level: plan.side(ruleset, level, "", workers, progress) for level in plan.levels}
     rows = [owner_effect(ruleset, card, plan, workers, progress, bases) for card in chosen]
     fixed = plan.games * (len(chosen) + 1) * len(plan.levels)
     played = sum(len(side.winners) for side in bases.values())

@@ -13,7 +13,6 @@ what a card can do; this says what it does when it must be bought.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
 from century.experiments.owner import OWN_VERSION, Plan
@@ -37,9 +36,8 @@ def row_effect(
     players = plan.players
     levels = []
     for level in plan.levels:
-        without = Side(host, plan.config(level), workers, progress)
-        placed_config = replace(plan.config(level), row=card, slot=slot)
-        placed = Side(host, placed_config, workers, progress, keep="row_taken")
+        without = plan.side(host, level, "", workers, progress)
+        placed = plan.side(host, level, "", workers, progress, row=card, slot=slot)
         without.play_to(plan.games)
         placed.play_to(plan.games)
         levels.append({"bots": level, **_takers(without, placed, players)})

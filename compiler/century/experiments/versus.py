@@ -36,8 +36,8 @@ def versus_effect(
     players, rule = plan.players, plan.rule
     levels: list[dict[str, Any]] = []
     for level in plan.levels:
-        a = Side(host, plan.config(level, first), workers, progress)
-        b = Side(host, plan.config(level, second), workers, progress)
+        a = plan.side(host, level, first, workers, progress)
+        b = plan.side(host, level, second, workers, progress)
 
         def change(i: int, a: Side = a, b: Side = b) -> tuple[int]:
             seat = i % players
