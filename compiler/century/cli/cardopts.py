@@ -21,6 +21,9 @@ import typer
 
 from century.base.diagnostics import Diagnostic, has_errors, printable
 
+OPTION_OF = {"--own": "--add", "--versus": "--add", "--row": "--add"}
+"""Options whose cards a variant adds to its deck as ``--add`` does."""
+
 INDENT = 8
 """The columns a card's lines are indented by in the variant file."""
 
@@ -70,7 +73,14 @@ def variant_yaml(variant_json: str, cards: Sequence[CardText]) -> tuple[str, dic
     unused = list(cards)
 
     def place(card: Mapping[str, Any], option: str, head: str) -> None:
-        typed = next((c for c in unused if c.option == option and dict(c.card) == dict(card)), None)
+        typed = next(
+            (
+                c
+                for c in unused
+                if OPTION_OF.get(c.option, c.option) == option and dict(c.card) == dict(card)
+            ),
+            None,
+        )
         if typed is None:  # not typed by the user: as the variant has it
             lines.append(f"{head} {json.dumps(card, ensure_ascii=False)}")
             return

@@ -232,6 +232,7 @@ def run_experiment(
     progress: ProgressFn | None = None,
     changed_config: SimConfig | None = None,
     rule: StopRule | None = None,
+    cluster: str | None = None,
 ) -> dict[str, Any]:
     """Play `config` on the base game and on the changed one (the same seeds; the changed
     side's bots may differ, `changed_config`) and report the paired effects. With a
@@ -244,21 +245,24 @@ def run_experiment(
         check_config(ruleset, side_config)
     rule = rule or StopRule(config.games)
     sides = (
-        Side(base, config, workers, progress, aggregate=True),
-        Side(changed, other, workers, progress, aggregate=True),
+        Side(base, config, workers, progress, aggregate=True, cluster=cluster),
+        Side(changed, other, workers, progress, aggregate=True, cluster=cluster),
     )
     players = config.players
+    watched = 1 if players == 2 else players  # two seats' changes are one: each is minus the other
 
     def seat_changes(i: int) -> list[int]:
         wa, wb = sides[0].winners[i], sides[1].winners[i]
-        return [(wb == seat) - (wa == seat) for seat in range(players)]
+        return [(wb == seat) - (wa == seat) for seat in range(watched)]
 
-    sequences, games, why = watch(*sides, seat_changes, players, rule)
+    sequences, games, why = watch(*sides, seat_changes, watched, rule)
     (wa, ra), (wb, rb) = sides[0].run(games), sides[1].run(games)
     pair_w, pair_r = (wa, wb), (ra, rb)
     effects = paired(pair_w, pair_r, players)
     if rule.sequential:
-        effects[:players] = [watched_row(r, s) for r, s in zip(effects, sequences, strict=False)]
+        effects[:watched] = [watched_row(r, s) for r, s in zip(effects, sequences, strict=False)]
+        if watched < players:
+            effects[1] = mirrored(effects[1], effects[0])
     totals = [side.total for side in sides if side.total is not None]
     for total in totals:
         total.config = replace(total.config, games=games)
@@ -274,13 +278,21 @@ def run_experiment(
             "changed_bots": list(other.bots),
             "seed": config.seed,
         },
-        "stop": stop_json(rule, games, why, players),
+        "stop": stop_json(rule, games, why, watched),
         "effects": effects,
         "paired_games_needed": paired_games_needed(pair_w, players),
         "cards": card_effects(base, changed, *reports),
         "base": reports[0],
         "changed": reports[1],
     }
+
+
+def mirrored(row: dict[str, Any], other: Mapping[str, Any]) -> dict[str, Any]:
+    """Seat 2's `row` of a two-player comparison with the always-valid interval of seat 1's
+    (`other`) mirrored: one seat's change is exactly minus the other's, so the two are one
+    test at the full error rate."""
+    lo, hi = other["ci95"]
+    return {**row, "ci95": [-hi, -lo], "significant": other["significant"], "always_valid": True}
 
 
 def card_effects(

@@ -19,13 +19,14 @@ import hashlib
 import json
 import os
 import tempfile
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from century.model.ruleset import Ruleset
 from century.reports.report import value_line
+from century.reports.verdicts import across, band, points, sign_verdict
 from century.simulation.compare import paired_interval, row
 from century.simulation.config import ProgressFn, SimConfig
 from century.simulation.sequential import Side, StopRule, stop_json, stop_line, watch, watched_row
@@ -50,12 +51,14 @@ class Plan:
     players: int
     levels: tuple[str, ...]
     seed: int = 0
-    unseen: str = ""
+    unseen: str | tuple[str, ...] = ""
     sure: bool = False
     """Stop each card's games once its interval leaves out zero
     (`century.simulation.sequential`)."""
     width: float | None = None
     """Stop each card's games as soon as its interval is narrower than this."""
+    cluster: str | None = None
+    """The Dask scheduler the games run on (None: this machine); the answers are the same."""
 
     @property
     def rule(self) -> StopRule:
@@ -66,6 +69,23 @@ class Plan:
         """The simulation of one side at `level`: as dealt, or with `owned` given."""
         bots = (level,) * self.players
         return SimConfig(self.games, self.players, bots, self.seed, owned=owned, unseen=self.unseen)
+
+    def side(
+        self,
+        ruleset: Ruleset,
+        level: str,
+        owned: str = "",
+        workers: int = 1,
+        progress: ProgressFn | None = None,
+        **changes: Any,
+    ) -> Side:
+        """The games of one side at `level` (`config`, changed by `changes`, e.g. a card
+        placed in the row), played on demand here or on the plan's cluster."""
+        from dataclasses import replace
+
+        config = replace(self.config(level, owned), **changes)
+        keep = "row_taken" if config.row else ""  # who took a card placed in the row
+        return Side(ruleset, config, workers, progress, cluster=self.cluster, keep=keep)
 
     def to_json(self) -> dict[str, Any]:
         found: dict[str, Any] = {
@@ -107,18 +127,6 @@ def owner_rows(base: Run, owned: Run, players: int) -> dict[str, dict[str, Any]]
     return {"owner": owner, "length": rounds}
 
 
-def verdict(effects: Sequence[Mapping[str, Any]]) -> str:
-    """Whether an owner effect holds across skill levels, in words."""
-    signs = {(e["ci95"][0] > 0) - (e["ci95"][1] < 0) for e in effects}
-    if signs == {1}:
-        return "holds at every level: owning the card helps"
-    if signs == {-1}:
-        return "holds at every level: owning the card hurts"
-    if signs == {0}:
-        return "no effect shown at any level (every interval covers zero)"
-    return "depends on the level: the levels disagree"
-
-
 def owner_effect(
     host: Ruleset,
     card: str,
@@ -135,8 +143,8 @@ def owner_effect(
     levels: list[dict[str, Any]] = []
     players, rule = plan.players, plan.rule
     for level in plan.levels:
-        base = (bases or {}).get(level) or Side(host, plan.config(level), workers, progress)
-        owned = Side(host, plan.config(level, card), workers, progress)
+        base = (bases or {}).get(level) or plan.side(host, level, "", workers, progress)
+        owned = plan.side(host, level, card, workers, progress)
 
         def owner_change(i: int, base: Side = base, owned: Side = owned) -> tuple[int]:
             seat = i % players
@@ -150,7 +158,7 @@ def owner_effect(
     return {
         "card": card,
         "levels": levels,
-        "verdict": verdict([level["owner"] for level in levels]),
+        "verdict": sign_verdict([level["owner"] for level in levels], plan.levels),
     }
 
 
@@ -250,7 +258,7 @@ def reference_table(
     chosen = list(cards) if cards is not None else merchant_ids(ruleset)
     if cards is None and (found := cached_table(ruleset, plan)) is not None:
         return found, True
-    bases = {level: Side(ruleset, plan.config(level), workers, progress) for level in plan.levels}
+    bases = {level: plan.side(ruleset, level, "", workers, progress) for level in plan.levels}
     rows = [owner_effect(ruleset, card, plan, workers, progress, bases) for card in chosen]
     fixed = plan.games * (len(chosen) + 1) * len(plan.levels)
     played = sum(len(side.winners) for side in bases.values())
@@ -327,11 +335,6 @@ def placement_line(effect: float, placed: Mapping[str, Any], game: str) -> str:
     return f"{points(effect)}, rank {placed['rank']} of {placed['of']} in {game}; {today}"
 
 
-def points(value: float, decimals: int = 0) -> str:
-    """A win-rate change in percentage points, e.g. ``+48 points``."""
-    return f"{100 * value:+.{decimals}f} points"
-
-
 def interval(entry: Mapping[str, Any]) -> str:
     """A win-rate change with its interval, e.g. ``+46.9 points [+43.7, +50.1]``."""
     lo, hi = entry["ci95"]
@@ -344,6 +347,41 @@ def rounds_interval(entry: Mapping[str, Any]) -> str:
     lo, hi = entry["ci95"]
     mark = " *" if entry["significant"] else ""
     return f"{entry['difference']:+.1f} rounds [{lo:+.1f}, {hi:+.1f}]{mark}"
+
+
+def own_report(
+    game: Ruleset,
+    host: Ruleset,
+    card: str,
+    written: str,
+    plan: Plan,
+    answer: Mapping[str, Any],
+    table: Mapping[str, Any] | None,
+    game_name: str,
+) -> dict[str, Any]:
+    """The JSON-ready report of an owner effect `answer` of `card` (as the user wrote it,
+    `written`) played in `host` (`game`, or a variant of it with the card added): the value
+    model of a point card, and for a merchant card its place at each level among the cards
+    of the reference `table` when there is one, with the verdict against that band."""
+    report: dict[str, Any] = {
+        "own_version": OWN_VERSION,
+        "game": game.id,
+        "written": written,
+        "plan": plan.to_json(),
+        **answer,
+        "value_model": value_model(host, card),
+    }
+    placements: dict[str, Any] = {}
+    bands: dict[str, Any] = {}
+    if table is not None and report["value_model"] is None:
+        for entry in report["levels"]:
+            level = entry["bots"]
+            placements[level] = place(entry["owner"]["difference"], level, table, skip=card)
+            bands[level] = band(entry["owner"], placements[level], game_name)
+    report["placements"] = placements
+    report["bands"] = bands
+    report["band_verdict"] = across(bands, game_name) if len(bands) > 1 else None
+    return report
 
 
 # -- point cards: the value model --------------------------------------------------------------
@@ -398,11 +436,16 @@ def own_lines(
         )
         if "stop" in plan:
             lines.append(f"    {stop_line(entry['stop'])}")
-        placed = (placements or {}).get(entry["bots"])
-        if placed:
+        found = report.get("bands", {}).get(entry["bots"])
+        if found:
+            lines.append(f"    verdict: {found['line']}")
+        elif placements and (placed := placements.get(entry["bots"])):
             line = placement_line(entry["owner"]["difference"], placed, game_name)
             lines.append(f"    {line}")
-    lines.append(f"  across levels: {report['verdict']}")
+    if len(report["levels"]) > 1:
+        lines.append(f"  across levels: {report.get('band_verdict') or report['verdict']}")
+    elif not report.get("bands"):
+        lines.append(f"  verdict: {report['verdict']}")
     if report.get("value_model"):
         lines.append(f"  {value_line(report['value_model'])}")
     if next_command is not None:

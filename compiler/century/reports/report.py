@@ -422,12 +422,13 @@ def ruleset_label(ruleset: Ruleset) -> str:
     return shown(ruleset.name, REPORT_LANGUAGE, ruleset.id)
 
 
-def own_chart(table: Mapping[str, Any]) -> Markup:
-    """A reference table of owner effects as a chart: one row per card (strongest first at
-    the first level), a dot with its 95% interval per level."""
+def own_chart(table: Mapping[str, Any], rows: Sequence[Mapping[str, Any]] = ()) -> Markup:
+    """A reference table of owner effects as a chart: one row per card (`rows`, else the
+    table's cards, strongest first at the first level), a dot with its 95% interval per
+    level."""
     from century.reports.charts import effect_chart
 
-    rows = _strongest_first(table)
+    rows = rows or _strongest_first(table)
     series = [
         Series(
             level,
@@ -470,19 +471,107 @@ def own_report_html(
 
     env = _environment()
     if answer is not None:
-        title = f"{game}: what owning {answer['written']} from the start is worth"
+        title = f"{game}: what owning {_named(answer)} from the start is worth"
     else:
         title = f"{game}: what owning each merchant card from the start is worth"
     check = answer.get("value_model") if answer else None
+    rows = _ranked_rows(table, answer) if table else []
     return env.get_template("own.html.j2").render(
         title=title,
         game=game,
         answer=answer,
         value_line=value_line(check) if check else "",
         table=table,
-        rows=_strongest_first(table) if table else [],
-        chart=own_chart(table) if table else "",
+        rows=rows,
+        chart=own_chart(table, rows) if table else "",
     )
+
+
+def _named(answer: Mapping[str, Any]) -> str:
+    """An owned card as the user wrote it, with its id when written as data."""
+    written, card = answer["written"], answer.get("card", "")
+    return written if not card or written.strip() == card else f"{card} = {written}"
+
+
+def own_index_html(game: str, pages: Sequence[tuple[Mapping[str, Any], str]]) -> str:
+    """The index of several owner-effect reports (each answer with its page's file name):
+    per card its change at each level and its verdict, linked to its page."""
+    rows = [
+        {"name": _named(answer), "page": page, "answer": answer, "verdict": _verdict(answer)}
+        for answer, page in pages
+    ]
+    title = f"{game}: what owning each of {len(rows)} cards from the start is worth"
+    return _environment().get_template("own-index.html.j2").render(title=title, rows=rows)
+
+
+def _verdict(answer: Mapping[str, Any]) -> str:
+    """An owner-effect answer's verdict: against the band across levels, at its one level,
+    or by its sign when it was not placed."""
+    if answer.get("band_verdict"):
+        return str(answer["band_verdict"])
+    bands = answer.get("bands") or {}
+    if len(bands) == 1:
+        return str(next(iter(bands.values()))["line"])
+    return str(answer["verdict"])
+
+
+def versus_html(game: str, report: Mapping[str, Any]) -> str:
+    """A versus answer (card A against card B on the same deals) as a standalone page:
+    per level the owning seat's win rate with each, the paired difference, a chart."""
+    from century.reports.charts import effect_chart
+
+    levels = report["levels"]
+    chart = effect_chart(
+        [entry["bots"] for entry in levels],
+        [
+            Series(
+                "B minus A",
+                [entry["owner"]["difference"] for entry in levels],
+                [entry["owner"]["ci95"] for entry in levels],
+            )
+        ],
+        "Card B against card A, owned from the start",
+        "change of the owning seat's win rate, B minus A, points (95% interval)",
+        "bots",
+    )
+    written = report["written"]
+    title = f"{game}: {written['b']} against {written['a']} owned from the start"
+    return (
+        _environment()
+        .get_template("versus.html.j2")
+        .render(title=title, report=report, chart=chart)
+    )
+
+
+def row_html(game: str, report: Mapping[str, Any]) -> str:
+    """A row answer (a card placed in the merchant row against the same deals without it)
+    as a standalone page."""
+    title = f"{game}: {report['written']} in the merchant row at slot {report['slot']}"
+    return _environment().get_template("row.html.j2").render(title=title, report=report)
+
+
+MEASURED = "{card} (this card)"
+"""The label of the measured card among the table's cards it is ranked in."""
+
+
+def _ranked_rows(
+    table: Mapping[str, Any], answer: Mapping[str, Any] | None
+) -> list[Mapping[str, Any]]:
+    """The table's cards strongest first, with the measured card of `answer` among them
+    (in place of the table's entry of the same id) when the answer was placed in it."""
+    if not answer or not answer.get("placements"):
+        return _strongest_first(table)
+    by_level = {entry["bots"]: entry for entry in answer["levels"]}
+    levels = table["plan"]["levels"]
+    if not all(level in by_level for level in levels):
+        return _strongest_first(table)
+    mine = {
+        "card": MEASURED.format(card=answer["card"]),
+        "levels": [by_level[level] for level in levels],
+        "measured": True,
+    }
+    others = [c for c in table["cards"] if c["card"] != answer["card"]]
+    return _strongest_first({"cards": [*others, mine]})
 
 
 def _environment() -> Any:

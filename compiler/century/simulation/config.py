@@ -23,7 +23,8 @@ class SimConfig:
     ``i % players``). An owner-effect experiment changes the deal: `unseen` (a card id) is
     taken out of the dealt rows and decks, and `owned` (a card id) is given to seat
     ``i % players`` of game i from the start, one more copy in its hand (a merchant card) or
-    among its claimed cards (a point card); see `century.simulation.game.deal`."""
+    among its claimed cards (a point card); `row` (a card id) is placed in the merchant row
+    at slot `slot` at the start; see `century.simulation.game.deal`."""
 
     games: int
     players: int
@@ -31,7 +32,19 @@ class SimConfig:
     seed: int = 0
     rotate: bool = False
     owned: str = ""
-    unseen: str = ""
+    unseen: str | tuple[str, ...] = ""
+    """A card id, or several, taken out of every deal."""
+    row: str = ""
+    """A merchant card placed in the merchant row at the start, at slot `slot` (0: the
+    first); the row's last card goes back on top of the deck."""
+    slot: int = 0
+
+    @property
+    def unseen_cards(self) -> tuple[str, ...]:
+        """The cards taken out of every deal."""
+        if isinstance(self.unseen, str):
+            return (self.unseen,) if self.unseen else ()
+        return self.unseen
 
     def seating(self, index: int) -> tuple[str, ...]:
         """The bot spec of each seat in game `index`."""

@@ -43,11 +43,10 @@ def play_game(engine: Engine, ruleset: Ruleset, config: SimConfig, index: int) -
     record = Recorder(engine, state)
     for _ in range(MAX_PLIES):
         if state.is_over():
-            return {
-                **summarise(engine, state, index, seed),
-                "bots": list(seating),
-                **record.result(),
-            }
+            found = {**summarise(engine, state, index, seed), "bots": list(seating)}
+            if config.row:  # who took the placed card, and on which of its turns
+                found["row_taken"] = record.first_take(config.row)
+            return {**found, **record.result()}
         seat = state.current_player
         record.before(seat)
         state.play(bots[seat].choose(state))
@@ -60,11 +59,11 @@ def deal(engine: Engine, config: SimConfig, index: int, seed: int) -> State:
     card taken out of the rows and decks, its `owned` card given to seat ``index % players``).
     A card taken out of a row is replaced from the deck, so the deal stays a shuffle."""
     state = engine.new_game(config.players, seed)
-    if not (config.owned or config.unseen):
+    if not (config.owned or config.unseen or config.row):
         return state
     data = state.to_dict(moves=False)
-    if config.unseen:
-        _take_out(data, config.unseen)
+    for card in config.unseen_cards:
+        _take_out(data, card)
     if config.owned:
         seat = data["seats"][index % config.players]
         if any(card.id == config.owned for card in engine.CARDS):
@@ -73,7 +72,27 @@ def deal(engine: Engine, config: SimConfig, index: int, seed: int) -> State:
             seat["point_cards"] = [*seat["point_cards"], config.owned]
         else:
             raise SimulationError(f"no card {config.owned!r} in {engine.GAME_ID}")
+    if config.row:
+        _place_in_row(data, config.row, config.slot)
     return engine.State.from_dict(data)
+
+
+def _place_in_row(data: dict[str, Any], card: str, slot: int) -> None:
+    """Put `card` in a dealt position's merchant row at `slot`, the cards from there on
+    moving one slot along and the last going back on top of the deck."""
+    row = data["merchant_row"]
+    if not 0 <= slot < len(row):
+        raise SimulationError(f"slot {slot + 1} is not in the merchant row (1 to {len(row)})")
+    entry = {**row[slot], "card": card} if isinstance(row[slot], dict) else card
+    if isinstance(entry, dict) and "cubes" in entry:
+        entry["cubes"] = ""
+    placed = [*row[:slot], entry, *row[slot:]]
+    last = placed.pop()
+    data["merchant_row"] = placed
+    data["merchant_deck"] = [
+        last["card"] if isinstance(last, dict) else last,
+        *data["merchant_deck"],
+    ]
 
 
 def _take_out(data: dict[str, Any], card: str) -> None:

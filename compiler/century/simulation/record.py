@@ -25,6 +25,7 @@ class Recorder:
         self.offered: list[set[int]] = [set() for _ in range(seats)]  # merchant cards seen
         self.slots: Counter = Counter()  # (card, slot) -> turns on offer there
         self.bought: Counter = Counter()  # (card, slot) -> times taken from there
+        self.takes: list[tuple[int, int, int]] = []  # (card, seat, its turn) of each take
         self.points: Counter = Counter()  # point card -> turns in the row
         self.claim_turns: list[list[int]] = [[] for _ in range(seats)]
         self.round_scores: list[list[int]] = []
@@ -46,6 +47,7 @@ class Recorder:
             old = self.mrow
             slot = next(i for i, c in enumerate(old) if i >= len(row) or row[i] != c)
             self.bought[old[slot], slot] += 1
+            self.takes.append((old[slot], seat, view.turns(seat)))
             self._leave_merchant_row(row)
         row = view.point_row
         if row != self.prow:
@@ -53,6 +55,15 @@ class Recorder:
             self._leave_point_row(row)
         if seat == self.last and not view.discarding and view.rounds() > len(self.round_scores):
             self.round_scores.append(self.state.scores())
+
+    def first_take(self, card_id: str) -> dict[str, int] | None:
+        """The seat that first took merchant card `card_id` from the row and on which of
+        its turns (1 for its first), or None when no one took it."""
+        cards = self.engine.CARDS
+        for card, seat, number in self.takes:
+            if cards[card].id == card_id:
+                return {"seat": seat, "turn": number}
+        return None
 
     def _leave_merchant_row(self, row: tuple[int, ...]) -> None:
         for slot, card in enumerate(self.mrow):

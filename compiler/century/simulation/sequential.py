@@ -55,13 +55,17 @@ class StopRule:
         return self.sure or self.width is not None
 
     def to_json(self) -> dict[str, object]:
-        return {
+        """The rule as a report records it; a fixed-size comparison names no sequential rule
+        (none was applied)."""
+        found: dict[str, object] = {
             "budget": self.budget,
             "sure": self.sure,
             "width": self.width,
             "alpha": self.alpha,
-            "rule": "predictable plug-in empirical-Bernstein confidence sequence",
         }
+        if self.sequential:
+            found["rule"] = "predictable plug-in empirical-Bernstein confidence sequence"
+        return found
 
 
 def looks(budget: int) -> list[int]:
@@ -183,6 +187,7 @@ class Side:
         progress: ProgressFn | None = None,
         aggregate: bool = False,
         cluster: str | None = None,
+        keep: str = "",
     ) -> None:
         from century.simulation.aggregate import Aggregate
 
@@ -190,6 +195,9 @@ class Side:
         self.workers, self.progress, self.cluster = workers, progress, cluster
         self.winners: list[int] = []
         self.rounds: list[int] = []
+        self.keep = keep
+        self.kept: list[Any] = []
+        """Each game's result under the key `keep`, when one is named."""
         self.total = Aggregate(ruleset, config) if aggregate else None
 
     def play_to(self, games: int) -> None:
@@ -205,6 +213,8 @@ class Side:
         ):
             self.winners.append(result["winner"])
             self.rounds.append(result["rounds"])
+            if self.keep:
+                self.kept.append(result.get(self.keep))
             if self.total is not None:
                 self.total.add(result)
 
