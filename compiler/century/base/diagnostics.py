@@ -87,6 +87,7 @@ CODES: dict[str, str] = {
     "C402": "a rule-sheet sentence does not render",
     "C403": "a rule-sheet sentence goes past a limit of the prose sandbox",
     "C404": "a rule-sheet sentence prints an object instead of text or a number",
+    "C405": "a card's sentence that does not read back as its effect",
     "C501": "a number over its limit",
     "C502": "too many cards in a deck, a starting hand or a game",
     "C503": "too many resources, seats or languages",
