@@ -77,7 +77,7 @@ CODES: dict[str, str] = {
     "C314": "a text missing in a language of the game, or in a foreign one",
     "C315": "rule-sheet text missing or inconsistent across languages",
     "C316": "rules under which no game can end (too few point cards can ever be paid)",
-    "C317": "a `repeat` without `max` that pays nothing, so never ends",
+    "C317": "a `repeat` without `max` that never ends (its steps give back what they take)",
     "C318": "a merchant card no caravan within the caravan limit can play",
     "C319": "a picture that would print under 300 dpi at its size on the card",
     "C320": "text whose contrast with its background is under 4.5 : 1 (WCAG AA)",
