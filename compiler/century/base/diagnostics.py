@@ -93,7 +93,7 @@ CODES: dict[str, str] = {
     "C503": "too many resources, seats or languages",
     "C504": "a chain of variants that is too long",
     "C505": "rules whose move tables are too large for the engine to play",
-    "C506": "a card effect nested too deep, or with too many moves from one caravan",
+    "C506": "a card effect nested too deep, with too many moves from one caravan, or too many ways",
 }
 """Every diagnostic code and what it means (the docs site lists them, generated from here)."""
 
