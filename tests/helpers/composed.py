@@ -29,25 +29,30 @@ then a gain, a bounded repeat, and a bounded repeat nested in a choice."""
 
 COMPOSED_SENTENCES: dict[str, dict[str, str]] = {
     "+yy.up1": {
-        "en": "Take 2 turmeric, then upgrade 1 spice.",
-        "de": "Nimm 2 Kurkuma, dann werte 1 Gewürz auf.",
+        "en": "Take 2 turmeric, then upgrade 1 spice by one rank.",
+        "de": "Nimm 2 Kurkuma, dann wandle 1 Gewürz um eine Stufe um.",
     },
     "{+yyy/up2}": {
-        "en": "Either take 3 turmeric or upgrade 2 spices.",
-        "de": "Entweder nimm 3 Kurkuma oder werte 2 Gewürze auf.",
+        "en": "Choose one: [take 3 turmeric] or [make 1 or 2 upgrades of one rank each, on one"
+        " spice or several].",
+        "de": "Wähle eine Möglichkeit: [nimm 3 Kurkuma] oder [führe 1 oder 2 Umwandlungen um je"
+        " eine Stufe aus, an einem Gewürz oder an mehreren].",
     },
     "any2-+b": {
         "en": "Pay 2 spices of your choice, then take 1 cinnamon.",
         "de": "Gib 2 Gewürze deiner Wahl ab, dann nimm 1 Zimt.",
     },
     "y-rx2": {
-        "en": "Pay 1 turmeric, then take 1 saffron (up to twice).",
-        "de": "Gib 1 Kurkuma ab, dann nimm 1 Safran (bis zu zweimal).",
+        "en": "Do [pay 1 turmeric, then take 1 saffron] once, and again if you like, up to twice"
+        " in all.",
+        "de": "Führe [gib 1 Kurkuma ab, dann nimm 1 Safran] einmal aus und nach Belieben erneut,"
+        " insgesamt bis zu zweimal.",
     },
     "{+gg/r-gx3}": {
-        "en": "Either take 2 cardamom or pay 1 saffron, then take 1 cardamom (up to three times).",
-        "de": "Entweder nimm 2 Kardamom oder gib 1 Safran ab, dann nimm 1 Kardamom"
-        " (bis zu dreimal).",
+        "en": "Choose one: [take 2 cardamom] or [do [pay 1 saffron, then take 1 cardamom] once,"
+        " and again if you like, up to three times in all].",
+        "de": "Wähle eine Möglichkeit: [nimm 2 Kardamom] oder [führe [gib 1 Safran ab, dann nimm"
+        " 1 Kardamom] einmal aus und nach Belieben erneut, insgesamt bis zu dreimal].",
     },
 }
 """Each composed card's id and its sentence on the rule sheet, in both languages."""
