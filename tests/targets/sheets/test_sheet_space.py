@@ -117,7 +117,7 @@ def test_every_variant_size_fills_its_pages(variants):
                 if n and composed not in on:
                     found.append("no heading over the composed cards")
                 if n and on.get(composed, 2) > 2:
-                    first = [h for p, h in heads if p == on[composed]][0]
+                    first = next(h for p, h in heads if p == on[composed])
                     if first != composed:
                         found.append(f"page {on[composed]} opens with {first!r}")
                 if not n and len(printed) != 2:
