@@ -504,11 +504,11 @@ def runts(doc: Printed) -> Iterator[str]:
     for line, after in itertools.pairwise(doc.lines):
         if not is_prose(line) or re.search(r"[.:;!?)]\s*$", line):
             continue
-        if re.fullmatch(r"\s*[^\W\d_]+[.!?]\s*", after):
+        if re.fullmatch(r"\s*[^\W\d_]+[.!?]\s*", after) or (
+            re.fullmatch(r"\s*[^\W\d_]+[ \u00a0][^\W\d_]+[.!?]\s*", after)
+            and len(after.strip()) < WIDOW * len(line.strip())
+        ):
             yield f"{line[-25:]}|{after}"
-        elif re.fullmatch(r"\s*[^\W\d_]+[ \u00a0][^\W\d_]+[.!?]\s*", after):
-            if len(after.strip()) < WIDOW * len(line.strip()):
-                yield f"{line[-25:]}|{after}"
 
 
 def test_paragraphs_end_on_more_than_two_words(printed):
