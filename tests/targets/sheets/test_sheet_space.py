@@ -113,7 +113,7 @@ def test_every_variant_size_fills_its_pages(variants):
                 on = {h: p for p, h in heads}
                 if not all(on.get(h) == 2 for h in base):
                     found.append(f"the end and scoring are not on page 2: {heads}")
-                composed = squash(text["h_composed"])
+                composed = squash(text["composed_h"])
                 if n and composed not in on:
                     found.append("no heading over the composed cards")
                 if n and on.get(composed, 2) > 2:
