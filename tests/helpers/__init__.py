@@ -8,7 +8,12 @@ see ``pythonpath`` in pyproject.toml). No tests here.
 
 from __future__ import annotations
 
-from helpers.composed import COMPOSED_EDITS, COMPOSED_SENTENCES, composed_variant
+from helpers.composed import (
+    COMPOSED_EDITS,
+    COMPOSED_SENTENCES,
+    composed_edits,
+    composed_variant,
+)
 from helpers.docs import DOCS, docs_generator
 from helpers.effects import nesting, random_effects
 from helpers.engine import MAX_DECISIONS, caravans, decisions, position
@@ -52,6 +57,7 @@ __all__ = [
     "changed",
     "compiled",
     "composed",
+    "composed_edits",
     "composed_variant",
     "decisions",
     "docs_generator",

@@ -58,12 +58,42 @@ COMPOSED_SENTENCES: dict[str, dict[str, str]] = {
 """Each composed card's id and its sentence on the rule sheet, in both languages."""
 
 
-def composed_variant(folder: Path) -> Ruleset:
-    """The variant ``composed`` of Spice Road, written into `folder` (the current folder:
-    `century new` writes there) and compiled."""
+_GAINS = ("YY", "YYY", "R", "YR", "G", "RR", "B", "YG", "YYR", "GG")
+_NAMES = (
+    {"en": "Crossroads", "de": "Kreuzweg"},
+    {"en": "Caravanserai of the Salt Road", "de": "Karawanserei an der Salzstraße"},
+    {"en": "Night Market", "de": "Nachtmarkt"},
+)
+
+
+def composed_edits(count: int) -> str:
+    """`count` distinct composed merchant cards as the ``cards:`` block of a variant: the
+    five kinds of `COMPOSED_EDITS` with other cubes, every third one named (some names long,
+    to wrap), so a sheet's list of composed effects can be made as long as a test needs."""
+    if count == 0:
+        return ""
+    shapes = (
+        lambda a, n: f"[gain: {a}, upgrade: {n}]",
+        lambda a, n: f"[choose: [[gain: {a}], [upgrade: {n + 1}]]]",
+        lambda a, n: f"[pay_any: {n + 1}, gain: {a}]",
+        lambda a, n: f"[{{repeat: [pay: Y, gain: {a}], max: {n + 1}}}]",
+        lambda a, n: f"[choose: [[gain: {a}], [{{repeat: [pay: R, gain: G], max: {n + 1}}}]]]",
+    )
+    lines = ["", "cards:", "  merchant:", "    add:"]
+    for i in range(count):
+        effect = shapes[i % len(shapes)](_GAINS[i // len(shapes) % len(_GAINS)], 1 + i // 10)
+        name = _NAMES[i // 3 % len(_NAMES)] if i % 3 == 1 else None
+        named = f", name: {{en: {name['en']}, de: {name['de']}}}" if name else ""
+        lines.append(f"      - {{effect: {effect}{named}}}")
+    return "\n".join(lines) + "\n"
+
+
+def composed_variant(folder: Path, edits: str = COMPOSED_EDITS, game: str = "composed") -> Ruleset:
+    """The variant `game` (``composed``) of Spice Road with `edits` (`COMPOSED_EDITS`) added,
+    written into `folder` (the current folder: `century new` writes there) and compiled."""
     titles = ["--title", "en=Composed", "--title", "de=Zusammengesetzt"]
-    made = CliRunner().invoke(cli.app, ["new", "composed", "--from", "spice-road", *titles])
+    made = CliRunner().invoke(cli.app, ["new", game, "--from", "spice-road", *titles])
     assert made.exit_code == 0, made.output
-    path = folder / "rules" / "composed.yaml"
-    path.write_text(path.read_text("utf-8") + COMPOSED_EDITS, encoding="utf-8")
-    return checked(compile_paths([folder / "rules"])).rulesets["composed"]
+    path = folder / "rules" / f"{game}.yaml"
+    path.write_text(path.read_text("utf-8") + edits, encoding="utf-8")
+    return checked(compile_paths([folder / "rules"])).rulesets[game]

@@ -46,7 +46,7 @@ unknown placeholder is an error) against `prose_context(ruleset, lang)`:
     ``{seat, cards, coins, caravan, free, parts, total, other, winner}`` (a player's final
     score: the points of their point cards, ``coins`` as ``[{id, name, value, count}]``, a
     caravan of one cube per scoring rank and two of a rank that scores nothing (``free``,
-    its codes), the points of each part and their sum, and the tie with seat ``other``
+    those two cubes' codes), the points of each part and their sum, and the tie with seat ``other``
     that seat ``winner`` wins).
 ``variant``, ``changes``
     for a variant, ``variant`` is ``{base, same, only_names}`` (the name of the game it
@@ -657,7 +657,7 @@ def _score_example(
         "cards": cards,
         "coins": used,
         "caravan": ruleset.cubes(tuple(vector)),
-        "free": "".join(ruleset.codes[i] for i in free),
+        "free": "".join(ruleset.codes[i] * vector[i] for i in free),  # as in the caravan
         "parts": parts,
         "total": sum(parts),
         "other": other,

@@ -20,6 +20,7 @@ from __future__ import annotations
 import functools
 import io
 import itertools
+import os
 import re
 import struct
 from collections.abc import Iterator
@@ -32,7 +33,7 @@ from century import prose
 from century.model.ruleset import Ruleset
 from century.targets import cards, sheets
 
-from helpers import bundled_rulesets
+from helpers import bundled_rulesets, composed_variant
 
 pytestmark = pytest.mark.slow
 
@@ -126,6 +127,18 @@ def kit_pages(ruleset: Ruleset, options: cards.CardOptions) -> list[int]:
 
 
 @pytest.fixture(scope="module")
+def variant(tmp_path_factory) -> Ruleset:
+    """The variant with five composed cards (`composed_variant`), as a user makes it."""
+    folder = tmp_path_factory.mktemp("composed")
+    here = os.getcwd()
+    os.chdir(folder)
+    try:
+        return composed_variant(folder)
+    finally:
+        os.chdir(here)
+
+
+@pytest.fixture(scope="module")
 def printed() -> list[Printed]:
     """Every rule sheet and every kit of every bundled game, per language and paper."""
     found = []
@@ -134,10 +147,24 @@ def printed() -> list[Printed]:
             for paper in PAPERS:
                 sheet = sheets.sheet_pdf(ruleset, lang, paper)
                 options = cards.CardOptions(paper=paper, lang=lang)
-                kit = extracted(cards.render(ruleset, options), kit_pages(ruleset, options))
+                pdf = cards.render(ruleset, options)
+                kit = extracted(pdf, kit_pages(ruleset, options))
                 name = f"rules {game} {lang} {paper}"
                 found.append(Printed(name, ruleset, lang, extracted(sheet), True, sheet))
-                found.append(Printed(f"kit {game} {lang} {paper}", ruleset, lang, kit, False))
+                found.append(Printed(f"kit {game} {lang} {paper}", ruleset, lang, kit, False, pdf))
+    return found
+
+
+@pytest.fixture(scope="module")
+def composed_sheets(variant) -> list[Printed]:
+    """The sheets of the variant with composed cards, where the fifth proof found names and
+    sentences broken (read by the checks of the layout; its sentences are issue 47's)."""
+    found = []
+    for lang in variant.languages:
+        for paper in PAPERS:
+            sheet = sheets.sheet_pdf(variant, lang, paper)
+            name = f"rules {variant.id} {lang} {paper}"
+            found.append(Printed(name, variant, lang, extracted(sheet), True, sheet))
     return found
 
 
@@ -471,21 +498,37 @@ def test_no_word_is_hyphenated_for_the_number_after_it(printed):
     assert hyphenated_before_a_number(doc) == ["höchs-\ntens 10"]
 
 
+WIDOW = 1 / 7
+"""A paragraph's last line of two words is a widow when it is shorter than this share of the
+line above it (two words under a full line; in a narrow box two words are a fair line)."""
+
+
 def runts(doc: Printed) -> Iterator[str]:
-    """Paragraphs of running text whose last line is one word or the end of one."""
+    """Paragraphs of running text whose last line is one word or the end of one, or two
+    words under a long line: a widow (the fifth proof found "welche, entscheidest / du
+    selbst." on every German mat)."""
     for line, after in itertools.pairwise(doc.lines):
         if not is_prose(line) or re.search(r"[.:;!?)]\s*$", line):
             continue
-        if re.fullmatch(r"\s*[^\W\d_]+[.!?]\s*", after):
+        if re.fullmatch(r"\s*[^\W\d_]+[.!?]\s*", after) or (
+            re.fullmatch(r"\s*[^\W\d_]+[ \u00a0][^\W\d_]+[.!?]\s*", after)
+            and len(after.strip()) < WIDOW * len(line.strip())
+        ):
             yield f"{line[-25:]}|{after}"
 
 
-def test_paragraphs_end_on_more_than_one_word(printed):
-    found = {doc.what: list(runts(doc)) for doc in printed}
+def test_paragraphs_end_on_more_than_two_words(printed, composed_sheets):
+    found = {doc.what: list(runts(doc)) for doc in printed + composed_sheets}
     assert {what: bad for what, bad in found.items() if bad} == {}
     old = "in den Vorrat zurück. Der Vorrat geht nie\naus."
     doc = Printed("x", bundled_rulesets()["spice-road"], "de", old, True)
     assert list(runts(doc)) == ["rück. Der Vorrat geht nie|aus."]
+    old = (
+        "Am Ende deines Zuges höchstens 10 Gewürze. Überzählige gibst du zurück; welche,"
+        " entscheidest\ndu selbst."
+    )
+    doc = Printed("x", doc.ruleset, "de", old, False)
+    assert list(runts(doc)) == ["ück; welche, entscheidest|du selbst."]
 
 
 def test_display_text_is_never_hyphenated(printed):
@@ -519,10 +562,12 @@ class Run:
     stretch: float
 
 
-def runs(pdf: bytes) -> list[list[Run]]:
-    """The text pieces of every page, as pypdf reports them to a visitor."""
+def runs(pdf: bytes, chosen: list[int] | None = None) -> list[list[Run]]:
+    """The text pieces of every page (or of the `chosen` ones), as pypdf reports them to a
+    visitor."""
     pages = []
-    for page in PdfReader(io.BytesIO(pdf)).pages:
+    reader = PdfReader(io.BytesIO(pdf))
+    for page in [reader.pages[i] for i in chosen] if chosen is not None else reader.pages:
         found: list[Run] = []
 
         def visit(text, cm, tm, font, size, found=found):
@@ -740,3 +785,336 @@ def test_the_setup_list_is_set_ragged_right(printed):
         last = text["setup_caravan"].replace("\u00a0", " ").split()[-1]
         space = advance(Run(" ", 0, 0, 8.4, 1))
         assert widest_word_gap(doc.pdf, first, last) < space + 0.15, doc.what
+
+
+# -- the fifth proof: what the words name ----------------------------------------------------
+
+FREE_NOTE = {
+    "de": r"\(\s*((?:[A-Z]\s*)+?)\s+(?:zählt|zählen) nicht\)",
+    "en": r"\(\s*((?:[A-Z]\s*)+?)\s+(?:scores|score) nothing\)",
+}
+"""The scoring example's note on the cubes that score nothing."""
+
+
+def misnamed_free_cubes(doc: Printed) -> list[str]:
+    """The scoring example's note naming other cubes than those of the caravan it scores: the
+    note must name every cube of its rank that the caravan before it holds ("Y Y R G B in
+    the caravan … (Y Y score nothing)")."""
+    caravan = doc.ruleset.terms["caravan"][doc.lang]
+    text = flat(doc)
+    bad = []
+    for note in re.finditer(FREE_NOTE[doc.lang], text):
+        named = re.findall("[A-Z]", note.group(1))
+        before = text[: note.start()]
+        groups = re.findall(rf"((?:[A-Z]\s+)+)(?:\S+\s+){{1,2}}{re.escape(caravan)}\b", before)
+        if not groups:
+            bad.append(f"no caravan before {note.group(0)}")
+            continue
+        held = re.findall("[A-Z]", groups[-1])
+        if named != [c for c in held if c == named[0]]:
+            bad.append(f"{''.join(held)} … {note.group(0)}")
+    return bad
+
+
+def test_the_scoring_example_names_the_cubes_it_means(printed):
+    found = {doc.what: misnamed_free_cubes(doc) for doc in printed if doc.sheet}
+    assert {what: bad for what, bad in found.items() if bad} == {}
+    assert all(re.search(FREE_NOTE[d.lang], flat(d)) for d in printed if d.sheet)
+    old = "und Y Y R G B in der Karawane: 18 + 6 + 2 + 3 = 75 Punkte (Y zählt nicht)."
+    doc = Printed("x", bundled_rulesets()["spice-road"], "de", old, True)
+    assert misnamed_free_cubes(doc) == ["YYRGB … (Y zählt nicht)"]
+
+
+def numbers_read_as_a_list(text: str) -> list[str]:
+    """A number closing one clause and a count opening the next, parted by a comma only, so
+    they read as one list of numbers ("above card 1, 2 silver coins"; a list that goes on,
+    "seats 3, 4 and 5", is one)."""
+    plain = re.sub(f"{prose.MARK_OPEN}[^{prose.MARK_CLOSE}]*{prose.MARK_CLOSE}", " ", text)
+    return re.findall(
+        r"[^\W\d_]+[ \u00a0]\d+, \d+[ \u00a0](?!(?:and|und|or|oder)\b)[^\W\d_]+", plain
+    )
+
+
+def test_a_count_after_a_numbered_thing_is_not_read_as_a_list(bundled):
+    """The sheets, reference cards and mats share the prose: each text is read once."""
+    for ruleset in bundled.rulesets.values():
+        for lang in ruleset.languages:
+            for key, text in prose.prose_texts(ruleset, lang).items():
+                assert numbers_read_as_a_list(text) == [], (ruleset.id, lang, key)
+    old = "2 Goldmünzen \ue000coin:gold\ue001 pro Person über Karte\u00a01, 2\u00a0Silbermünzen"
+    assert numbers_read_as_a_list(old) == ["Karte\u00a01, 2\u00a0Silbermünzen"]
+
+
+def plus_zero(doc: Printed) -> list[str]:
+    """Points written "+0": the sheet, the reference card and the mats write "0"."""
+    return re.findall(r"\S+\s+\+0\b", doc.text.replace("\u00a0", " "))
+
+
+def test_points_are_written_one_way(printed):
+    """The kit's mats are among the pages read: "+0" on a mat fails as it would on a sheet."""
+    found = {doc.what: plus_zero(doc) for doc in printed}
+    assert {what: bad for what, bad in found.items() if bad} == {}
+    doc = Printed("x", bundled_rulesets()["spice-road"], "de", "Y\n+0\nR\n+1", False)
+    assert plus_zero(doc) == ["Y\n+0"]
+
+
+def hyphenated_names(doc: Printed) -> list[str]:
+    """A resource's name or a card's broken by hyphenation at a line end ("Kur-/kuma",
+    "Markt-/tag"): names are set whole (a name of two words may break between them)."""
+    names = {r.name[doc.lang] for r in doc.ruleset.resources}
+    names |= {c.name[doc.lang] for c in doc.ruleset.merchant_deck if doc.lang in c.name}
+    bad = []
+    for name in names:
+        words = name.split()
+        for i, word in enumerate(words):
+            for cut in range(2, len(word) - 1):
+                broken = [*words[:i], f"{word[:cut]}-\n{word[cut:]}", *words[i + 1 :]]
+                pattern = r"\s+".join(re.escape(w).replace("\\\n", "\n") for w in broken)
+                bad += re.findall(pattern, doc.text.replace("\u00a0", " "))
+    return bad
+
+
+def test_names_are_never_hyphenated(printed, composed_sheets):
+    found = {doc.what: hyphenated_names(doc) for doc in printed + composed_sheets}
+    assert {what: bad for what, bad in found.items() if bad} == {}
+    old = "Niedrigster Rang: Y Kur-\nkuma"
+    doc = Printed("x", bundled_rulesets()["spice-road"], "de", old, True)
+    assert hyphenated_names(doc) == ["Kur-\nkuma"]
+    doc = Printed(
+        "x", bundled_rulesets()["golem"], "de", "höchster Rang: P pinker Kris-\ntall.", True
+    )
+    assert hyphenated_names(doc) == ["pinker Kris-\ntall"]
+    # the crystals' word alone is a term, not a name: it may break
+    assert hyphenated_names(Printed("x", doc.ruleset, "de", "zwei Kris-\ntalle", True)) == []
+
+
+# -- the fifth proof: icons ------------------------------------------------------------------
+
+LEGIBLE_MM = 1.5
+"""The smallest letter that reads in print: the code letter of an icon in running text."""
+BODY_PT = (7.0, 9.5)
+"""The sizes of running text and tables on the sheets and the kit's pages of sentences."""
+
+
+def small_icon_letters(found: list[Run], codes: set[str]) -> list[str]:
+    """Code letters drawn beside or on an icon within a line of running text (words at the
+    body's size on the same baseline, within a few millimetres of it; not in a drawing shown
+    smaller) smaller than `LEGIBLE_MM`."""
+    level = [r for r in found if abs(r.stretch - 1) < 0.01]  # drawings shown smaller aside
+    body = [
+        r for r in level if BODY_PT[0] <= r.size <= BODY_PT[1] and re.search(r"[^\W\d_]{2}", r.text)
+    ]
+    bad = []
+    for r in level:
+        if r.text.strip() not in codes or r.size * PT >= LEGIBLE_MM:
+            continue
+        if any(abs(b.y - r.y) < 1.2 and b.x - 6 < r.x < b.x + advance(b) + 6 for b in body):
+            bad.append(f"{r.text.strip()} at {r.x:.0f}, {r.y:.0f} mm: {r.size * PT:.2f} mm")
+    return bad
+
+
+def test_icon_letters_in_running_text_are_legible(printed, composed_sheets):
+    """The sheets and the kit's pages of sentences (the cover's contents, the legend, the
+    mats): Golem's crystals carried their letter in a badge under 1 mm."""
+    found = {}
+    for doc in printed + composed_sheets:
+        chosen = None
+        if not doc.sheet:
+            paper = doc.what.rsplit(" ", 1)[1]
+            chosen = kit_pages(doc.ruleset, cards.CardOptions(paper=paper, lang=doc.lang))
+        for number, page in enumerate(runs(doc.pdf, chosen)):
+            bad = small_icon_letters(page, set(doc.ruleset.codes))
+            if bad:
+                found[f"{doc.what} p{number + 1 if chosen is None else chosen[number] + 1}"] = bad
+    assert found == {}
+    planted = [Run("5 Kristallkarten", 20, 100, 8.4, 1), Run("Y", 45, 99.5, 2.0, 1)]
+    assert small_icon_letters(planted, {"Y"}) == ["Y at 45, 100 mm: 0.71 mm"]
+
+
+def icon_draws(pdf: bytes, pages: list[int]) -> int:
+    """How many pictures (form or image XObjects: the look's icons) `pages` of `pdf` draw."""
+    reader = PdfReader(io.BytesIO(pdf))
+    count = 0
+
+    def visit(op, args, cm, tm):
+        nonlocal count
+        count += op == b"Do"
+
+    for i in pages:
+        reader.pages[i].extract_text(visitor_operand_before=visit)
+    return count
+
+
+def token_pages(ruleset: Ruleset, paper: str) -> tuple[list[int], int]:
+    """The token pages of a kit and how many cube tokens they draw (fronts and backs)."""
+    pages = cards.document(ruleset, cards.CardOptions(paper=paper))["pages"]
+    chosen = [i for i, p in enumerate(pages) if p["type"] == "tokens"]
+    cubes = sum(
+        t["kind"] == "cube" for i in chosen for t in (*pages[i]["fronts"], *pages[i]["backs"])
+    )
+    return chosen, cubes
+
+
+def test_tokens_are_drawn_with_the_looks_icons(printed):
+    """A look that gives its resources icons has them on the tokens too (the tutorial says
+    so): every cube token, front and back, draws a picture; tokens of a game without icons
+    draw none."""
+    for doc in printed:
+        if doc.sheet:
+            continue
+        paper = doc.what.rsplit(" ", 1)[1]
+        chosen, cubes = token_pages(doc.ruleset, paper)
+        icons = doc.ruleset.look is not None and bool(doc.ruleset.look.icons)
+        assert cubes > 0, doc.what
+        assert icon_draws(doc.pdf, chosen) >= (cubes if icons else 0), doc.what
+    # the check sees tokens without icons: Spice Road's, where Golem's would have them
+    plain = next(d for d in printed if d.what == "kit spice-road en a4")
+    chosen, cubes = token_pages(plain.ruleset, "a4")
+    assert icon_draws(plain.pdf, chosen) < cubes
+
+
+# -- the fifth proof: backs ------------------------------------------------------------------
+
+MIXED = ("merchant", "point", "starting")
+"""The decks that meet on the table and are sorted by their backs (the reference cards are
+handed out, never shuffled in: they may share the starting cards' back, as their sheets do)."""
+
+
+def shared_backs(ruleset: Ruleset) -> list[str]:
+    """Decks whose backs look the same: the same back picture (a picture hides the tint
+    under it), or no picture and the same tint."""
+    pages = cards.document(ruleset, cards.CardOptions())["pages"]
+    backs: dict[str, tuple[str, str]] = {}
+    for page in pages:
+        for back in page.get("backs", []) if page["type"] == "cards" else []:
+            face = back["face"]
+            deck = next(
+                d for d in (*MIXED, "reference") if face["title"] in deck_titles(ruleset, d)
+            )
+            backs[deck] = (face["art"]["path"], "") if "art" in face else ("", face["back"])
+    seen = [d for d in MIXED if d in backs]
+    return [f"{a} = {b}" for a, b in itertools.combinations(seen, 2) if backs[a] == backs[b]]
+
+
+def deck_titles(ruleset: Ruleset, deck: str) -> set[str]:
+    """The titles a deck's backs show, in every language."""
+    from century.model.text import term
+
+    if deck == "reference":
+        return {prose.prose_texts(ruleset, lang)["ref_title"] for lang in ruleset.languages}
+    key = {"merchant": "merchant_cards", "point": "point_cards", "starting": "starting_cards"}
+    return {term(ruleset, key[deck], lang) for lang in ruleset.languages}
+
+
+EDGE_PPI = 150
+SHIFT_MM = 2.0
+"""The duplex shift the kit promises does not show ("kit_tip_ink")."""
+EDGE_STEP = 12.0
+"""The most the mean grey of a line along a back's edge may change between 2 mm inside the cut
+and 1.4 mm outside it (half the gap: the neighbour's back starts there), on 0–255: a
+lattice crossing the edge evens out along it, a border or a seam parallel to it does not."""
+
+
+def back_edges(ruleset: Ruleset, paper: str) -> dict[str, float]:
+    """Per deck, the largest change of the mean grey across any back's edge, from the first
+    back page of each deck rendered at `EDGE_PPI`."""
+    from PIL import Image
+
+    from century.shared.cards.faces import look_assets
+    from century.shared.typst import compile_png
+
+    doc = cards.document(ruleset, cards.CardOptions(paper=paper))
+    first: dict[str, int] = {}
+    for i, page in enumerate(doc["pages"]):
+        for back in page.get("backs", []) if page["type"] == "cards" else []:
+            first.setdefault(back["face"]["title"], i)
+    chosen = sorted(set(first.values()))
+    pages = [doc["pages"][i] for i in chosen]
+    pngs = compile_png(cards.TEMPLATE, {**doc, "pages": pages}, EDGE_PPI, look_assets(ruleset))
+    px = EDGE_PPI / 25.4
+    w, h = doc["card"]["width"], doc["card"]["height"]
+    worst: dict[str, float] = {}
+    for page, png in zip(pages, pngs, strict=True):
+        grey = Image.open(io.BytesIO(png)).convert("L")
+        for back in page["backs"]:
+            x, y = back["x"], back["y"]
+            for edge in ("left", "right", "top", "bottom"):
+                means = []
+                for k in range(round((SHIFT_MM + 1.4) * px) + 1):
+                    d = k / px - SHIFT_MM  # mm past the cut
+                    if edge in ("left", "right"):
+                        col = round((x - d if edge == "left" else x + w + d) * px)
+                        pixels = [
+                            grey.getpixel((col, r))
+                            for r in range(round((y + 0.15 * h) * px), round((y + 0.85 * h) * px))
+                        ]
+                    else:
+                        row = round((y - d if edge == "top" else y + h + d) * px)
+                        pixels = [
+                            grey.getpixel((c, row))
+                            for c in range(round((x + 0.15 * w) * px), round((x + 0.85 * w) * px))
+                        ]
+                    means.append(sum(pixels) / len(pixels))
+                title = back["face"]["title"]
+                worst[title] = max(worst.get(title, 0.0), max(means) - min(means))
+    return worst
+
+
+def old_golem_backs(tmp_path) -> Ruleset:
+    """Golem with the back picture the fifth proof measured: one for every deck, its border
+    on the cut line."""
+    import dataclasses
+    import hashlib
+
+    from century.base.assets import Asset
+    from century.model.look import Picture
+
+    golem = bundled_rulesets()["golem"]
+    svg = tmp_path / "back.svg"
+    svg.write_text(OLD_GOLEM_BACK, encoding="utf-8")
+    asset = Asset(
+        str(svg), "back.svg", "svg", hashlib.sha256(svg.read_bytes()).hexdigest(), 690, 940
+    )
+    back = Picture(asset, "cover")
+    look = golem.look
+    assert look is not None
+    decks = {k: dataclasses.replace(d, back=back) for k, d in look.decks.items() if k in MIXED}
+    return dataclasses.replace(golem, look=dataclasses.replace(look, decks=decks))
+
+
+_OLD_LATTICE = " ".join(
+    [f"M{x} 0 L{x + 940} 940" for x in (-470, -235, 0, 235, 470)]
+    + [f"M{x} 0 L{x - 940} 940" for x in (1160, 925, 690, 455, 220)]
+)
+OLD_GOLEM_BACK = f"""<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 690 940">
+  <rect width="690" height="940" fill="#2C3440"/>
+  <path d="{_OLD_LATTICE}" stroke="#56657A" stroke-width="6" fill="none"/>
+  <rect x="24" y="24" width="642" height="892" rx="26" fill="none" stroke="#8FA3BC"
+    stroke-width="8"/>
+  <path d="M345 70 L395 135 L345 200 L295 135 Z" fill="#F2C12E" opacity="0.85"/>
+  <path d="M345 740 L395 805 L345 870 L295 805 Z" fill="#D6478F" opacity="0.85"/>
+</svg>
+"""
+"""Golem's back before the fifth proof (rules/art/golem/back.svg)."""
+
+
+def test_each_deck_has_a_back_of_its_own(tmp_path):
+    for game, ruleset in sorted(bundled_rulesets().items()):
+        assert shared_backs(ruleset) == [], game
+    assert shared_backs(old_golem_backs(tmp_path)) == [
+        "merchant = point",
+        "merchant = starting",
+        "point = starting",
+    ]
+
+
+def test_back_pictures_keep_their_borders_off_the_cut(tmp_path):
+    """Every back of every bundled kit, on both papers, looks the same from 2 mm inside its
+    cut to past it, so a back printed up to 2 mm off its front shows no edge; the border the
+    fifth proof found on the cut line fails."""
+    for game, ruleset in sorted(bundled_rulesets().items()):
+        for paper in PAPERS:
+            worst = back_edges(ruleset, paper)
+            assert worst and max(worst.values()) < EDGE_STEP, (game, paper, worst)
+    old = back_edges(old_golem_backs(tmp_path), "a4")
+    assert max(old.values()) > 5 * EDGE_STEP, old

@@ -10,6 +10,7 @@ coins are chosen here for contrast (`century.shared.typst.colours`).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -95,6 +96,14 @@ def _composed_cards(ruleset: Ruleset, lang: str, context: dict[str, Any]) -> lis
     return list(found.values())
 
 
+def _names(context: dict[str, Any], composed: list[dict[str, Any]]) -> str:
+    """A pattern (Rust's regex syntax, as Typst reads it) of the names the sheet never
+    hyphenates: the resources' (as the prose `context` names them) and the composed cards'."""
+    names = {r["name"] for r in context["resources"]} | {c["title"] for c in composed}
+    escaped = [re.sub(r"([\\.+*?()|\[\]{}^$#&\-~])", r"\\\1", n) for n in names if n.strip()]
+    return "|".join(sorted(escaped, key=lambda n: (-len(n), n)))
+
+
 def _lead(ruleset: Ruleset, text: dict[str, str], key: str, lang: str) -> str:
     """The few words in bold that open a worked example."""
     if key in _LEADS:
@@ -166,6 +175,7 @@ def sheet_data(ruleset: Ruleset, lang: str, paper: str) -> dict[str, Any]:
         ],
         "changes": [key for key in CHANGE_KEYS if text[key]] if ruleset.variant_of else [],
         "text": text,
+        "names": _names(context, composed),
         **look_data(ruleset),
     }
 
