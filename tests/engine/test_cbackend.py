@@ -278,6 +278,14 @@ def test_copies_and_pickles_are_independent_states(engines):
 
 
 @pytest.mark.slow
+def test_the_c_engine_plays_random_games_inside_c_for_benchmarks(engines):
+    fast, _ = engines["spice-road"]
+    row = fast.playouts(3, 20, 7)
+    assert row == fast.playouts(3, 20, 7)  # its own generator: the same games again
+    assert row["games"] == 20 and 0 < row["decisions"] <= row["moves"]
+
+
+@pytest.mark.slow
 def test_a_c_engine_refuses_to_load_beside_another_source(c_folder, tmp_path):
     ext = extension_name("spice_road")
     shutil.copy(c_folder / ext, tmp_path / ext)
