@@ -278,6 +278,47 @@ def test_copies_and_pickles_are_independent_states(engines):
 
 
 @pytest.mark.slow
+def test_a_build_with_the_c_backend_writes_the_c_engine_beside_the_python_one(
+    engines, rulesets, tmp_path
+):
+    folder = tmp_path / "variant"
+    folder.mkdir()
+    with contextlib.chdir(folder):
+        composed_variant(folder)  # the variant's rules file alone, in variant/rules
+    out = tmp_path / "out"
+    command = ["build", str(folder / "rules"), "--backend=c", "--target=engine", f"--out={out}"]
+    done = subprocess.run(
+        [sys.executable, "-m", "century", *command],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    name = module_name(rulesets["composed-variant"])
+    built = out / "composed"
+    assert sorted(p.name for p in built.glob(f"{name}*")) == sorted(
+        [f"{name}.py", f"{name}.c", extension_name(name)]
+    )
+    _, pure = engines["composed-variant"]
+    assert (built / f"{name}.c").read_text(encoding="utf-8") == generate_c(
+        rulesets["composed-variant"]
+    )
+    script = (
+        f"import random, sys; sys.path.insert(0, {str(built)!r}); import {name} as e; "
+        "s, r = e.new_game(3, 11), random.Random(11)\n"
+        "while not s.is_over(): s.play(r.choice(s.legal_moves()))\n"
+        "print(e.BACKEND, len(s.moves()), s.scores())"
+    )
+    ran = subprocess.run(
+        [sys.executable, "-I", "-c", script], capture_output=True, text=True, timeout=60
+    )
+    state, chooser = pure.new_game(3, 11), random.Random(11)
+    for _ in decisions(state):
+        state.play(chooser.choice(state.legal_moves()))
+    assert ran.stdout == f"c {len(state.moves())} {state.scores()}\n", ran.stderr
+
+
+@pytest.mark.slow
 def test_the_c_engine_plays_random_games_inside_c_for_benchmarks(engines):
     fast, _ = engines["spice-road"]
     row = fast.playouts(3, 20, 7)
