@@ -37,6 +37,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="Play Spice Road's engine compiled with mypyc wherever a test loads it "
         "(needs mypy and a C compiler; compiles once, tens of seconds).",
     )
+    parser.addoption(
+        "--c-engine",
+        action="store_true",
+        help="Play Spice Road's C engine (--backend c) wherever a test loads it "
+        "(needs a C compiler; generates and compiles once, a few seconds).",
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -46,6 +52,13 @@ def pytest_configure(config: pytest.Config) -> None:
         folder = _NATIVE.name
         try:
             serve_native(Path(folder))
+        except ValueError as err:
+            raise pytest.UsageError(str(err)) from None
+    if config.getoption("--c-engine"):
+        from helpers.native import serve_c
+
+        try:
+            serve_c(Path(_NATIVE.name))
         except ValueError as err:
             raise pytest.UsageError(str(err)) from None
 

@@ -45,3 +45,37 @@ def serve_native(folder: Path) -> Any:
 
     engine_package.load_engine = load_engine
     return native
+
+
+def serve_c(folder: Path) -> Any:
+    """Generate and compile Spice Road's C engine into `folder` and serve it from
+    `load_engine` for that very source, as `serve_native` serves the mypyc build (a usage
+    error saying what is missing where it cannot be compiled)."""
+    from century.engine.cbuild import compile_c
+    from century.engine.cbuild import missing as missing_c
+    from century.engine.cgen import generate_c
+
+    lacking = missing_c()
+    if lacking:
+        raise ValueError(f"--c-engine: {lacking}")
+    ruleset = spice_road()
+    source = generate(ruleset)
+    name = module_name(ruleset)
+    extension, data, _ = compile_c(generate_c(ruleset), name)
+    (folder / extension).write_bytes(data)
+    (folder / f"{name}.py").write_text(source, encoding="utf-8")
+    sys.path.insert(0, str(folder))
+    try:
+        fast = importlib.import_module(name)
+    finally:
+        sys.path.remove(str(folder))
+    digest = hashlib.sha256(source.encode("utf-8")).hexdigest()
+    pure = engine_package.load_engine
+
+    def load_engine(ruleset: Any) -> Any:
+        if hashlib.sha256(generate(ruleset).encode("utf-8")).hexdigest() == digest:
+            return fast
+        return pure(ruleset)
+
+    engine_package.load_engine = load_engine
+    return fast

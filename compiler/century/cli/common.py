@@ -51,6 +51,13 @@ class Format(enum.StrEnum):
     json = "json"
 
 
+class Backend(enum.StrEnum):
+    """The engine's backends (`century.targets.engine.BACKENDS`)."""
+
+    python = "python"
+    c = "c"
+
+
 class Paper(enum.StrEnum):
     """Paper sizes of the printed targets."""
 

@@ -13,6 +13,7 @@ import typer
 
 from century.cli.common import (
     BUILD,
+    Backend,
     Command,
     OutOpt,
     Paper,
@@ -143,6 +144,14 @@ def build(
             "`century engine --help`).",
         ),
     ] = False,
+    backend: Annotated[
+        Backend,
+        typer.Option(
+            "--backend",
+            help="The engine's backend: python (the reference), or c for the C engine beside "
+            "it too (needs a C compiler; see `century engine --help`).",
+        ),
+    ] = Backend.python,
 ) -> None:
     """Build every game and variant found into OUT/<game>/: ruleset, engine, sheets, cards.
 
@@ -154,13 +163,23 @@ def build(
     from century.targets import BuildOptions, TargetError
 
     check_out(out)
+    if backend is Backend.c:
+        from century.engine.cbuild import missing
+
+        lacking = missing()
+        if lacking:
+            fail(f"cannot compile the C engine: {lacking}")
+        if native:
+            fail("--native and --backend c both compile the engine: pick one", 2)
     chosen = pick_targets(target)
     check_not_game_ids(paths)
     compiled = load_rulesets(paths or local_rules())
     if not compiled.rulesets:
         fail("no games found to build")
     report(compiled.diagnostics)  # warnings
-    options = BuildOptions(papers=tuple(p.value for p in paper or [Paper.a4]), native=native)
+    options = BuildOptions(
+        papers=tuple(p.value for p in paper or [Paper.a4]), native=native, backend=backend.value
+    )
     try:
         build_games(
             compiled.rulesets,

@@ -154,6 +154,8 @@ class BuildOptions:
     and a target whose files name each other by absolute path (URLs) needs the final place."""
     native: bool = False
     """Also compile what a target can compile (the engine, with mypyc: ``--native``)."""
+    backend: str = "python"
+    """The engine's backend: ``python``, or ``c`` for the C engine beside it too."""
 
 
 def languages(ruleset: Ruleset, asked: Iterable[str]) -> list[str]:

@@ -1,11 +1,15 @@
 """The engine target: the game's standalone engine module (see `century.engine`), and with
-``--native`` the same module compiled with mypyc beside it (`century.engine.native`)."""
+``--native`` the same module compiled with mypyc beside it (`century.engine.native`); with
+``--backend c`` also the C engine generated from the same model (`century.engine.cgen`), its
+source and the extension module compiled from it (`century.engine.cbuild`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from century.engine import generate, load_engine, module_name
+from century.engine.cbuild import CBuildError, compile_c, missing
+from century.engine.cgen import CGenError, generate_c
 from century.engine.native import NativeError, compile_native
 from century.model.ruleset import Ruleset
 from century.targets import Target, TargetError, option
@@ -18,9 +22,15 @@ class EngineError(TargetError):
     native engine that cannot be compiled here."""
 
 
+BACKENDS = ("python", "c")
+"""The engines a build can write: the Python module alone (the reference), or with the C
+engine beside it."""
+
+
 @dataclass(frozen=True)
 class EngineOptions:
-    """``native``: also compile the module with mypyc (`century.engine.native`)."""
+    """``native``: also compile the module with mypyc (`century.engine.native`); ``backend``
+    ``c``: also generate the C engine and compile it (`century.engine.cgen`)."""
 
     native: bool = option(
         False,
@@ -30,16 +40,41 @@ class EngineOptions:
             "(needs mypy and a C compiler; exit 1 saying what is missing)."
         ),
     )
+    backend: str = option(
+        "python",
+        "--backend",
+        choices=BACKENDS,
+        help=(
+            "python: the engine module (the reference); c: also the C engine generated from "
+            "the same rules (<module>.c) compiled into an extension module beside the .py, "
+            "which `import` then prefers (needs a C compiler; exit 1 saying so)."
+        ),
+    )
 
 
 def render(ruleset: Ruleset, options: EngineOptions) -> dict[str, bytes]:
-    """``<module>.py``: the engine's source; with `native`, its extension module too."""
+    """``<module>.py``: the engine's source; with `native`, its extension module too; with
+    the ``c`` backend, ``<module>.c`` and the extension compiled from it."""
+    if options.backend == "c":
+        if options.native:
+            raise EngineError("--native and --backend c both compile the engine: pick one", True)
+        lacking = missing()
+        if lacking:
+            raise EngineError(f"cannot compile the C engine: {lacking}")
     try:
         source = generate(ruleset)
     except ValueError as err:
         raise EngineError(f"could not write the engine: {err}") from None
     name = module_name(ruleset)
     files = {f"{name}.py": source.encode("utf-8")}
+    if options.backend == "c":
+        try:
+            c_source = generate_c(ruleset)
+            extension, data, _ = compile_c(c_source, name)
+        except (CGenError, CBuildError) as err:
+            raise EngineError(str(err)) from None
+        files[f"{name}.c"] = c_source.encode("utf-8")
+        files[extension] = data
     if options.native:
         try:
             extension, data = compile_native(source, name)
@@ -57,6 +92,7 @@ TARGET = Target(
     error=EngineError,
     help=(
         "Write the game's standalone engine module (the id with - as _, plus .py); with "
-        "--native, also the module compiled with mypyc, which `import` then prefers."
+        "--native, also the module compiled with mypyc, which `import` then prefers; with "
+        "--backend c, also the C engine (<module>.c) and its compiled extension module."
     ),
 )

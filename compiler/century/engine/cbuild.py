@@ -1,0 +1,100 @@
+"""The C engine compiled with the system C compiler (``--backend c``).
+
+`compile_c(source, name)` compiles a C engine's source (`century.engine.cgen`) in a temporary
+folder into a CPython extension module and returns its file name (``<name>`` plus this
+interpreter's extension suffix) and bytes; it writes nothing else. Placed beside
+``<name>.py`` the extension is what ``import <name>`` loads, and it refuses to load
+(ImportError) once that ``.py`` is not the source it was generated from: the module holds the
+SHA-256 of that source and checks it on import, so a stale or foreign extension never plays
+other rules.
+
+`missing()` says what this machine lacks to compile (a C compiler, Python's headers): the
+commands ask it before any work, so a missing compiler is one line and nothing written.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
+from pathlib import Path
+
+from century.engine.native import extension_name
+
+COMPILE_TIMEOUT = 600.0
+"""Seconds a compile may take before it is given up (a quiet machine takes a few)."""
+FLAGS = ("-O2", "-Wall", "-shared", "-fPIC")
+"""The flags every compile gets, after the compiler's own words and before ``CFLAGS``."""
+
+
+class CBuildError(ValueError):
+    """The C engine cannot be compiled here (what is missing), or the compile failed."""
+
+
+def compiler() -> list[str]:
+    """The C compiler's command words: ``CC`` if set (empty: none), else the one Python was
+    built with, else ``cc``."""
+    if "CC" in os.environ:
+        return shlex.split(os.environ["CC"])
+    return shlex.split(sysconfig.get_config_var("CC") or "cc")
+
+
+def missing() -> str:
+    """What this machine lacks to compile a C engine ("" when nothing)."""
+    words = compiler()
+    if not words:
+        return "no C compiler (CC is empty)"
+    if shutil.which(words[0]) is None:
+        return f"no C compiler found ({words[0]})"
+    include = sysconfig.get_paths().get("include", "")
+    if not (Path(include) / "Python.h").is_file():
+        return f"Python's C headers are missing (no Python.h in {include})"
+    return ""
+
+
+def compile_c(source: str, name: str) -> tuple[str, bytes, str]:
+    """The C engine `source` of the module `name` compiled: (file name, bytes, what the
+    compiler printed: its warnings). `CBuildError` says what is missing or why it failed."""
+    lacking = missing()
+    if lacking:
+        raise CBuildError(f"cannot compile the C engine: {lacking}")
+    include = sysconfig.get_paths()["include"]
+    extra = ["-undefined", "dynamic_lookup"] if sys.platform == "darwin" else []
+    with tempfile.TemporaryDirectory(prefix="century-c-") as folder:
+        tmp = Path(folder)
+        (tmp / f"{name}.c").write_text(source, encoding="utf-8")
+        built = tmp / extension_name(name)
+        command = [
+            *compiler(),
+            *FLAGS,
+            *shlex.split(os.environ.get("CFLAGS", "")),
+            f"-I{include}",
+            f"{name}.c",
+            "-o",
+            built.name,
+            *extra,
+        ]
+        try:
+            done = subprocess.run(
+                command,
+                cwd=tmp,
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                text=True,
+                errors="replace",
+                timeout=COMPILE_TIMEOUT,
+                check=False,
+            )
+        except subprocess.TimeoutExpired:
+            raise CBuildError(f"the C compiler took more than {COMPILE_TIMEOUT:.0f} s") from None
+        except OSError as err:
+            raise CBuildError(f"cannot run the C compiler: {err.strerror or err}") from None
+        output = (done.stdout + done.stderr).strip()
+        if done.returncode != 0 or not built.is_file():
+            tail = "\n".join(output.splitlines()[-15:]) or "no output"
+            raise CBuildError(f"the C compiler failed (exit {done.returncode}):\n{tail}")
+        return built.name, built.read_bytes(), output
