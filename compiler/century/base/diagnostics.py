@@ -83,6 +83,7 @@ CODES: dict[str, str] = {
     "C320": "text whose contrast with its background is under 4.5 : 1 (WCAG AA)",
     "C321": "a font that lacks characters the game's texts use",
     "C322": "a picture that does not cover the card and its bleed",
+    "C323": "a word's forms that miss a plural category (CLDR) of their language",
     "C401": "rule-sheet text lacks keys the sheet needs",
     "C402": "a rule-sheet sentence does not render",
     "C403": "a rule-sheet sentence goes past a limit of the prose sandbox",

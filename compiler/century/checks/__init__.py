@@ -56,6 +56,7 @@ CHECKS: dict[str, Check] = {
     "C320": look.colours,
     "C321": look.glyphs,
     "C322": look.bleed,
+    "C323": languages.word_forms,
 }
 
 MODEL_CHECKS = [limits.move_tables, prose.check_prose]

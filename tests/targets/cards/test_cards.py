@@ -45,8 +45,8 @@ CARD = (63.0, 88.0)
 
 
 def retheme(data: dict[str, Any]) -> None:
-    data["terms"]["point_card"] = {"en": "golem card", "de": "Golemkarte"}
-    data["terms"]["point_cards"] = {"en": "golem cards", "de": "Golemkarten"}
+    data["terms"]["point_card"] = {"en": "golem card", "de": "Golemkarte", "fr": "golem card"}
+    data["terms"]["point_cards"] = {"en": "golem cards", "de": "Golemkarten", "fr": "golem cards"}
 
 
 def short_merchant_deck(data: dict[str, Any]) -> None:

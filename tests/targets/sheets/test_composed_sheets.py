@@ -44,7 +44,11 @@ def test_every_composed_card_is_explained_in_both_languages(composed, tmp_path):
     for out in ([], ["-o", "again"]):
         made = runner.invoke(cli.app, ["sheets", "composed", "-p", "a4", "-p", "letter", *out])
         assert made.exit_code == 0, made.output
-    legend = {"en": "Symbols on the cards", "de": "Symbole auf den Karten"}
+    legend = {
+        "en": "Symbols on the cards",
+        "de": "Symbole auf den Karten",
+        "fr": "Symbols on the cards",
+    }
     for lang in composed.languages:
         other = next(o for o in composed.languages if o != lang)
         for paper in PAPERS:

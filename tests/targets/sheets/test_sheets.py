@@ -34,18 +34,18 @@ SPICE_WORDS = (
 def retheme(data: dict[str, Any]) -> None:
     """Rename every resource, coin and themed term (a Golem-like re-theme, in the test)."""
     data["id"] = "crystal-test"
-    data["name"] = {"en": "Crystal Quarry", "de": "Kristallbruch"}
+    data["name"] = {"en": "Crystal Quarry", "de": "Kristallbruch", "fr": "Crystal Quarry"}
     names = [("amber", "Bernstein"), ("jade", "Jade"), ("topaz", "Topas"), ("ruby", "Rubin")]
     for resource, (en, de) in zip(data["resources"], names, strict=True):
         resource["name"] = {"en": f"{en} crystal", "de": f"{de}kristall"}
     data["terms"].update(
-        resource={"en": "crystal", "de": "Kristall"},
-        resources={"en": "crystals", "de": "Kristalle"},
-        one_resource={"en": "one crystal", "de": "einen Kristall"},
-        gain_card={"en": "crystal card", "de": "Kristallkarte"},
-        gain_cards={"en": "crystal cards", "de": "Kristallkarten"},
-        point_card={"en": "golem card", "de": "Golemkarte"},
-        point_cards={"en": "golem cards", "de": "Golemkarten"},
+        resource={"en": "crystal", "de": "Kristall", "fr": "crystal"},
+        resources={"en": "crystals", "de": "Kristalle", "fr": "crystals"},
+        one_resource={"en": "one crystal", "de": "einen Kristall", "fr": "one crystal"},
+        gain_card={"en": "crystal card", "de": "Kristallkarte", "fr": "crystal card"},
+        gain_cards={"en": "crystal cards", "de": "Kristallkarten", "fr": "crystal cards"},
+        point_card={"en": "golem card", "de": "Golemkarte", "fr": "golem card"},
+        point_cards={"en": "golem cards", "de": "Golemkarten", "fr": "golem cards"},
     )
 
 
@@ -221,7 +221,7 @@ def test_three_coin_piles_and_tie_break_from_data(base):
     def edit(data):
         data["coins"].append(
             {"id": "bronze", "value": 7, "per_player": 1, "position": 3, "colour": "#8D6E63",
-             "name": {"en": "bronze coin", "de": "Bronzemünze"}}
+             "name": {"en": "bronze coin", "de": "Bronzemünze", "fr": "bronze coin"}}
         )  # fmt: skip
         data["tie_break"] = "shared"
 
@@ -338,7 +338,7 @@ def test_cli_defaults_to_every_language_on_a4(run, tmp_path, base):
     ("args", "code", "message"),
     [
         (("no-such-game",), 2, "unknown game"),
-        (("spice-road", "--lang", "fr"), 2, "spice-road has no language 'fr' (known: en, de)"),
+        (("spice-road", "--lang", "it"), 2, "spice-road has no language 'it' (known: en, de, fr)"),
         (("spice-road", "--paper", "a3"), 2, "'a3' is not one of"),
     ],
 )

@@ -20,7 +20,7 @@ from century.model.cards import KINDS, steps_json
 from century.model.look import Picture
 from century.model.ruleset import MerchantCard, PointCard, Ruleset
 from century.model.text import shown, term
-from century.prose import REFERENCE_KEYS
+from century.prose import REFERENCE_KEYS, colon
 from century.shared.cards.layout import CARD_H, CARD_W
 from century.shared.typst import asset_path
 from century.shared.typst.colours import WHITE, ink_on, lighten
@@ -130,9 +130,10 @@ ACTIONS = ("play", "acquire", "claim", "rest")
 
 
 def actions(ruleset: Ruleset, text: Mapping[str, str], lang: str) -> list[dict[str, str]]:
-    """Each action's term and its reference text."""
+    """Each action's term, the colon after it (`century.prose.colon`) and its reference text."""
     return [
-        {"name": term(ruleset, action, lang), "text": text[f"ref_{action}"]} for action in ACTIONS
+        {"name": term(ruleset, action, lang), "colon": colon(lang), "text": text[f"ref_{action}"]}
+        for action in ACTIONS
     ]
 
 
