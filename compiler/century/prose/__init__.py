@@ -102,7 +102,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from century.model.cards import COMPOSED, KINDS, steps_from_json
@@ -950,7 +950,12 @@ def _environment() -> Any:
     if "cap" not in env.filters:
         from jinja2 import pass_context
 
-        filters = {"cap": _cap, "series": _series, "words": _words, "form": pass_context(_form)}
+        filters: dict[str, Callable[..., Any]] = {
+            "cap": _cap,
+            "series": _series,
+            "words": _words,
+            "form": pass_context(_form),
+        }
         add_filters(env, filters)
     return env
 

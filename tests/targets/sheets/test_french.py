@@ -111,7 +111,7 @@ def test_french_sheets_and_kit(tmp_path: Path, game: str) -> None:
         assert text.count(f"{NNBSP}:") >= 10 and f"{NNBSP};" in text
         assert not SPACED.findall(text)
     if game == "golem":
-        assert "cristaux jaunes" in pdf_text(out / "rules-fr-a4.pdf")
+        assert "cristal jaune" in pdf_text(out / "rules-fr-a4.pdf")
         return
     made = runner.invoke(cli.app, ["cards", game, "--lang", "fr", "--out", str(out)])
     assert made.exit_code == 0, made.output
