@@ -1113,9 +1113,17 @@ _NO_BREAK = re.compile(
 NNBSP = "\u202f"
 _QUOTED = re.compile(r'[“"]\s*(.*?)\s*[”"]')
 _HIGH_PUNCTUATION = re.compile(r"(?<=[^\s\u202f])[ \u00a0]*([:;?!])(?=\s|$|[)\]»])")
+_COMPOUND = re.compile(r"\b([^\W\d_]+)-(?=([^\W\d_]+)\b)")
+NB_HYPHEN = "\u2011"
 SPACED_PUNCTUATION = frozenset({"fr"})
 """The languages whose typography puts a narrow no-break space before ``: ; ? !`` and
-inside « guillemets » (`typeset`)."""
+inside « guillemets », and keeps a compound whose part is shorter than three letters
+("au-dessus", "complétez-la") on one line (`typeset`)."""
+
+
+def _short_compound(match: re.Match[str]) -> str:
+    short = min(len(match.group(1)), len(match.group(2))) < 3
+    return match.group(1) + (NB_HYPHEN if short else "-")
 
 
 def colon(lang: str) -> str:
@@ -1125,10 +1133,12 @@ def colon(lang: str) -> str:
 
 def typeset(text: str, lang: str = "") -> str:
     """`text` with no-break spaces where a line must not break (see the module docstring);
-    in a language of `SPACED_PUNCTUATION`, “quotes” become « guillemets » and ``: ; ? !``
-    get a narrow no-break space before them (the data is typed without either)."""
+    in a language of `SPACED_PUNCTUATION`, “quotes” become « guillemets », ``: ; ? !``
+    get a narrow no-break space before them (the data is typed without either) and the
+    hyphen of a compound with a part under three letters does not break."""
     text = _NO_BREAK.sub(NBSP, text)
     if lang in SPACED_PUNCTUATION:
         text = _QUOTED.sub(f"«{NNBSP}\\1{NNBSP}»", text)
         text = _HIGH_PUNCTUATION.sub(f"{NNBSP}\\1", text)
+        text = _COMPOUND.sub(_short_compound, text)
     return text

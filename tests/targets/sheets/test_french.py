@@ -69,6 +69,10 @@ def test_french_typography_is_set_by_the_typesetting() -> None:
     assert f"){NNBSP}: oui" in set_
     assert "10:30" in set_ and "cube:Y" in set_  # not before a word or inside a marker
     assert NNBSP not in typeset(typed, "en") and "“" in typeset(typed, "de")
+    # a compound with a part under three letters does not break at its hyphen
+    assert typeset("complétez-la, au-dessus, améliorez-les", "fr") == (
+        "complétez\u2011la, au\u2011dessus, améliorez-les"
+    )
 
 
 def _validate(run, folder: Path, house: str) -> str:
