@@ -162,7 +162,7 @@ def test_the_kit_explains_the_symbols_when_cards_are_composed(composed):
     legend = {
         "en": "Symbols on the cards",
         "de": "Symbole auf den Karten",
-        "fr": "Symbols on the cards",
+        "fr": "Symboles des cartes",
     }
     for lang, heading in legend.items():
         guide = PdfReader(io.BytesIO(render(composed, CardOptions(lang=lang)))).pages[1]

@@ -67,6 +67,14 @@ BUNDLED_BOXES = {
         "Unterschiede zu Century: Die Gewürzstraße",
         "Dieselben Regeln und Karten; nur Namen und Farben sind anders.",
     ],
+    ("spice-road-classic", "fr"): [
+        "Différences avec Century : La Route des épices",
+        "Fin de la partie à deux ou trois joueurs : 5 cartes de points au lieu de 6.",
+    ],
+    ("golem", "fr"): [
+        "Différences avec Century : La Route des épices",
+        "Mêmes règles et cartes ; seuls les noms et les couleurs changent.",
+    ],
 }
 
 
@@ -93,11 +101,11 @@ caravan_limit: 12
 end:
   point_cards: {4: 4, 5: 4}
 resources:
-  cinnamon: {name: {en: clove, de: Nelke, fr: clove}}
+  cinnamon: {name: {en: clove, de: Nelke, fr: girofle}}
 cards:
   merchant:
     remove: [r-yyy]
-    add: [{kind: trade, pay: B, get: RRRR, name: {en: Bazaar, de: Basar, fr: Bazaar}}]
+    add: [{kind: trade, pay: B, get: RRRR, name: {en: Bazaar, de: Basar, fr: Bazar}}]
   point:
     replace:
       yyrr: {cost: YYRR, points: 7}
@@ -122,15 +130,24 @@ HOUSE_BOXES = {
         "Punktekarten: eine geändert (Y Y R R: 7 statt 6 Punkte).",
         "Neue Namen: Nelke B statt Zimt.",
     ],
+    "fr": [
+        "Différences avec Century : La Route des épices",
+        "Limite de la caravane : 12 épices au lieu de 10.",
+        "Fin de la partie à quatre ou cinq joueurs : 4 cartes de points au lieu de 5.",
+        "Cartes marchand : une ajoutée (Bazar B ⇓ R R R R), une retirée (R ⇓ Y Y Y).",
+        "Cartes de points : une modifiée (Y Y R R : 7 au lieu de 6 points).",
+        "Nouveaux noms : girofle B pour cannelle.",
+    ],
 }
 TITLES = {
     "en": "Century: Spice Road – House Rules",
     "de": "Century: Die Gewürzstraße – Hausregeln",
-    "fr": "Century: Spice Road – House Rules",
+    "fr": "Century: La Route des épices – Règles maison",
 }
 LINEAGE = {
     "en": "A variant of Century: Spice Road",
     "de": "Eine Variante von Century: Die Gewürzstraße",
+    "fr": "Une variante de Century : La Route des épices",
 }
 
 
@@ -209,8 +226,8 @@ def test_the_model_lists_the_changes_a_player_meets(house):
     assert found["renamed"]["resources"] == [
         {
             "rank": 4,
-            "was": {"en": "cinnamon", "de": "Zimt", "fr": "cinnamon"},
-            "now": {"en": "clove", "de": "Nelke", "fr": "clove"},
+            "was": {"en": "cinnamon", "de": "Zimt", "fr": "cannelle"},
+            "now": {"en": "clove", "de": "Nelke", "fr": "girofle"},
         }
     ]
     # ruleset.json carries them, and reads back the same
