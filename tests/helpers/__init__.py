@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from helpers.composed import COMPOSED_EDITS, COMPOSED_SENTENCES, composed_variant
 from helpers.docs import DOCS, docs_generator
+from helpers.effects import nesting, random_effects
 from helpers.engine import MAX_DECISIONS, caravans, decisions, position
 from helpers.hostile import HOSTILE, hostile
 from helpers.lint import lint, ruff
@@ -58,7 +59,9 @@ __all__ = [
     "five_ranks",
     "hostile",
     "lint",
+    "nesting",
     "position",
+    "random_effects",
     "ruff",
     "spice_road",
     "with_test_variants",

@@ -30,14 +30,17 @@ then a gain, a bounded repeat, and a bounded repeat nested in a choice."""
 
 COMPOSED_SENTENCES: dict[str, dict[str, str]] = {
     "+yy.up1": {
-        "en": "Take 2 turmeric, then upgrade 1 spice.",
-        "de": "Nimm 2 Kurkuma, dann werte 1 Gewürz auf.",
-        "fr": "Prenez 2 curcuma, puis améliorez 1 épice.",
+        "en": "Take 2 turmeric, then upgrade 1 spice by one rank.",
+        "de": "Nimm 2 Kurkuma, dann wandle 1 Gewürz um eine Stufe um.",
+        "fr": "Prenez 2 curcuma, puis améliorez 1 épice d’un rang.",
     },
     "{+yyy/up2}": {
-        "en": "Either take 3 turmeric or upgrade 2 spices.",
-        "de": "Entweder nimm 3 Kurkuma oder werte 2 Gewürze auf.",
-        "fr": "Soit prenez 3 curcuma, soit améliorez 2 épices.",
+        "en": "Choose one: [take 3 turmeric] or [make 1 or 2 upgrades of one rank each, on one"
+        " spice or several].",
+        "de": "Wähle eine Möglichkeit: [nimm 3 Kurkuma] oder [führe 1 oder 2 Umwandlungen um je"
+        " eine Stufe aus, an einem Gewürz oder an mehreren].",
+        "fr": "Choisissez une option: [prenez 3 curcuma] ou [faites 1 ou 2 améliorations d’un"
+        " rang chacune, sur une épice ou plusieurs].",
     },
     "any2-+b": {
         "en": "Pay 2 spices of your choice, then take 1 cinnamon.",
@@ -45,16 +48,21 @@ COMPOSED_SENTENCES: dict[str, dict[str, str]] = {
         "fr": "Payez 2 épices de votre choix, puis prenez 1 cannelle.",
     },
     "y-rx2": {
-        "en": "Pay 1 turmeric, then take 1 saffron (up to twice).",
-        "de": "Gib 1 Kurkuma ab, dann nimm 1 Safran (bis zu zweimal).",
-        "fr": "Payez 1 curcuma, puis prenez 1 safran (jusqu’à deux fois).",
+        "en": "Do [pay 1 turmeric, then take 1 saffron] once, and again if you like, up to twice"
+        " in all.",
+        "de": "Führe [gib 1 Kurkuma ab, dann nimm 1 Safran] einmal aus und nach Belieben erneut,"
+        " insgesamt bis zu zweimal.",
+        "fr": "Faites [payez 1 curcuma, puis prenez 1 safran] une fois, et à nouveau si vous"
+        " le voulez, jusqu’à deux fois en tout.",
     },
     "{+gg/r-gx3}": {
-        "en": "Either take 2 cardamom or pay 1 saffron, then take 1 cardamom (up to three times).",
-        "de": "Entweder nimm 2 Kardamom oder gib 1 Safran ab, dann nimm 1 Kardamom"
-        " (bis zu dreimal).",
-        "fr": "Soit prenez 2 cardamome, soit payez 1 safran, puis prenez 1 cardamome"
-        " (jusqu’à trois fois).",
+        "en": "Choose one: [take 2 cardamom] or [do [pay 1 saffron, then take 1 cardamom] once,"
+        " and again if you like, up to three times in all].",
+        "de": "Wähle eine Möglichkeit: [nimm 2 Kardamom] oder [führe [gib 1 Safran ab, dann nimm"
+        " 1 Kardamom] einmal aus und nach Belieben erneut, insgesamt bis zu dreimal].",
+        "fr": "Choisissez une option: [prenez 2 cardamome] ou [faites [payez 1 safran, puis"
+        " prenez 1 cardamome] une fois, et à nouveau si vous le voulez, jusqu’à trois fois en"
+        " tout].",
     },
 }
 """Each composed card's id and its sentence on the rule sheet, in every language."""

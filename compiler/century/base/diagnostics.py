@@ -77,7 +77,7 @@ CODES: dict[str, str] = {
     "C314": "a text missing in a language of the game, or in a foreign one",
     "C315": "rule-sheet text missing or inconsistent across languages",
     "C316": "rules under which no game can end (too few point cards can ever be paid)",
-    "C317": "a `repeat` without `max` that pays nothing, so never ends",
+    "C317": "a `repeat` without `max` that never ends (its steps give back what they take)",
     "C318": "a merchant card no caravan within the caravan limit can play",
     "C319": "a picture that would print under 300 dpi at its size on the card",
     "C320": "text whose contrast with its background is under 4.5 : 1 (WCAG AA)",
@@ -88,12 +88,13 @@ CODES: dict[str, str] = {
     "C402": "a rule-sheet sentence does not render",
     "C403": "a rule-sheet sentence goes past a limit of the prose sandbox",
     "C404": "a rule-sheet sentence prints an object instead of text or a number",
+    "C405": "a card's sentence that does not read back as its effect",
     "C501": "a number over its limit",
     "C502": "too many cards in a deck, a starting hand or a game",
     "C503": "too many resources, seats or languages",
     "C504": "a chain of variants that is too long",
     "C505": "rules whose move tables are too large for the engine to play",
-    "C506": "a card effect nested too deep, or with too many moves from one caravan",
+    "C506": "a card effect nested too deep, with too many moves from one caravan, or too many ways",
 }
 """Every diagnostic code and what it means (the docs site lists them, generated from here)."""
 

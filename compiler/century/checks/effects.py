@@ -21,7 +21,6 @@ from century.model.cards import (
     derived_id,
     effect_data,
     is_merchant,
-    step_name,
     to_steps,
 )
 from century.model.ruleset import Step
@@ -64,40 +63,101 @@ def ladder(ctx: Context) -> str:
     return "".join(resource["code"] for resource in ctx.data["resources"]).lower()
 
 
-def _endless_repeats(steps: Sequence[Any], at: Path_) -> Iterator[Path_]:
-    """The paths of the repeats without `max` whose steps pay nothing."""
+def endless_paths(ctx: Context, steps: tuple[Step, ...]) -> list[Path_]:
+    """The paths (inside the effect) of the repeats without `max` that can go on forever
+    (`_goes_on`), innermost first; read once per effect."""
+    memo = ctx.memo.setdefault("endless", {})
+    if steps not in memo:
+        ranks, limit = len(ctx.data["resources"]), ctx.data["caravan_limit"]
+        memo[steps] = list(_endless(steps, ranks, limit, ()))
+    found: list[Path_] = memo[steps]
+    return found
+
+
+def _endless(steps: Sequence[Any], ranks: int, limit: int, at: Path_) -> Iterator[Path_]:
     for i, step in enumerate(steps):
-        if not isinstance(step, Mapping):
-            continue
-        if isinstance(step.get("repeat"), list):
-            if not step.get("max") and not _pays(step["repeat"]):
+        if step[0] == "repeat":
+            inner = list(_endless(step[1], ranks, limit, (*at, i, "repeat")))
+            yield from inner
+            if not inner and not step[2] and _goes_on(step[1], ranks, limit):
                 yield (*at, i)
-            yield from _endless_repeats(step["repeat"], (*at, i, "repeat"))
-        if isinstance(step.get("choose"), list):
-            for o, option in enumerate(step["choose"]):
-                yield from _endless_repeats(option, (*at, i, "choose", o))
+        elif step[0] == "choose":
+            for o, option in enumerate(step[1]):
+                yield from _endless(option, ranks, limit, (*at, i, "choose", o))
 
 
-def _has_endless(steps: Sequence[Any]) -> bool:
-    """Whether steps as written hold a repeat without `max`."""
-    for step in steps:
-        name = step_name(step)
-        if name == "repeat" and (not step.get("max") or _has_endless(step["repeat"])):
-            return True
-        if name == "choose" and any(_has_endless(option) for option in step["choose"]):
-            return True
-    return False
+ENDLESS_PAIRS = 200
+"""Distinct changes of a repeat's steps up to which every two in a row are tried (`_goes_on`)."""
 
 
-def _pays(steps: Sequence[Any]) -> bool:
-    """Whether every way through `steps` pays some cubes."""
-    for step in steps:
-        name = step_name(step)
-        if name in ("pay", "pay_any") or (name == "repeat" and _pays(step["repeat"])):
-            return True
-        if name == "choose" and all(_pays(option) for option in step["choose"]):
-            return True
-    return False
+def _goes_on(body: tuple[Step, ...], ranks: int, limit: int) -> bool:
+    """Whether a repeat of `body` without `max` can go on forever: one way through its
+    steps, or two one after the other, leaves at least every cube it found and more of
+    some (so it can be done again, and again). A repeat of upgrades, or one that pays more
+    than it gives, runs out."""
+    try:
+        changes = {way.delta for way in ways(body, ranks, limit)}
+    except EffectTooLarge:
+        return False  # too many ways to tell: C506 says so
+    grows = [d for d in changes if all(n >= 0 for n in d) and any(d)]
+    if grows:
+        return True
+    if len(changes) > ENDLESS_PAIRS:
+        return False
+    listed = sorted(changes)
+    return any(
+        all(a + b >= 0 for a, b in zip(one, two, strict=True))
+        and any(a + b for a, b in zip(one, two, strict=True))
+        for i, one in enumerate(listed)
+        for two in listed[i + 1 :]
+    )
+
+
+def most_from_one(found: Sequence[Way], limit: int, over: int = limits.MAX_CARD_MOVES) -> int:
+    """The most different moves the ways `found` make from one caravan of at most `limit`
+    cubes: the changes one of whose least caravans fits in it. Counted over all caravans
+    first (an upper bound, returned when it is not past `over`); past it, the best caravan is
+    searched for rank by rank (more cubes never make fewer moves, so the last rank takes the
+    room left), each change a bit, leaving out the caravans that cannot beat the best found."""
+    needs: dict[tuple[int, ...], set[tuple[int, ...]]] = {}
+    for way in found:
+        if sum(way.need) <= limit:
+            needs.setdefault(way.delta, set()).add(way.need)
+    if len(needs) <= over:
+        return len(needs)
+    ranks = len(found[0].need)
+    # layer k holds each change's k-th least caravan; fits[k][rank][cubes]: the changes
+    # whose k-th least caravan needs at most `cubes` of `rank`
+    layers = [sorted(least) for least in needs.values()]
+    fits = [[[0] * (limit + 1) for _ in range(ranks)] for _ in range(max(map(len, layers)))]
+    for c, least in enumerate(layers):
+        for k, need in enumerate(least):
+            for r in range(ranks):
+                fits[k][r][need[r]] |= 1 << c
+    for by_rank in fits:
+        for row in by_rank:
+            for x in range(1, limit + 1):
+                row[x] |= row[x - 1]
+    best = 0
+
+    def search(rank: int, room: int, sets: list[int]) -> None:
+        nonlocal best
+        if rank == ranks - 1:
+            count = 0
+            for k, bits in enumerate(sets):
+                count |= bits & fits[k][rank][room]
+            best = max(best, count.bit_count())
+            return
+        union = 0
+        for bits in sets:
+            union |= bits
+        if union.bit_count() <= best:
+            return
+        for cubes in range(room, -1, -1):
+            search(rank + 1, room - cubes, [b & fits[k][rank][cubes] for k, b in enumerate(sets)])
+
+    search(0, limit, [-1] * len(fits))
+    return best
 
 
 def _effect_at(card: Mapping[str, Any], path: Path_) -> Path_:
@@ -121,22 +181,20 @@ def effect_sizes(ctx: Context) -> Iterator[Diagnostic]:
                 "write the effect with fewer `repeat` and `choose` inside each other",
             )
             continue
-        if steps is None or any(_endless_repeats(written, ())):
+        if steps is None or endless_paths(ctx, steps):
             continue  # unknown codes (C302) or a repeat that never ends (C317) come later
         try:
             found = ways(steps, ranks, limit)
         except EffectTooLarge:
-            endless = _has_endless(written)
             yield ctx.diag(
                 _effect_at(card, path),
                 f"card {derived_id(card)!r} can be played in more than {MOST_WAYS:,} ways from "
-                f"a caravan of at most {limit} cubes",
-                "a `repeat` whose steps give back what they pay never ends: give it `max`"
-                if endless
-                else "fewer upgrades or a smaller `pay_any` keep it playable",
+                f"a caravan of at most {limit} cubes (MOST_WAYS, the most ways the engine "
+                "lists for one card)",
+                "a `max` on its repeats, fewer upgrades or a smaller `pay_any` keep it playable",
             )
             continue
-        moves = len({way.delta for way in found})
+        moves = most_from_one(found, limit)
         if moves > limits.MAX_CARD_MOVES:
             yield ctx.diag(
                 _effect_at(card, path),
@@ -147,15 +205,17 @@ def effect_sizes(ctx: Context) -> Iterator[Diagnostic]:
 
 
 def endless_repeats(ctx: Context) -> Iterator[Diagnostic]:
-    """Every `repeat` without `max` must pay something each time, or it never ends."""
-    for path, card, _ in merchant_cards(ctx):
-        if "effect" not in card:
+    """Every `repeat` without `max` must run out: a repeat whose steps can give back at
+    least what they take (a gain alone, a payment that gets more back) never ends."""
+    for path, card, steps in merchant_cards(ctx):
+        if "effect" not in card or steps is None:
             continue
-        for at in _endless_repeats(card["effect"], ()):
+        for at in endless_paths(ctx, steps):
             yield ctx.diag(
                 (*path, "effect", *at),
-                f"card {derived_id(card)!r}: a `repeat` without `max` that pays nothing never ends",
-                "give the repeat `max: K`, or a `pay` or `pay_any` step",
+                f"card {derived_id(card)!r}: a `repeat` without `max` whose steps can give back "
+                "at least what they take never ends",
+                "give the repeat `max: K`, or make its steps cost more than they give",
             )
 
 
@@ -165,7 +225,7 @@ def card_ways(
     """The ways of a card whose effect is sound so far (else None: another check says why)."""
     if steps is None or ("kind" in card and _short_form_problems(card)):
         return None
-    if "effect" in card and any(_endless_repeats(card["effect"], ())):
+    if endless_paths(ctx, steps):
         return None
     try:
         return ways(steps, len(ctx.data["resources"]), ctx.data["caravan_limit"])

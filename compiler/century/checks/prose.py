@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from century.base.diagnostics import Diagnostic
 from century.frontend.loader import Node, Path_, format_path
@@ -28,7 +29,7 @@ def check_prose(ruleset: Ruleset, tree: Node) -> Iterator[Diagnostic]:
             )
             continue
         try:
-            check_prose_renders(ruleset, lang)
+            unread = check_prose_renders(ruleset, lang)
         except ProseError as err:
             path: Path_ = ("prose", err.lang, "text", err.key)
             verb = {"C403": "goes past a limit", "C404": "prints an object"}.get(
@@ -45,3 +46,30 @@ def check_prose(ruleset: Ruleset, tree: Node) -> Iterator[Diagnostic]:
             )
         except TextError as err:
             yield Diagnostic.at(tree.locate(("prose",)), "C402", str(err), path="prose")
+        else:
+            yield from _unread(tree, lang, unread)
+
+
+def _unread(tree: Node, lang: str, unread: list[tuple[Any, str, str]]) -> Iterator[Diagnostic]:
+    """C405 at each card whose sentence in `lang` does not read back as its effect."""
+    if not unread:
+        return
+    from century.checks.context import Context
+    from century.model.cards import derived_id, is_merchant
+
+    ctx = Context(tree)
+    paths: dict[str, Path_] = {}
+    for deck, i, card in ctx.cards():
+        if is_merchant(card):
+            paths.setdefault(derived_id(card), ("decks", deck, "cards", i))
+    for card, sentence, why in unread:
+        path = paths.get(card.id, ("prose", lang, "text"))
+        yield Diagnostic.at(
+            tree.locate(path),
+            "C405",
+            f"card {card.id!r}: its sentence ({lang}) does not read back as its effect, {why}:"
+            f" {sentence!r}",
+            path=format_path(path),
+            hint="the phrases of card effects (eff_*) must keep every effect's words apart:"
+            " see the docs (how-to: rule sheets)",
+        )

@@ -363,7 +363,7 @@ _LITERAL = re.compile(r"^(?:[()/+×]|≤\d+×)$")
 
 def effect_tokens(steps: Any, codes: str, whole: bool = True) -> list[str]:
     """The effect as icon tokens: marker bodies (``cubes:YY``, ``up``, ``any``, ``arrow``
-    after a payment that may repeat, ``pay`` after one made once) and text (``+`` before
+    after a payment in a repeat without bound, ``pay`` after any other) and text (``+`` before
     a gain that follows no payment and is not the first step, ``(`` ``)`` around a repeat
     and a choice that are not the whole effect, ``/`` between options, ``×`` after a
     repeat without bound, ``≤K×`` after one of at most K times). A whole effect that is one
@@ -385,7 +385,7 @@ def _tokens(steps: Any, codes: str, whole: bool, repeated: bool) -> list[str]:
         elif name == "upgrade":
             found += ["up"] * step[1]
         elif name == "repeat":
-            body = _tokens(step[1], codes, False, True)
+            body = _tokens(step[1], codes, False, not step[2])  # the trade arrow: no bound
             if alone and not step[2]:
                 found += body
             else:
@@ -426,43 +426,17 @@ def effect_sentence(
     (`EFFECT_KEYS`, each rendered with `PHRASE_CONTEXT` and its own placeholders): a gain
     or payment ``eff_gain``/``eff_pay`` with ``cubes`` (``eff_cubes`` of ``cubes``: ``[{n,
     name, code}]`` by rank), ``eff_pay_any``/``eff_upgrade`` with ``n``, ``eff_repeat`` with
-    ``steps`` (the phrase of its steps) and ``most`` (0: no bound), ``eff_choose`` with
+    ``steps`` (the phrase of its steps), ``most`` (0: no bound) and ``chooses`` (whether its
+    steps hold a choice, made anew each time: `chooses`), ``eff_choose`` with
     ``options`` (their phrases), ``eff_steps`` with ``steps`` (the phrases of steps in a
     row) and ``eff_sentence`` with ``text``. A language lacking a phrase is a `ProseError`
     (C401 names it first in ``century validate``). `said` keeps the phrases rendered, by
     key and placeholders, for the next sentence."""
-    prose = ruleset.prose.get(lang, {})
-    names = [required(r.name, lang, f"resource {r.id!r}") for r in ruleset.resources]
-    shared = {key: context[key] for key in PHRASE_CONTEXT if key in context}
-    known_phrases: dict[tuple[str, str], str] = {} if said is None else said
-
-    def say(key: str, **values: Any) -> str:
-        from century.prose.sandbox import PrintedObject, SandboxLimit, run_template
-
-        if key not in prose:
-            raise ProseError(lang, key, "no text for this phrase of card effects", "C401")
-        known = (key, repr(sorted(values.items())))
-        if known in known_phrases:
-            return known_phrases[known]
-        try:
-            text = run_template(_template(prose[key]), {**shared, **values}, budget).strip()
-        except (SandboxLimit, PrintedObject) as err:
-            raise ProseError(lang, key, str(err), err.code) from err
-        except ProseError:
-            raise
-        except Exception as err:  # prose is data: any failure is reported with its key
-            raise ProseError(lang, key, f"{type(err).__name__}: {err}") from err
-        # "[[" from a value stays text: it is escaped again where the phrase is a value
-        known_phrases[known] = text.replace(_LIT_OPEN, "[[").replace(_LIT_CLOSE, "]]")
-        return known_phrases[known]
+    say = phrase_renderer(ruleset, lang, context, budget, said)
+    part = cube_part(ruleset, lang)
 
     def cubes(vector: Any) -> str:
-        parts = [
-            {"n": n, "name": names[rank], "code": ruleset.codes[rank]}
-            for rank, n in enumerate(vector)
-            if n
-        ]
-        return say("eff_cubes", cubes=parts)
+        return say("eff_cubes", cubes=[part(rank, n) for rank, n in enumerate(vector) if n])
 
     def phrase(steps: Any) -> str:
         parts = [step_phrase(step) for step in steps]
@@ -475,10 +449,68 @@ def effect_sentence(
         if name in ("pay_any", "upgrade"):
             return say(f"eff_{name}", n=step[1])
         if name == "repeat":
-            return say("eff_repeat", steps=phrase(step[1]), most=step[2])
+            return say("eff_repeat", steps=phrase(step[1]), most=step[2], chooses=chooses(step[1]))
         return say("eff_choose", options=[phrase(option) for option in step[1]])
 
     return say("eff_sentence", text=phrase(steps))
+
+
+def cube_part(ruleset: Ruleset, lang: str) -> Any:
+    """(rank, n) -> one item of ``eff_cubes``' ``cubes``: ``{n, name, code}`` (n cubes of
+    the rank, 0-based)."""
+    names = [required(r.name, lang, f"resource {r.id!r}") for r in ruleset.resources]
+
+    def part(rank: int, n: int) -> dict[str, Any]:
+        return {"n": n, "name": names[rank], "code": ruleset.codes[rank]}
+
+    return part
+
+
+def chooses(steps: Any) -> bool:
+    """Whether `steps` hold a ``choose``, at any depth (a repeat of them chooses anew each
+    time: ``eff_repeat``'s ``chooses``)."""
+    return any(step[0] == "choose" or (step[0] == "repeat" and chooses(step[1])) for step in steps)
+
+
+def phrase_renderer(
+    ruleset: Ruleset,
+    lang: str,
+    context: dict[str, Any],
+    budget: Any = None,
+    said: dict[tuple[str, str], str] | None = None,
+) -> Any:
+    """(key, **placeholders) -> the phrase `key` of card effects (`EFFECT_KEYS`) in `lang`,
+    rendered with `PHRASE_CONTEXT` of `context` and the placeholders; `said` keeps the phrases
+    rendered, by key and placeholders. A missing phrase or a failure is a `ProseError`.
+    Without `budget`, each phrase has a deadline of its own."""
+    from century.prose.sandbox import Budget
+
+    prose = ruleset.prose.get(lang, {})
+    shared = {key: context[key] for key in PHRASE_CONTEXT if key in context}
+    known_phrases: dict[tuple[str, str], str] = {} if said is None else said
+
+    def say(key: str, **values: Any) -> str:
+        from century.prose.sandbox import PrintedObject, SandboxLimit, run_template
+
+        if key not in prose:
+            raise ProseError(lang, key, "no text for this phrase of card effects", "C401")
+        known = (key, repr(sorted(values.items())))
+        if known in known_phrases:
+            return known_phrases[known]
+        try:
+            deadline = Budget() if budget is None else budget
+            text = run_template(_template(prose[key]), {**shared, **values}, deadline).strip()
+        except (SandboxLimit, PrintedObject) as err:
+            raise ProseError(lang, key, str(err), err.code) from err
+        except ProseError:
+            raise
+        except Exception as err:  # prose is data: any failure is reported with its key
+            raise ProseError(lang, key, f"{type(err).__name__}: {err}") from err
+        # "[[" from a value stays text: it is escaped again where the phrase is a value
+        known_phrases[known] = text.replace(_LIT_OPEN, "[[").replace(_LIT_CLOSE, "]]")
+        return known_phrases[known]
+
+    return say
 
 
 def _on_ladder(steps: Any, ranks: int) -> Any:
@@ -1026,10 +1058,12 @@ def prose_texts(ruleset: Ruleset, lang: str) -> dict[str, str]:
     return {key: typeset(text, lang) for key, text in _rendered(ruleset, lang).items()}
 
 
-def check_prose_renders(ruleset: Ruleset, lang: str) -> None:
+def check_prose_renders(ruleset: Ruleset, lang: str) -> list[tuple[MerchantCard, str, str]]:
     """Raise what `prose_texts` raises for `lang`, if anything, without setting the text
-    for print (which cannot fail), and compose the sentence of every merchant card
-    (`effect_sentence`): the prose check of `century validate`."""
+    for print (which cannot fail), and compose the sentence of every composed merchant card
+    (`effect_sentence`) and read it back (`century.prose.readback`): the prose check of
+    ``century validate``. Returns (card, sentence, why) for each card whose sentence does
+    not read back as its effect."""
     if lang not in ruleset.prose:
         raise TextError(f"no prose in language {lang!r}")
     context = prose_context(ruleset, lang)
@@ -1037,9 +1071,21 @@ def check_prose_renders(ruleset: Ruleset, lang: str) -> None:
     for key in PILE_KEYS:
         coin_texts(ruleset, lang, key, context)
     words = effect_words(ruleset, lang, context)
+    found: list[tuple[MerchantCard, str, str]] = []
+    reader = None
+    read: dict[Any, str | None] = {}
     for card in (*ruleset.starting_cards, *ruleset.merchant_deck):
         if card.kind == COMPOSED:  # the sentences a sheet prints (a short form has its text)
-            words(card.effect)
+            sentence = words(card.effect)
+            if card.effect not in read:
+                from century.prose.readback import Reader, read_back
+
+                reader = reader or Reader(ruleset, lang, context)
+                read[card.effect] = read_back(reader, sentence, card.effect)
+            why = read[card.effect]
+            if why is not None:
+                found.append((card, sentence, why))
+    return found
 
 
 def _rendered(ruleset: Ruleset, lang: str, context: dict[str, Any] | None = None) -> dict[str, str]:

@@ -684,7 +684,7 @@ def test_german_kit_speaks_german_on_every_page() -> None:
     page = text(data)
     for word in (
         "Tatsächliche Größe", "Wenden an der langen Kante", "Händlerkarten", "Gewürzkarte",
-        "Aufwertungskarte", "Tauschkarte", "Übersicht", "Punktekarte nehmen", "Karawane · Platz 1",
+        "Umwandlungskarte", "Tauschkarte", "Übersicht", "Punktekarte nehmen", "Karawane · Platz 1",
     ):  # fmt: skip
         assert word in page, word
     for word in ("Trade card", "Merchant cards", "Overview", "Create 2", "Ernte"):

@@ -145,8 +145,8 @@ def test_tabletop_simulator_names_composed_cards_by_their_symbols(composed):
         "+yy.up1": "+YY ↑",
         "{+yyy/up2}": "+YYY / ↑↑",
         "any2-+b": "?? ↓ B",
-        "y-rx2": "(Y → R)≤2×",
-        "{+gg/r-gx3}": "+GG / (R → G)≤3×",
+        "y-rx2": "(Y ↓ R)≤2×",
+        "{+gg/r-gx3}": "+GG / (R ↓ G)≤3×",
     }
     # the short forms keep their names
     by_kind = {card.kind: card for card in composed.merchant_deck}

@@ -103,12 +103,15 @@ def test_composed_sentences_nest(composed):
         ("upgrade", 2),
     )
     assert words["en"](steps) == (
-        "Either pay 1 turmeric or pay 1 spice of your choice, then take 1 cardamom"
-        " (as often as you can), then upgrade 2 spices."
+        "Do [choose one: [pay 1 turmeric] or [pay 1 spice of your choice], then take 1"
+        " cardamom] once, and again as often as you like and can, choosing anew each time, then"
+        " make 1 or 2 upgrades of one rank each, on one spice or several."
     )
     assert words["de"](steps) == (
-        "Entweder gib 1 Kurkuma ab oder gib 1 Gewürz deiner Wahl ab, dann nimm 1 Kardamom"
-        " (so oft du kannst), dann werte 2 Gewürze auf."
+        "Führe [wähle eine Möglichkeit: [gib 1 Kurkuma ab] oder [gib 1 Gewürz deiner Wahl ab],"
+        " dann nimm 1 Kardamom] einmal aus und nach Belieben erneut, so oft du kannst, jedes Mal"
+        " mit neuer Wahl, dann führe 1 oder 2 Umwandlungen um je eine Stufe aus, an einem Gewürz"
+        " oder an mehreren."
     )
 
 

@@ -52,7 +52,7 @@ OLD_ERRORS = {
         "Was darüber hinausgeht",
         "welchen, entscheidest",
         "× Gewürzkarte",
-        "× Aufwertungskarte",
+        "× Umwandlungskarte",
         "Start-Gewürze",
         "-mal an",
         "1 Gewürz",
@@ -458,9 +458,9 @@ def bare_card_nouns(doc: Printed) -> Iterator[str]:
 def test_cards_in_a_list_have_their_article(printed):
     found = {doc.what: list(bare_card_nouns(doc)) for doc in printed}
     assert {what: bad for what, bad in found.items() if bad} == {}
-    old = "Alle nehmen ihre Startkarten auf die Hand: Gewürzkarte Y Y und Aufwertungskarte ↑ ↑."
+    old = "Alle nehmen ihre Startkarten auf die Hand: Gewürzkarte Y Y und Umwandlungskarte ↑ ↑."
     doc = Printed("x", bundled_rulesets()["spice-road"], "de", old, True)
-    assert list(bare_card_nouns(doc)) == [": Gewürzkarte", "und Aufwertungskarte"]
+    assert list(bare_card_nouns(doc)) == [": Gewürzkarte", "und Umwandlungskarte"]
 
 
 def digit_counts_of_changes(text: str, lang: str) -> list[str]:

@@ -231,7 +231,7 @@ def test_five_ranks_draw_five(base):
     ladder_names = " ".join(r.name["de"] for r in five.resources)
     assert ladder_names in text
     top = five.resources[-1]
-    assert f"höchsterRang:{top.code}{top.name['de']}" in squash(text)  # the new top rank
+    assert f"höchsteStufe:{top.code}{top.name['de']}" in squash(text)  # the new top rank
 
 
 @pytest.mark.slow
