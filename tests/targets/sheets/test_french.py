@@ -21,7 +21,7 @@ SPACED = re.compile(r"[^\s\u202f][:;?!](?=\s|$)")
 """A colon, semicolon, question or exclamation mark without the narrow no-break space before
 it (French typography), as pypdf reads the PDF's text."""
 
-FRENCH_WORDS = ("Mise en place", "Votre tour", "Fin de la partie", "Décompte", "caravane")
+FRENCH_WORDS = ("Préparation", "Votre tour", "Fin de la partie", "Décompte", "caravane")
 
 
 def pdf_text(path: Path) -> str:
