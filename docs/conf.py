@@ -1,15 +1,17 @@
 """Sphinx configuration of the docs site (built by tests/project/test_docs.py in strict mode).
 
-Build it with ``python -m sphinx -b dirhtml -W --keep-going docs build/docs``. The pages are
+Build it with ``python -m sphinx -b html -W --keep-going docs build/docs``. The pages are
 Markdown (MyST); the reference pages that list the commands, the diagnostic codes, the
 schemas and the caps are generated at build time by the extension in ``_ext/century_docs.py``
 from the code itself, never copied by hand.
 
 Why Sphinx with MyST: Sphinx is actively maintained and released; its autodoc reads the
 engine's and environments' docstrings; its strict mode (``-W -n``) fails on a broken link or
-reference; MyST keeps the pages in Markdown, as the README was; and the ``dirhtml`` builder
-gives every page the address ``.../codes/C302/`` that `century.base.explanations.DOCS_URL` and the
-SARIF rules' ``helpUri`` already name.
+reference; MyST keeps the pages in Markdown, as the README was; and the ``html`` builder
+gives every page a file of its own (``.../codes/C302.html``, the address
+`century.base.explanations.url` and the SARIF rules' ``helpUri`` name), so the site's links work
+both served and opened from disk. The theme is Furo, with sphinx-copybutton's button on every
+code block (both well kept, both installed by the ``docs`` extra).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ author = "the Century rules compiler authors"
 copyright = "the Century rules compiler authors"
 version = release = __version__
 
-extensions = ["myst_parser", "sphinx.ext.autodoc", "century_docs"]
+extensions = ["myst_parser", "sphinx.ext.autodoc", "sphinx_copybutton", "century_docs"]
 source_suffix = {".md": "markdown"}
 root_doc = "index"
 # _generated/ holds the parts the extension writes for pages to include; README.md files of
@@ -47,14 +49,9 @@ autodoc_typehints = "none"
 autodoc_inherit_docstrings = False
 autodoc_default_options = {"undoc-members": False}
 
-html_theme = "alabaster"
+html_theme = "furo"
 html_title = "Century rules compiler"
 html_static_path: list[str] = []
-html_theme_options = {
-    "description": "Rules data in, engine, rule sheets and print-and-play kit out.",
-    "fixed_sidebar": True,
-    "sidebar_collapse": True,
-    "page_width": "1200px",  # room for the diagnostics and tables the pages quote
-    "body_max_width": "none",
-}
-html_sidebars = {"**": ["about.html", "navigation.html", "relations.html", "searchbox.html"]}
+# The copy button copies the command, not the prompt or the output shown after it
+copybutton_prompt_text = r"\$ |>>> |\.\.\. "
+copybutton_prompt_is_regexp = True

@@ -20,7 +20,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from century.base.version import __version__
 
 if TYPE_CHECKING:
     from century.base.diagnostics import Diagnostic

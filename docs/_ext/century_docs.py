@@ -115,8 +115,8 @@ def codes_index() -> str:
         "(`compiler/century/base/explanations.yaml`). Each SARIF rule carries it as "
         "`fullDescription` and `help`, with a `helpUri` under the docs site's address "
         "(`DOCS_URL` in `century.base.explanations`); with `CENTURY_DOCS_URL` set, every text "
-        "diagnostic ends with `= see: <docs>/codes/CODE/`. This page and the pages of the codes "
-        "are generated from the registry, `century.base.diagnostics.CODES`, when the site is "
+        "diagnostic ends with `= see: <docs>/codes/CODE.html`. This page and the pages of the "
+        "codes are generated from the registry, `century.base.diagnostics.CODES`, when the site is "
         "built.",
         "",
         "| code | meaning |",

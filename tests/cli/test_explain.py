@@ -99,10 +99,10 @@ def test_an_unknown_code_is_a_usage_error_with_a_guess(typed: str, guess: str) -
 
 
 def test_the_address_of_a_page_is_shown_only_where_the_docs_are_said_to_be() -> None:
-    assert url("C302") == f"{DOCS_URL}/codes/C302/"
+    assert url("C302") == f"{DOCS_URL}/codes/C302.html"
     assert "https://" not in explain("C302").stdout
     shown = explain("C302", env={DOCS_ENV: "https://docs.example.org/century/"}).stdout
-    assert "https://docs.example.org/century/codes/C302/" in shown
+    assert "https://docs.example.org/century/codes/C302.html" in shown
 
 
 def test_text_diagnostics_end_with_the_address_only_when_the_docs_are_published(
@@ -118,7 +118,7 @@ def test_text_diagnostics_end_with_the_address_only_when_the_docs_are_published(
     assert "C101" in done.stderr and "see:" not in done.stderr
     published = {"NO_COLOR": "1", DOCS_ENV: "https://docs.example.org"}
     done = runner.invoke(cli.app, ["validate"], env=published)
-    assert "  = see: https://docs.example.org/codes/C101/\n" in done.stderr
+    assert "  = see: https://docs.example.org/codes/C101.html\n" in done.stderr
 
 
 def test_sarif_rules_carry_the_page_and_validate_against_the_schema(
@@ -147,7 +147,7 @@ def test_sarif_rules_carry_the_page_and_validate_against_the_schema(
     assert rule["fullDescription"] == {"text": page.means}
     assert rule["help"]["markdown"] == to_markdown(page)
     assert "How to fix it" in rule["help"]["text"] and "caravan_limt: 12" in rule["help"]["text"]
-    assert rule["helpUri"] == f"{DOCS_URL}/codes/C101/"
+    assert rule["helpUri"] == f"{DOCS_URL}/codes/C101.html"
 
 
 def test_tab_completes_a_code() -> None:

@@ -4,7 +4,9 @@ the ones that apply."""
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 from typing import Annotated, Any
 
 import pytest
@@ -219,3 +221,46 @@ def test_the_docs_cli_reference_lists_the_registry_bots(monkeypatch) -> None:
     assert BOT_LIST not in page and SLOW_BOTS not in page
     assert page.count("| `dawdler` | waits and sees |") == len(BOT_COMMANDS)
     assert page.count(f"Bots: {', '.join(BOTS)} (") == len(BOT_COMMANDS)
+
+
+HELP_GOLDEN = Path(__file__).parents[1] / "golden" / "help.json"
+
+
+def _described(command: Any) -> dict[str, Any]:
+    """What a command accepts, as its help tells it: its own words and every parameter's
+    names, help, default and whether it is required (independent of typer's and rich's
+    layout, which differ between the supported versions)."""
+    params = []
+    for param in command.params:
+        default = param.default
+        params.append(
+            {
+                "names": [*param.opts, *param.secondary_opts],
+                "help": " ".join((getattr(param, "help", None) or "").split()),
+                "default": None if callable(default) else repr(default),
+                "required": param.required,
+                "multiple": bool(getattr(param, "multiple", False)),
+            }
+        )
+    return {"help": " ".join((command.help or "").split()), "params": params}
+
+
+def test_every_commands_help_is_its_golden(refresh_goldens: bool):
+    """The options of every command, as `--help` tells them, held to a golden: a command made
+    thinner keeps its options and their words (refresh with ``--refresh-goldens`` after a
+    deliberate change)."""
+    root = typer.main.get_command(app)
+    ctx = root.context_class(root, info_name="century")
+    found: dict[str, Any] = {}
+    for name in root.list_commands(ctx):
+        command = root.get_command(ctx, name)
+        if hasattr(command, "list_commands"):  # a group: its subcommands
+            sub = command.context_class(command, info_name=name)
+            for inner in command.list_commands(sub):
+                found[f"{name} {inner}"] = _described(command.get_command(sub, inner))
+        else:
+            found[name] = _described(command)
+    text = json.dumps(found, indent=1, ensure_ascii=False, sort_keys=True) + "\n"
+    if refresh_goldens or not HELP_GOLDEN.exists():
+        HELP_GOLDEN.write_text(text, encoding="utf-8")
+    assert HELP_GOLDEN.read_text(encoding="utf-8") == text

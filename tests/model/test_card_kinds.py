@@ -90,3 +90,21 @@ def test_derived_ids_follow_the_kind():
     assert derived_id({"kind": "trade", "pay": "YY", "get": "G"}) == "yy-g"
     assert derived_id({"cost": "YYRR", "points": 6}) == "yyrr"
     assert derived_id({"kind": "gain", "get": "Y", "id": "mine"}) == "mine"
+
+
+def test_the_model_stage_turns_an_effect_into_steps_once(monkeypatch: pytest.MonkeyPatch):
+    """`build_ruleset` makes each merchant card as the model holds it: no JSON form of its
+    steps written and read back on the way; the JSON form still reads back to the same model."""
+    from century import compile_paths
+    from century.model import cards
+    from century.model.ruleset import Ruleset
+
+    def refused(*_: object) -> None:
+        raise AssertionError("a card's steps went through their JSON form")
+
+    monkeypatch.setattr(cards, "steps_json", refused)
+    monkeypatch.setattr(cards, "steps_from_json", refused)
+    built = compile_paths([ROOT / "rules"]).rulesets["spice-road"]
+    monkeypatch.undo()
+    assert built.merchant_deck == spice_road().merchant_deck
+    assert Ruleset.from_json(built.to_json()) == built

@@ -99,3 +99,39 @@ def test_the_ladders_eta_is_weighted_by_each_bots_measured_cost(
     run(20)  # the cheap pairing first: 0.2 cost units in 0.2 s
     assert run.eta() == pytest.approx(20 * 1.0 + 20 * 0.505)
     assert run.eta() > 100 * 0.2  # an ETA counting games would say 0.4 s
+
+
+def test_a_compile_shows_a_spinner_with_its_time_on_a_terminal_only():
+    from century.cli.screen.progress import Working
+
+    screen = io.StringIO()
+    console = Console(file=screen, force_terminal=True, width=100, color_system=None)
+    with Working("spice-road engine: compiling with mypyc", console=console) as working:
+        assert working.shown
+    assert "spice-road engine: compiling with mypyc: done in 0s" in screen.getvalue()
+    quiet = io.StringIO()
+    with Working("x", console=Console(file=quiet, force_terminal=False)) as working:
+        assert not working.shown
+    assert quiet.getvalue() == ""
+
+
+def test_a_native_target_compiles_under_the_spinner(monkeypatch: pytest.MonkeyPatch):
+    from century.cli import targets as target_commands
+    from century.cli.screen import progress
+    from century.targets import targets
+    from century.targets.engine import EngineOptions
+
+    shown: list[str] = []
+
+    class Seen(progress.Working):
+        def __init__(self, label: str, **_: object) -> None:
+            shown.append(label)
+            super().__init__(label, console=Console(file=io.StringIO(), force_terminal=True))
+
+    monkeypatch.setattr(progress, "Working", Seen)
+    engine = targets()["engine"]
+    with target_commands._progress(engine, "g", EngineOptions(native=True), None) as options:
+        assert options.native
+    with target_commands._progress(engine, "g", EngineOptions(), None):
+        pass
+    assert shown == ["g engine: compiling with mypyc (a minute or more)"]

@@ -121,8 +121,6 @@ def imports(source: str, module: str, is_package: bool = False) -> list[str]:
                 base = ".".join([*anchor, *([base] if base else [])])
             for alias in node.names:
                 full = f"{base}.{alias.name}"
-                if base == FACE and alias.name.startswith("__"):
-                    continue  # the face's own dunders (its version) import none of its API
                 found.append(full if exists(full) else base)
         elif (
             isinstance(node, ast.Call)

@@ -2,7 +2,7 @@
 (a page per diagnostic code of the registry, a section per command, a row per cap), and the
 examples on its pages run.
 
-The build is Sphinx's ``dirhtml`` with ``-W --keep-going -n``: any warning fails it, a link to
+The build is Sphinx's ``html`` with ``-W --keep-going -n``: any warning fails it, a link to
 a page or a label that does not exist among them. It runs on a copy of docs/ in a temporary
 folder, so the pages it generates (docs/_ext/century_docs.py) never land in the checkout.
 
@@ -39,7 +39,7 @@ GENERATED = ("codes", "_generated", "_build")
 FENCE = re.compile(r"^(`{3,})(sh|python) test\n(.*?)^\1\s*$", re.S | re.M)
 """A runnable example: its fence, its language, its code."""
 EXAMPLE_SECONDS = 300
-STRICT = [sys.executable, "-m", "sphinx", "-b", "dirhtml", "-W", "--keep-going", "-n", "-q"]
+STRICT = [sys.executable, "-m", "sphinx", "-b", "html", "-W", "--keep-going", "-n", "-q"]
 """The strict build: warnings fail it (a broken link or reference among them)."""
 
 
@@ -89,12 +89,36 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_the_site_builds_strictly_with_a_page_per_code(site: Path):
     for code in CODES:
-        page = site / "codes" / code / "index.html"
+        page = site / "codes" / f"{code}.html"
         assert page.is_file(), f"no page for {code}"
         html = page.read_text(encoding="utf-8")
         assert code in html and "How to fix it" in html, code
     index = (site / "codes" / "index.html").read_text(encoding="utf-8")
-    assert all(f'href="{code}/"' in index for code in CODES)
+    assert all(f'href="{code}.html"' in index for code in CODES)
+
+
+HREF = re.compile(r'(?:href|src)="([^"#?]*)(?:[#?][^"]*)?"')
+
+
+def test_every_link_of_the_site_opens_a_file_from_disk(site: Path):
+    """Opened from disk (``file://``), a link to a folder shows a listing, not a page: every
+    relative link and source of every page names a file that exists."""
+    pages = sorted(site.rglob("*.html"))
+    assert len(pages) > len(CODES)
+    broken = []
+    for page in pages:
+        for target in HREF.findall(page.read_text(encoding="utf-8")):
+            if not target or re.match(r"^[a-z][a-z0-9+.-]*:", target) or target.startswith("//"):
+                continue
+            resolved = (page.parent / target).resolve()
+            if not resolved.is_file():
+                broken.append(f"{page.relative_to(site)} -> {target}")
+    assert not broken, broken[:20]
+
+
+def test_code_blocks_have_a_copy_button(site: Path):
+    html = (site / "tutorials" / "first-variant.html").read_text(encoding="utf-8")
+    assert "copybutton" in html and 'class="highlight' in html
 
 
 def test_every_command_and_option_has_its_reference(site: Path):
@@ -102,7 +126,7 @@ def test_every_command_and_option_has_its_reference(site: Path):
 
     from century.cli import build_app
 
-    html = (site / "reference" / "cli" / "index.html").read_text(encoding="utf-8")
+    html = (site / "reference" / "cli.html").read_text(encoding="utf-8")
     root = typer.main.get_command(build_app())
     ctx = root.context_class(root, info_name="century")
     for name in root.list_commands(ctx):
@@ -115,7 +139,7 @@ def test_every_command_and_option_has_its_reference(site: Path):
 
 
 def test_every_cap_is_on_the_limits_page_with_its_value_and_meaning(site: Path):
-    html = (site / "reference" / "limits" / "index.html").read_text(encoding="utf-8")
+    html = (site / "reference" / "limits.html").read_text(encoding="utf-8")
     caps = {n: v for n, v in vars(limits).items() if n.isupper() and isinstance(v, int | float)}
     assert caps
     for name, value in caps.items():
@@ -129,7 +153,7 @@ def test_every_cap_is_on_the_limits_page_with_its_value_and_meaning(site: Path):
 def test_the_schema_reference_names_every_key_of_the_game_schema(site: Path):
     import json
 
-    html = (site / "reference" / "data-format" / "index.html").read_text(encoding="utf-8")
+    html = (site / "reference" / "data-format.html").read_text(encoding="utf-8")
     game = json.loads((ROOT / "schema" / "game.schema.json").read_text(encoding="utf-8"))
     for key in game["properties"]:
         assert f'<span class="pre">{key}</span>' in html, key

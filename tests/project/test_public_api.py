@@ -34,7 +34,16 @@ def test_importing_the_package_imports_no_stage() -> None:
         check=True,
     ).stdout
     loaded = [name for name in eval(found) if name.startswith("century.")]
-    assert loaded == []
+    assert loaded == ["century.base", "century.base.version"]  # the version only
+
+
+def test_the_version_is_the_projects() -> None:
+    import tomllib
+
+    from century.base.version import __version__
+
+    project = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text("utf-8"))
+    assert century.__version__ == __version__ == project["project"]["version"]
 
 
 def test_the_package_is_typed() -> None:

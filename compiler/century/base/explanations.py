@@ -20,7 +20,7 @@ from importlib.resources import files
 from century.base.diagnostics import CODES
 
 DOCS_URL = "https://century-compiler.readthedocs.io/en/latest"
-"""Where the docs site will be published: a code's page is ``<DOCS_URL>/codes/<CODE>/``
+"""Where the docs site will be published: a code's page is ``<DOCS_URL>/codes/<CODE>.html``
 (`url`). ``CENTURY_DOCS_URL`` overrides it."""
 DOCS_ENV = "CENTURY_DOCS_URL"
 """The setting that says where the docs are published; with it, the text diagnostics end
@@ -108,7 +108,7 @@ def base_url() -> str:
 
 def url(code: str) -> str:
     """The address of a code's page on the docs site."""
-    return f"{base_url()}/codes/{code}/"
+    return f"{base_url()}/codes/{code}.html"
 
 
 def published_url(code: str) -> str:

@@ -19,8 +19,8 @@ from typing import Annotated, Any, TextIO, cast
 import typer
 import typer.core
 
-from century import __version__
 from century.base.inputs import start_run
+from century.base.version import __version__
 from century.cli.common import defer_coercion, internal_error
 
 MODULES = (

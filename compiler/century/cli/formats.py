@@ -25,7 +25,6 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from century import __version__
 from century.base.diagnostics import (
     CODES,
     WHOLE,
@@ -37,6 +36,7 @@ from century.base.diagnostics import (
     sort_key,
     to_json,
 )
+from century.base.version import __version__
 
 if TYPE_CHECKING:
     from rich.console import Console

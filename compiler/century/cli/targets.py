@@ -141,7 +141,14 @@ def _command(target: Target) -> Callable[..., None]:
 @contextmanager
 def _progress(target: Target, game: str, options: Any, names: list[str] | None) -> Iterator[Any]:
     """`options` with a progress display of the files rendered, for a target that tells it
-    (a `century.targets.Told`) and lists its files beforehand; else `options` as they are."""
+    (a `century.targets.Told`) and lists its files beforehand; a spinner with the time taken
+    while a ``--native`` target compiles; else `options` as they are."""
+    if getattr(options, "native", False):  # a compile of minutes: its time shown as it runs
+        from century.cli.screen.progress import Working
+
+        with Working(f"{game} {target.name}: compiling with mypyc (a minute or more)"):
+            yield options
+        return
     if names is None or not isinstance(options, Told):
         yield options
         return

@@ -165,7 +165,7 @@ def merchant_ids(ruleset: Ruleset) -> list[str]:
 def table_key(ruleset: Ruleset, plan: Plan) -> str:
     """The content key of `ruleset`'s reference table under `plan`: a digest of the game's
     data, the bots, the games and the seed (and of this code's version)."""
-    from century import __version__
+    from century.base.version import __version__
 
     content = {
         "version": OWN_VERSION,

@@ -1,7 +1,9 @@
 """The model stage: resolved, checked data -> one frozen `Ruleset`.
 
 The data's shape (``players.min``, ``decks.merchant.cards``, cube strings) is mapped here to
-the model's JSON form, which `Ruleset.from_json` reads into the typed dataclasses.
+the model's JSON form, which `Ruleset.from_json` reads into the typed dataclasses; a merchant
+card's effect goes from the data's steps to the model's step tuples once (`to_steps`), the card
+made here as the model holds it.
 """
 
 from __future__ import annotations
@@ -10,10 +12,10 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from century.model.cards import derived_id, effect_data, steps_json, to_steps
+from century.model.cards import derived_id, effect_data, to_steps
 from century.model.diff import changes
 from century.model.look import build_look
-from century.model.ruleset import Ruleset, VariantOf, cube_vector
+from century.model.ruleset import MerchantCard, Ruleset, VariantOf, cube_vector, frozen_map
 
 
 def build_ruleset(
@@ -30,14 +32,13 @@ def build_ruleset(
     """
     codes = "".join(r["code"] for r in data["resources"])
 
-    def merchant(card: Mapping[str, Any]) -> dict[str, Any]:
-        steps = to_steps(effect_data(card), lambda cubes: cube_vector(codes, cubes))
-        return {
-            "id": derived_id(card),
-            "copies": card.get("copies", 1),
-            "effect": steps_json(steps),
-            "name": card.get("name", {}),
-        }
+    def merchant(card: Mapping[str, Any]) -> MerchantCard:
+        return MerchantCard(
+            id=derived_id(card),
+            copies=int(card.get("copies", 1)),
+            effect=to_steps(effect_data(card), lambda cubes: cube_vector(codes, cubes)),
+            name=frozen_map(card.get("name", {})),
+        )
 
     def point(card: Mapping[str, Any]) -> dict[str, Any]:
         return {

@@ -224,8 +224,8 @@ def cube_string(codes: str, vector: Vector) -> str:
 
 def _read(kind: Any, value: Any) -> Any:
     """`value` (plain JSON data) as an instance of the declared type `kind`."""
-    if kind is MerchantCard:  # its effect's fields stand beside its own
-        return MerchantCard.from_json(value)
+    if kind is MerchantCard:  # made by the model stage, or its JSON form read back
+        return value if isinstance(value, MerchantCard) else MerchantCard.from_json(value)
     if isinstance(kind, type) and is_dataclass(kind):
         hints = _fields(kind)
         given = ((name, hint) for name, hint in hints if name in value)  # else its default

@@ -201,6 +201,54 @@ class ProgressBar(Progress):
         super().__init__(label.strip(), total, console=console)
 
 
+class Working:
+    """A spinner with the seconds elapsed, for one piece of work whose progress cannot be
+    counted (a compile by mypyc that takes minutes under load): drawn on stderr while the
+    block runs, only on a terminal (or on `console`), cleared at its end, when one line says
+    how long it took."""
+
+    def __init__(self, label: str, *, console: Any = None) -> None:
+        self.label = label
+        self.start = time.monotonic()
+        self._bar: Any = None
+        if console is None and not on_terminal():
+            return
+        from rich.console import Console
+        from rich.progress import Progress as Bar
+        from rich.progress import SpinnerColumn, TextColumn, TimeElapsedColumn
+
+        console = console if console is not None else Console(stderr=True)
+        if not console.is_terminal:
+            return
+        self._bar = Bar(
+            SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
+            console=console, transient=True,
+        )  # fmt: skip
+        self._bar.add_task(label, total=None)
+        self._bar.start()
+
+    @property
+    def shown(self) -> bool:
+        """Whether the spinner is drawn (on a terminal)."""
+        return self._bar is not None
+
+    def __enter__(self) -> Working:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        if self._bar is None:
+            return
+        self._bar.stop()
+        if kind is None:
+            took = duration(time.monotonic() - self.start)
+            self._bar.console.print(f"{self.label}: done in {took}", highlight=False)
+
+
 def on_terminal() -> bool:
     """Whether a `Progress` on stderr is drawn: stderr is a terminal (``FORCE_COLOR`` asks
     for colour, not for a bar in a log). Checked without importing rich."""
