@@ -69,7 +69,7 @@ def test_languages_complete_to_the_named_games() -> None:
 
 
 def test_languages_of_a_variant_in_the_working_folder(elsewhere: Path) -> None:
-    assert sorted(complete("sheets", "house-rules", "--lang", "")) == ["de", "en"]
+    assert sorted(complete("sheets", "house-rules", "--lang", "")) == ["de", "en", "fr"]
 
 
 def test_targets_papers_and_decks_complete() -> None:
@@ -84,7 +84,7 @@ def test_a_broken_rules_folder_completes_to_what_it_can(elsewhere: Path) -> None
     and nothing is printed but the values."""
     (elsewhere / "rules" / "broken.yaml").write_bytes(b"id: [\n\xff\xfe")
     assert complete("show", "h") == ["house-rules"]
-    assert sorted(complete("cards", "house-rules", "--lang", "")) == ["de", "en"]
+    assert sorted(complete("cards", "house-rules", "--lang", "")) == ["de", "en", "fr"]
 
 
 def test_card_ids_complete_from_the_named_game() -> None:

@@ -27,7 +27,7 @@ HOUSE = """\
 # yaml-language-server: $schema=../schema/variant.schema.json
 id: house
 extends: spice-road
-name: {en: House, de: Haus}
+name: {en: House, de: Haus, fr: House}
 caravan_limit: 12
 cards:
   merchant:
@@ -54,7 +54,7 @@ rules/house.yaml:10:36: error C302: unknown resource code X in 'RRXR' \
 10 |       - {kind: trade, pay: B, get: RRXR}
    |                                    ^^^^
    = hint: the ladder's codes are YRGB
-checked 1 game (house) in 7 files under rules/, <bundled>: 2 errors, 0 warnings
+checked 1 game (house) in 8 files under rules/, <bundled>: 2 errors, 0 warnings
 """
 
 
@@ -177,7 +177,7 @@ def test_sarif_is_valid_against_the_sarif_2_1_0_schema(house: Path) -> None:
         ("caravan_limit: twelve  # a comment", 16, "a.yaml", "twelve"),
         ("  - {kind: swap, pay: R}", 12, "a.yaml", "swap"),
         ("  - {kind: trade, pay: R}", 5, "a.yaml", "{kind: trade, pay: R}"),
-        ('  name: {en: "A, B", de: C}', 14, "a.yaml", '"A, B"'),
+        ('  name: {en: "A, B", de: C, fr: "A, B"}', 14, "a.yaml", '"A, B"'),
         ("  text: A caravan holds at most 12", 9, "a.yaml", "A caravan holds at most 12"),
         ("r-yyy,trade,R,YXY,1", 15, "deck.csv", "YXY"),
         ("r-yyy\ttrade\tR\tYXY", 15, "deck.tsv", "YXY"),

@@ -42,7 +42,8 @@ def test_new_show_edit_validate_build_sheets_in_an_empty_folder(tmp_path, monkey
     assert {p.name for p in tmp_path.iterdir()} == {"rules", "schema", "README.md"}
     assert (tmp_path / "schema" / "variant.schema.json").is_file()
     assert (
-        'name: {en: "Century: Spice Road – House", de: "Century: Die Gewürzstraße – House"}' in text
+        'name: {en: "Century: Spice Road – House", de: "Century: Die Gewürzstraße – House", '
+        'fr: "Century: La Route des épices – House"}' in text
     )
     # the commands the file's own comment names work as written, here
     named = re.findall(r"`?(century (?:show|sheets|play) house)`?", text)
@@ -114,7 +115,7 @@ def test_a_variants_value_is_where_its_errors_stand(tmp_path, monkeypatch):
     text = invoke(tmp_path, monkeypatch, "validate").stderr
     assert str(package_dir("data")) not in text and "site-packages" not in text
     summary = text.strip().splitlines()[-1]
-    assert summary.startswith("checked 1 game (house) in 7 files") and len(summary) <= 100
+    assert summary.startswith("checked 1 game (house) in 8 files") and len(summary) <= 100
 
 
 def test_the_summary_fits_the_terminal(tmp_path, monkeypatch):
@@ -149,7 +150,7 @@ def test_titles_are_asked_for_or_derived(tmp_path, monkeypatch):
     )
     assert made.exit_code == 0, made.output
     text = (tmp_path / "rules" / "night-market.yaml").read_text("utf-8")
-    assert 'name: {en: "Night Market", de: "Nachtmarkt"}' in text
+    assert 'name: {en: "Night Market", de: "Nachtmarkt", fr: "Night Market"}' in text
     refused = invoke(tmp_path, monkeypatch, "new", "x", "--from", "spice-road", "--title", "fr=X")
     assert refused.exit_code == 2 and "'fr' is not a language of the game" in refused.stderr
     missing = invoke(tmp_path, monkeypatch, "new", "y")

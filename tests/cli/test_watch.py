@@ -317,7 +317,7 @@ def test_watch_never_watches_the_bundled_data_a_variant_extends(tmp_path, watchi
     watch = watching(tmp_path, "--target", "ruleset")
     first = watch.until(r"^watching ")
     assert first[-1] == "watching rules/ (1 file); Ctrl-C stops", first
-    assert first[0].startswith("checked 1 game (house) in 7 files under rules/, <bundled>:")
+    assert first[0].startswith("checked 1 game (house) in 8 files under rules/, <bundled>:")
     variant = tmp_path / "rules" / "house.yaml"
     save(variant, variant.read_text("utf-8") + "caravan_limit: 11\n")
     again = watch.until(r"^built build/house in ")

@@ -60,14 +60,15 @@ def test_a_variants_changes_are_exported(tmp_path, monkeypatch):
     (tmp_path / "rules").mkdir()
     (tmp_path / "rules" / "house.yaml").write_text(
         "id: house\nextends: spice-road\ncards:\n  merchant:\n    remove: [r-yyy]\n"
-        "    add: [{kind: trade, pay: B, get: RRRR, name: {en: Spice Bazaar, de: Basar}}]\n",
+        "    add: [{kind: trade, pay: B, get: RRRR,"
+        " name: {en: Spice Bazaar, de: Basar, fr: Bazar}}]\n",
         encoding="utf-8",
     )
     result = invoke(tmp_path, monkeypatch, "deck", "export", "house", "merchant")
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
-    assert lines[0] == "kind,get,pay,steps,name.en,name.de"
-    assert "trade,RRRR,B,,Spice Bazaar,Basar" in lines
+    assert lines[0] == "kind,get,pay,steps,name.en,name.de,name.fr"
+    assert "trade,RRRR,B,,Spice Bazaar,Basar,Bazar" in lines
     assert "trade,YYY,R," not in lines
     assert len(lines) == 1 + 43
 
@@ -156,7 +157,8 @@ def test_export_refuses_what_a_spreadsheet_would_run(tmp_path, monkeypatch):
     (tmp_path / "rules").mkdir()
     (tmp_path / "rules" / "house.yaml").write_text(
         "id: house\nextends: spice-road\ncards:\n  merchant:\n"
-        "    add: [{kind: gain, get: BB, name: {en: '=HYPERLINK(1)', de: Basar}}]\n",
+        "    add: [{kind: gain, get: BB,"
+        " name: {en: '=HYPERLINK(1)', de: Basar, fr: '=HYPERLINK(1)'}}]\n",
         encoding="utf-8",
     )
     result = invoke(tmp_path, monkeypatch, "deck", "export", "house", "merchant", "-o", "m.csv")
@@ -196,7 +198,8 @@ def test_export_never_replaces_a_file_unasked_nor_an_input(tmp_path, monkeypatch
 
 COMPOSED = (
     "id: house\nextends: spice-road\ncards:\n  merchant:\n    add:\n"
-    "      - {effect: [gain: YY, upgrade: 1], name: {en: 'Mixed, Bag', de: Beutel}}\n"
+    "      - {effect: [gain: YY, upgrade: 1],"
+    " name: {en: 'Mixed, Bag', de: Beutel, fr: 'Mixed, Bag'}}\n"
     "      - {effect: [choose: [[gain: YYY], [upgrade: 2]]], copies: 2}\n"
     "      - {effect: [{repeat: [pay: Y, gain: R], max: 2}]}\n"
     "      - {effect: [pay_any: 2, gain: B], id: bag}\n"

@@ -25,7 +25,7 @@ def project(tmp_path: Path) -> Path:
     (root / "rules").mkdir(parents=True)
     (root / "cards" / "my").mkdir(parents=True)
     (root / "rules" / "my-game.yaml").write_text(
-        "id: my-game\nextends: spice-road\nname: {en: My game, de: Mein Spiel}\n"
+        "id: my-game\nextends: spice-road\nname: {en: My game, de: Mein Spiel, fr: My game}\n"
         "decks: {merchant: ../cards/my/merchant.yaml}\n",
         encoding="utf-8",
     )

@@ -26,6 +26,7 @@ def theme_blind(ruleset: Ruleset) -> dict:
         sources=(),
         source_hash="",
         terms={},
+        forms={},
         resources=tuple(replace(r, code="", colour="", name={}) for r in ruleset.resources),
         coins=tuple(replace(c, colour="", name={}) for c in ruleset.coins),
         merchant_deck=tuple(replace(c, id="") for c in ruleset.merchant_deck),
@@ -46,7 +47,11 @@ def test_golem_equals_spice_road_but_for_the_theme(bundled):
         "pink crystal",
     ]
     assert golem.coins[0].name["en"] == "copper coin" and golem.coins[0].value == 3
-    assert golem.terms["point_cards"] == {"en": "golem cards", "de": "Golemkarten"}
+    assert golem.terms["point_cards"] == {
+        "en": "golem cards",
+        "de": "Golemkarten",
+        "fr": "cartes golem",
+    }
     # the re-theme carries the new codes into derived card ids
     assert "yy-b" in [c.id for c in golem.merchant_deck]
     assert golem.extends == ("spice-road",)
@@ -157,7 +162,7 @@ cards:
   merchant:
     remove: [yy-g]
     add:
-      - {effect: [gain: YY, upgrade: 1], name: {en: Mix, de: Mischung}}
+      - {effect: [gain: YY, upgrade: 1], name: {en: Mix, de: Mischung, fr: Mix}}
       - effect:
           - choose:
               - [gain: YYY]
@@ -182,7 +187,7 @@ def test_show_writes_a_cards_steps_on_one_line(run, tmp_path):
     result = run("show", "mixed", "--rules", str(tmp_path))
     assert result.exit_code == 0, result.output
     lines = [line.split("  # ")[0].strip() for line in result.stdout.splitlines()]
-    assert "- {effect: [gain: YY, upgrade: 1], name: {en: Mix, de: Mischung}}" in lines
+    assert "- {effect: [gain: YY, upgrade: 1], name: {en: Mix, de: Mischung, fr: Mix}}" in lines
     assert "- {effect: [choose: [[gain: YYY], [upgrade: 2]]]}" in lines
     assert '- {effect: [{repeat: [pay: "Y", gain: R], max: 2}, pay_any: 1]}' in lines
     assert any(

@@ -19,7 +19,8 @@ cards:
   merchant:
     add:
       - {effect: [gain: YY, upgrade: 1]}
-      - {effect: [choose: [[gain: YYY], [upgrade: 2]]], name: {en: Crossroads, de: Kreuzweg}}
+      - effect: [choose: [[gain: YYY], [upgrade: 2]]]
+        name: {en: Crossroads, de: Kreuzweg, fr: Carrefour}
       - {effect: [pay_any: 2, gain: B]}
       - {effect: [{repeat: [pay: Y, gain: R], max: 2}]}
       - {effect: [choose: [[gain: GG], [{repeat: [pay: R, gain: G], max: 3}]]]}
@@ -31,38 +32,51 @@ COMPOSED_SENTENCES: dict[str, dict[str, str]] = {
     "+yy.up1": {
         "en": "Take 2 turmeric, then upgrade 1 spice by one rank.",
         "de": "Nimm 2 Kurkuma, dann wandle 1 Gewürz um eine Stufe um.",
+        "fr": "Prenez 2 curcuma, puis améliorez 1 épice d’un rang.",
     },
     "{+yyy/up2}": {
         "en": "Choose one: [take 3 turmeric] or [make 1 or 2 upgrades of one rank each, on one"
         " spice or several].",
         "de": "Wähle eine Möglichkeit: [nimm 3 Kurkuma] oder [führe 1 oder 2 Umwandlungen um je"
         " eine Stufe aus, an einem Gewürz oder an mehreren].",
+        "fr": "Choisissez une option: [prenez 3 curcuma] ou [faites 1 ou 2 améliorations d’un"
+        " rang chacune, sur une épice ou plusieurs].",
     },
     "any2-+b": {
         "en": "Pay 2 spices of your choice, then take 1 cinnamon.",
         "de": "Gib 2 Gewürze deiner Wahl ab, dann nimm 1 Zimt.",
+        "fr": "Payez 2 épices de votre choix, puis prenez 1 cannelle.",
     },
     "y-rx2": {
         "en": "Do [pay 1 turmeric, then take 1 saffron] once, and again if you like, up to twice"
         " in all.",
         "de": "Führe [gib 1 Kurkuma ab, dann nimm 1 Safran] einmal aus und nach Belieben erneut,"
         " insgesamt bis zu zweimal.",
+        "fr": "Faites [payez 1 curcuma, puis prenez 1 safran] une fois, et à nouveau si vous"
+        " le voulez, jusqu’à deux fois en tout.",
     },
     "{+gg/r-gx3}": {
         "en": "Choose one: [take 2 cardamom] or [do [pay 1 saffron, then take 1 cardamom] once,"
         " and again if you like, up to three times in all].",
         "de": "Wähle eine Möglichkeit: [nimm 2 Kardamom] oder [führe [gib 1 Safran ab, dann nimm"
         " 1 Kardamom] einmal aus und nach Belieben erneut, insgesamt bis zu dreimal].",
+        "fr": "Choisissez une option: [prenez 2 cardamome] ou [faites [payez 1 safran, puis"
+        " prenez 1 cardamome] une fois, et à nouveau si vous le voulez, jusqu’à trois fois en"
+        " tout].",
     },
 }
-"""Each composed card's id and its sentence on the rule sheet, in both languages."""
+"""Each composed card's id and its sentence on the rule sheet, in every language."""
 
 
 _GAINS = ("YY", "YYY", "R", "YR", "G", "RR", "B", "YG", "YYR", "GG")
 _NAMES = (
-    {"en": "Crossroads", "de": "Kreuzweg"},
-    {"en": "Caravanserai of the Salt Road", "de": "Karawanserei an der Salzstraße"},
-    {"en": "Night Market", "de": "Nachtmarkt"},
+    {"en": "Crossroads", "de": "Kreuzweg", "fr": "Carrefour"},
+    {
+        "en": "Caravanserai of the Salt Road",
+        "de": "Karawanserei an der Salzstraße",
+        "fr": "Caravansérail de la route du sel",
+    },
+    {"en": "Night Market", "de": "Nachtmarkt", "fr": "Marché de nuit"},
 )
 
 
@@ -83,7 +97,7 @@ def composed_edits(count: int) -> str:
     for i in range(count):
         effect = shapes[i % len(shapes)](_GAINS[i // len(shapes) % len(_GAINS)], 1 + i // 10)
         name = _NAMES[i // 3 % len(_NAMES)] if i % 3 == 1 else None
-        named = f", name: {{en: {name['en']}, de: {name['de']}}}" if name else ""
+        named = f", name: {{en: {name['en']}, de: {name['de']}, fr: {name['fr']}}}" if name else ""
         lines.append(f"      - {{effect: {effect}{named}}}")
     return "\n".join(lines) + "\n"
 
@@ -91,7 +105,7 @@ def composed_edits(count: int) -> str:
 def composed_variant(folder: Path, edits: str = COMPOSED_EDITS, game: str = "composed") -> Ruleset:
     """The variant `game` (``composed``) of Spice Road with `edits` (`COMPOSED_EDITS`) added,
     written into `folder` (the current folder: `century new` writes there) and compiled."""
-    titles = ["--title", "en=Composed", "--title", "de=Zusammengesetzt"]
+    titles = ["--title", "en=Composed", "--title", "de=Zusammengesetzt", "--title", "fr=Composée"]
     made = CliRunner().invoke(cli.app, ["new", game, "--from", "spice-road", *titles])
     assert made.exit_code == 0, made.output
     path = folder / "rules" / f"{game}.yaml"

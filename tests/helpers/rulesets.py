@@ -70,7 +70,7 @@ def five_ranks(ruleset: Ruleset | None = None) -> Ruleset:
     data["id"] = "five-ranks"
     data["resources"].append(
         {"id": "violet", "code": "V", "colour": "#7B1FA2",
-         "name": {"en": "violet", "de": "Violett"}}
+         "name": {"en": "violet", "de": "Violett", "fr": "violet"}}
     )  # fmt: skip
     data["caravan_limit"] = 12
     data["seats"] = [widen(s) for s in data["seats"]]
@@ -91,7 +91,7 @@ def five_ranks(ruleset: Ruleset | None = None) -> Ruleset:
     data["value_weights"] = [*data["value_weights"], 5]
     data["coins"].append(
         {"id": "copper", "value": 2, "per_player": 1, "position": 3, "colour": "#B87333",
-         "name": {"en": "copper coin", "de": "Kupfermünze"}}
+         "name": {"en": "copper coin", "de": "Kupfermünze", "fr": "copper coin"}}
     )  # fmt: skip
     return Ruleset.from_json(data)
 

@@ -98,13 +98,13 @@ def test_a_third_language_needs_no_python(tmp_path, monkeypatch):
             target.parent.mkdir(parents=True, exist_ok=True)
             data = yaml.safe_load(path.read_text(encoding="utf-8"))
             if "languages" in data:
-                data["languages"] = [*data["languages"], "fr"]
-                data["prose"]["fr"] = "prose/century.fr.yaml"
+                data["languages"] = [*data["languages"], "it"]
+                data["prose"]["it"] = "prose/century.it.yaml"
             if data.get("lang") == "en":
-                prose = {**data, "lang": "fr"}
-                fr = target.with_name("century.fr.yaml")
+                prose = {**data, "lang": "it"}
+                fr = target.with_name("century.it.yaml")
                 fr.write_text(yaml.safe_dump(prose, allow_unicode=True), encoding="utf-8")
-            data = add_language(data, "fr", "en")
+            data = add_language(data, "it", "en")
             target.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
@@ -113,12 +113,12 @@ def test_a_third_language_needs_no_python(tmp_path, monkeypatch):
     )
     assert checked.returncode == 0, checked.stderr.decode()
     sheets = subprocess.run(
-        [sys.executable, "-m", "century", "sheets", "golem", "--lang", "fr", "--out", "out"],
+        [sys.executable, "-m", "century", "sheets", "golem", "--lang", "it", "--out", "out"],
         capture_output=True,
         env=env,
     )
     assert sheets.returncode == 0, sheets.stderr.decode()
     text = "".join(
-        page.extract_text() for page in PdfReader(tmp_path / "out" / "rules-fr-a4.pdf").pages
+        page.extract_text() for page in PdfReader(tmp_path / "out" / "rules-it-a4.pdf").pages
     )
-    assert "[fr]" in text
+    assert "[it]" in text

@@ -76,8 +76,8 @@ def test_setup_and_rules_match_the_rulebook(bundled):
         for c in game.starting_cards
     }
     assert start == {("gain", "YY", 0, 1), ("upgrade", "", 2, 1)}
-    assert game.resources[0].name == {"en": "turmeric", "de": "Kurkuma"}
-    assert game.terms["caravan"] == {"en": "caravan", "de": "Karawane"}
+    assert game.resources[0].name == {"en": "turmeric", "de": "Kurkuma", "fr": "curcuma"}
+    assert game.terms["caravan"] == {"en": "caravan", "de": "Karawane", "fr": "caravane"}
 
 
 def test_card_ids_read_well(bundled):

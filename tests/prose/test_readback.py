@@ -26,7 +26,7 @@ from century.prose.readback import Reader, read_back
 
 from helpers import bundled_rulesets, composed, composed_variant, nesting, random_effects
 
-LANGS = ("en", "de")
+LANGS = ("en", "de", "fr")
 
 MISSTATED: list[tuple[list[dict[str, Any]], dict[str, str]]] = [
     (
@@ -37,6 +37,9 @@ MISSTATED: list[tuple[list[dict[str, Any]], dict[str, str]]] = [
             "de": "Wähle eine Möglichkeit: [nimm 2 Safran] oder [gib 1 Kurkuma ab, dann nimm 1"
             " Zimt] oder [führe 1 bis 3 Umwandlungen um je eine Stufe aus, an einem Gewürz oder"
             " an mehreren].",
+            "fr": "Choisissez une option: [prenez 2 safran] ou [payez 1 curcuma, puis prenez 1"
+            " cannelle] ou [faites 1 à 3 améliorations d’un rang chacune, sur une épice ou"
+            " plusieurs].",
         },
     ),
     (
@@ -55,6 +58,9 @@ MISSTATED: list[tuple[list[dict[str, Any]], dict[str, str]]] = [
             "de": "Führe [wähle eine Möglichkeit: [gib 1 Kurkuma ab, dann nimm 1 Safran] oder"
             " [gib 1 Safran ab, dann nimm 1 Kardamom]] einmal aus und nach Belieben erneut,"
             " insgesamt bis zu dreimal, jedes Mal mit neuer Wahl.",
+            "fr": "Faites [choisissez une option: [payez 1 curcuma, puis prenez 1 safran] ou"
+            " [payez 1 safran, puis prenez 1 cardamome]] une fois, et à nouveau si vous le"
+            " voulez, jusqu’à trois fois en tout, en choisissant à nouveau chaque fois.",
         },
     ),
     (
@@ -64,6 +70,8 @@ MISSTATED: list[tuple[list[dict[str, Any]], dict[str, str]]] = [
             " once, and again if you like, up to twice in all.",
             "de": "Nimm 1 Kurkuma, dann führe [gib 1 Gewürz deiner Wahl ab, dann nimm 1"
             " Kardamom] einmal aus und nach Belieben erneut, insgesamt bis zu zweimal.",
+            "fr": "Prenez 1 curcuma, puis faites [payez 1 épice de votre choix, puis prenez 1"
+            " cardamome] une fois, et à nouveau si vous le voulez, jusqu’à deux fois en tout.",
         },
     ),
     (
@@ -73,6 +81,8 @@ MISSTATED: list[tuple[list[dict[str, Any]], dict[str, str]]] = [
             " upgrade 1 spice by one rank].",
             "de": "Gib 1 Kardamom ab, dann wähle eine Möglichkeit: [nimm 4 Kurkuma] oder [nimm 2"
             " Safran, dann wandle 1 Gewürz um eine Stufe um].",
+            "fr": "Payez 1 cardamome, puis choisissez une option: [prenez 4 curcuma] ou [prenez 2"
+            " safran, puis améliorez 1 épice d’un rang].",
         },
     ),
 ]
@@ -208,7 +218,7 @@ def test_random_effects_read_back_from_the_printed_sheet(effects):
         reader = Reader(ruleset, lang)
         pdf = sheets.sheet_pdf(ruleset, lang, "a4")
         text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages)
-        footer = re.escape(ruleset.name[lang]) + r" · [^\n]*"  # the page footer
+        footer = re.escape(prose.typeset(ruleset.name[lang], lang)) + r" · [^\n]*"  # the footer
         text = re.sub(footer, " ", text)
         for i, steps in enumerate(effects):
             parts = re.split(rf"\bQ{i:02}\b", text)
@@ -243,7 +253,7 @@ def test_validate_reports_a_sentence_that_does_not_read_back(tmp_path, monkeypat
                 r"  eff_choose: .*\n", "  eff_choose: \"either {{ options|join(' or ') }}\"\n", text
             )
         (rules / f"mine.{lang}.yaml").write_text(text, encoding="utf-8")
-    mine = "prose:\n  en: mine.en.yaml\n  de: mine.de.yaml\n"
+    mine = "prose:\n  en: mine.en.yaml\n  de: mine.de.yaml\n  fr: mine.fr.yaml\n"
     game.write_text(game.read_text("utf-8") + mine, encoding="utf-8")
     made = CliRunner().invoke(cli.app, ["validate", str(game)])
     assert made.exit_code != 0

@@ -68,7 +68,7 @@ ICON_SVG = (
 VARIANT = """\
 id: bridge
 extends: spice-road
-name: {en: "Bridge Road", de: "Brückenstraße"}
+name: {en: "Bridge Road", de: "Brückenstraße", fr: "Bridge Road"}
 look:
   card_size: bridge
   decks:

@@ -61,6 +61,7 @@ CHECKS: dict[str, Check] = {
     "C324": layout.safe_area,
     "C325": layout.text_fit,
     "C326": layout.marks,
+    "C327": languages.word_forms,
 }
 
 MODEL_CHECKS = [limits.move_tables, prose.check_prose]

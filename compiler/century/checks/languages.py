@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from century.base.diagnostics import Diagnostic
 from century.checks.context import Context
 from century.frontend.loader import Node, Path_
+from century.model.text import TextError, plural_categories
 
 
 def _texts(node: Node, path: Path_ = ()) -> Iterator[tuple[Path_, Node]]:
@@ -91,3 +92,41 @@ def prose_languages(ctx: Context) -> Iterator[Diagnostic]:
                 f"rule-sheet text {key!r} is not in the {reference!r} text",
                 key=True,
             )
+
+
+def word_forms(ctx: Context) -> Iterator[Diagnostic]:
+    """Every word of `forms` has a form for each CLDR plural category of its language (Babel's
+    data), in each case it names, and the language is one of the game's."""
+
+    languages = ctx.data["languages"]
+    for lang, words in ctx.data.get("forms", {}).items():
+        if lang not in languages:
+            yield ctx.diag(
+                ("forms", lang),
+                f"forms in {lang!r}, which is not a language of the game",
+                f"languages: {', '.join(languages)}",
+                severity="warning",
+                key=True,
+            )
+            continue
+        try:
+            categories = plural_categories(lang)
+        except TextError as err:
+            yield ctx.diag(("forms", lang), str(err), key=True)
+            continue
+        for word, forms in words.items():
+            if isinstance(forms, str):
+                continue
+            cases = sorted({key.partition(" ")[2] for key in forms})
+            for case in cases:
+                keys = [f"{c} {case}" if case else c for c in categories]
+                missing = [key for key in keys if key not in forms]
+                if missing:
+                    lacking = ", ".join(repr(key) for key in missing)
+                    yield ctx.diag(
+                        ("forms", lang, word),
+                        f"the {lang!r} forms of {word!r} lack {lacking}",
+                        f"{lang} needs a form for each of: {', '.join(categories)}"
+                        + (f" (each with {case!r})" if case else ""),
+                        key=True,
+                    )

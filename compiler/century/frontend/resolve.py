@@ -30,6 +30,9 @@ from century.model.cards import cube_paths, derived_id
 OPEN_MAPS = {("name",), ("end", "point_cards"), ("balance", "variety_bonus")}
 """Mappings whose keys a variant may add to (besides translated texts)."""
 
+OPEN_TREES = ("look", "forms")
+"""Top-level keys under which a variant may add keys at any depth."""
+
 PATCH_BY_ID = {("resources",), ("coins", "piles")}
 APPLY_FIRST = ("resources", "decks", "prose")
 """Applied before the other keys: later keys are written in the new codes and files."""
@@ -230,7 +233,7 @@ class Resolver:
             self._patch_by_id(current, value, path)
             return
         if current is None:
-            if not (path[:-1] in OPEN_MAPS or _is_text(parent) or path[0] == "look"):
+            if not (path[:-1] in OPEN_MAPS or _is_text(parent) or path[0] in OPEN_TREES):
                 self._error(
                     value.mark,
                     "C204",

@@ -76,6 +76,10 @@ def build_ruleset(
             "value_weights": data["balance"]["value_weights"],
             "variety_bonus": data["balance"]["variety_bonus"],
             "terms": data["terms"],
+            "forms": {
+                lang: {word: _forms(forms) for word, forms in words.items()}
+                for lang, words in data.get("forms", {}).items()
+            },
             "prose": {lang: doc["text"] for lang, doc in data["prose"].items()},
         }
     )
@@ -92,3 +96,9 @@ def build_ruleset(
         return ruleset
     lineage = VariantOf(base.id, base.name, changes(base, ruleset))
     return dataclasses.replace(ruleset, variant_of=lineage)
+
+
+def _forms(forms: str | Mapping[str, str]) -> dict[str, str]:
+    """A word's forms as the model keeps them (`Ruleset.forms`): one text for every form
+    is kept under ``*``."""
+    return {"*": forms} if isinstance(forms, str) else dict(forms)

@@ -158,6 +158,10 @@ class Ruleset:
     variety_bonus: Mapping[int, int]
     terms: Mapping[str, Text]
     prose: Mapping[str, Mapping[str, str]]
+    forms: Mapping[str, Mapping[str, Mapping[str, str]]] = field(default_factory=dict)
+    """The inflected forms of words by language (`century.model.text.form`): word -> form
+    key (a CLDR plural category, alone or with a case: ``"one acc"``; ``"*"``: every form)
+    -> text."""
     variant_of: VariantOf | None = None
     """The game this one extends and what it changes (None for a base game)."""
     look: Look | None = field(default=None, metadata={"json": False})

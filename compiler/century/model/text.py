@@ -10,8 +10,9 @@ first language that has one, else a fallback such as the id.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from century.model.ruleset import Ruleset
@@ -44,3 +45,47 @@ def term(ruleset: Ruleset, key: str, lang: str) -> str:
 def capital(text: str) -> str:
     """`text` with its first letter upper-case (the rest as written)."""
     return text[:1].upper() + text[1:]
+
+
+ANY_FORM = "*"
+"""The form key of a word that has one text for every number and case."""
+
+
+def plural_categories(lang: str) -> tuple[str, ...]:
+    """The CLDR plural categories of `lang` (Babel's data), ``other`` last: ``("one",
+    "other")`` for English and German, ``("many", "one", "other")`` for French."""
+    return (*sorted(_plural_rule(lang).tags), "other")
+
+
+def plural_category(lang: str, count: int) -> str:
+    """The CLDR plural category of `count` in `lang`: French ``one`` for 0 and 1, ``other``
+    for 2, ``many`` for a million; English and German ``one`` for 1 alone."""
+    category: str = _plural_rule(lang)(count)
+    return category
+
+
+@functools.cache
+def _plural_rule(lang: str) -> Any:
+    """Babel's plural rule of `lang` (read once per language); `TextError` for a language
+    Babel does not know."""
+    from babel import Locale, UnknownLocaleError
+
+    try:
+        return Locale.parse(lang).plural_form
+    except (UnknownLocaleError, ValueError):
+        raise TextError(f"no plural rules are known for language {lang!r}") from None
+
+
+def form(forms: Mapping[str, str], lang: str, count: int, case: str = "") -> str:
+    """The form of a word (its `forms` in `lang`, `century.model.ruleset.Ruleset.forms`)
+    for `count` things in `case` (none: the plain form), or `TextError` naming the form it
+    lacks. A word without forms of its own for `case` uses its plain forms there."""
+    if ANY_FORM in forms:
+        return forms[ANY_FORM]
+    category = plural_category(lang, count)
+    cased = f"{category} {case}" if case else category
+    if case and not any(key.endswith(f" {case}") for key in forms):
+        cased = category
+    if cased not in forms:
+        raise TextError(f"no {cased!r} form")
+    return forms[cased]

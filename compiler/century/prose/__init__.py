@@ -68,9 +68,12 @@ unknown placeholder is an error) against `prose_context(ruleset, lang)`:
     once, twice, ...``) from the prose keys of the same name.
 
 Filters besides Jinja's own: ``cap`` (first letter upper case, the rest untouched),
-``series(last)`` (``["a", "b", "c"]|series(" and ")`` gives ``"a, b and c"``) and
+``series(last)`` (``["a", "b", "c"]|series(" and ")`` gives ``"a, b and c"``),
 ``words(table)`` (``5|words(numbers)`` gives ``"five"``; a number past the table stays
-digits).
+digits) and ``form(count, case)`` (``t.resource|form(2)`` gives the word's form for two
+things, ``c.name|form(c.n, "acc")`` in the accusative: the forms of the word in the game's
+``forms`` for the language, chosen by the CLDR plural category of the count through Babel;
+``forms`` is that table, word -> form key -> text).
 
 Inline icons are markers in the prose: ``[[cube:CODE]]`` (one resource code),
 ``[[cubes:CODES]]``, ``[[coin:ID]]`` (a coin pile id), ``[[up]]`` (upgrade mark),
@@ -99,12 +102,12 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from century.model.cards import COMPOSED, KINDS, steps_from_json
 from century.model.ruleset import MerchantCard, Ruleset, cube_string
-from century.model.text import TextError, capital, required, shown
+from century.model.text import TextError, capital, form, required, shown
 
 REFERENCE_KEYS = (
     "ref_title",
@@ -397,6 +400,7 @@ def _tokens(steps: Any, codes: str, whole: bool, repeated: bool) -> list[str]:
 
 PHRASE_CONTEXT = (
     "lang",
+    "forms",
     "game",
     "t",
     "ranks",
@@ -703,6 +707,7 @@ def prose_context(ruleset: Ruleset, lang: str) -> dict[str, Any]:
         kinds[card.kind] = kinds.get(card.kind, 0) + card.copies
     context: dict[str, Any] = {
         "lang": lang,
+        "forms": ruleset.forms.get(lang, {}),
         "game": required(ruleset.name, lang, "the game's name"),
         "t": {k: required(v, lang, f"term {k!r}") for k, v in ruleset.terms.items()},
         "players_min": ruleset.players_min,
@@ -934,6 +939,22 @@ def _words(value: Any, table: Any) -> str:
     return str(value)
 
 
+def _form(context: Any, word: Any, count: Any, case: str = "") -> str:
+    """The form of `word` for `count` things in `case` (the ``form`` filter): the word's
+    forms in the game's data for this language (``forms``), by the CLDR plural category of
+    `count` (`century.model.text.form`); a word without forms there is a `TextError`."""
+    lang = context["lang"]
+    forms = context["forms"].get(str(word))
+    if forms is None:
+        raise TextError(
+            f"the word {str(word)!r} has no forms in {lang!r} (forms: {lang}: in the game)"
+        )
+    try:
+        return form(forms, lang, count, case)
+    except TextError as err:
+        raise TextError(f"the word {str(word)!r}: {err} in {lang!r}") from None
+
+
 def _series(values: Iterable[Any], last: str, sep: str = ", ") -> str:
     from century.prose.sandbox import joined
 
@@ -959,7 +980,15 @@ def _environment() -> Any:
 
     env = environment(_finalize)
     if "cap" not in env.filters:
-        add_filters(env, {"cap": _cap, "series": _series, "words": _words})
+        from jinja2 import pass_context
+
+        filters: dict[str, Callable[..., Any]] = {
+            "cap": _cap,
+            "series": _series,
+            "words": _words,
+            "form": pass_context(_form),
+        }
+        add_filters(env, filters)
     return env
 
 
@@ -1026,7 +1055,7 @@ def prose_texts(ruleset: Ruleset, lang: str) -> dict[str, str]:
     """Every prose string of `lang`, rendered within the sandbox's caps and one shared
     deadline and set for print (`typeset`); a bad placeholder, an unknown icon marker or a
     string past a cap raises `ProseError`."""
-    return {key: typeset(text) for key, text in _rendered(ruleset, lang).items()}
+    return {key: typeset(text, lang) for key, text in _rendered(ruleset, lang).items()}
 
 
 def check_prose_renders(ruleset: Ruleset, lang: str) -> list[tuple[MerchantCard, str, str]]:
@@ -1109,7 +1138,7 @@ def coin_texts(
             raise ProseError(lang, key, str(err), err.code) from err
         except Exception as err:  # prose is data: any failure is reported with its key
             raise ProseError(lang, key, f"{type(err).__name__}: {err}") from err
-        texts.append(typeset(_mark(text.strip(), lang, key, ruleset)))
+        texts.append(typeset(_mark(text.strip(), lang, key, ruleset), lang))
     return texts
 
 
@@ -1127,6 +1156,35 @@ _NO_BREAK = re.compile(
 )
 
 
-def typeset(text: str) -> str:
-    """`text` with no-break spaces where a line must not break (see the module docstring)."""
-    return _NO_BREAK.sub(NBSP, text)
+NNBSP = "\u202f"
+_QUOTED = re.compile(r'[“"]\s*(.*?)\s*[”"]')
+_HIGH_PUNCTUATION = re.compile(r"(?<=[^\s\u202f])[ \u00a0]*([:;?!])(?=\s|$|[)\]»])")
+_COMPOUND = re.compile(r"\b([^\W\d_]+)-(?=([^\W\d_]+)\b)")
+NB_HYPHEN = "\u2011"
+SPACED_PUNCTUATION = frozenset({"fr"})
+"""The languages whose typography puts a narrow no-break space before ``: ; ? !`` and
+inside « guillemets », and keeps a compound whose part is shorter than three letters
+("au-dessus", "complétez-la") on one line (`typeset`)."""
+
+
+def _short_compound(match: re.Match[str]) -> str:
+    short = min(len(match.group(1)), len(match.group(2))) < 3
+    return match.group(1) + (NB_HYPHEN if short else "-")
+
+
+def colon(lang: str) -> str:
+    """The colon after a bold lead (``Play: ...``) as `lang` sets it (`typeset`)."""
+    return f"{NNBSP}:" if lang in SPACED_PUNCTUATION else ":"
+
+
+def typeset(text: str, lang: str = "") -> str:
+    """`text` with no-break spaces where a line must not break (see the module docstring);
+    in a language of `SPACED_PUNCTUATION`, “quotes” become « guillemets », ``: ; ? !``
+    get a narrow no-break space before them (the data is typed without either) and the
+    hyphen of a compound with a part under three letters does not break."""
+    text = _NO_BREAK.sub(NBSP, text)
+    if lang in SPACED_PUNCTUATION:
+        text = _QUOTED.sub(f"«{NNBSP}\\1{NNBSP}»", text)
+        text = _HIGH_PUNCTUATION.sub(f"{NNBSP}\\1", text)
+        text = _COMPOUND.sub(_short_compound, text)
+    return text

@@ -47,10 +47,17 @@ def _hole(index: int) -> str:
     return f"q\ue010{index}\ue011"
 
 
+_SPACED = re.compile(r"\s+(?=[:;?!])")
+"""The space a language's typography puts before ``: ; ? !`` (`century.prose.typeset`),
+which the phrases are typed without."""
+
+
 def normal_text(text: str) -> str:
     """`text` with every run of white space (no-break spaces and line ends too) as one
-    space, and a word broken at a line end by a soft hyphen joined again."""
-    return _SPACE.sub(" ", text.replace("\u00ad", "")).strip()
+    space, and a word broken at a line end by a soft hyphen joined again; the typesetting's
+    own marks undone (a space before ``: ; ? !``, a no-break hyphen)."""
+    text = _SPACED.sub("", text.replace("\u00ad", "").replace("\u2011", "-"))
+    return _SPACE.sub(" ", text).strip()
 
 
 def _segments(text: str) -> tuple[Segment, ...]:
@@ -68,7 +75,7 @@ def _segments(text: str) -> tuple[Segment, ...]:
 
 def normal_text_inner(text: str) -> str:
     """A literal of a phrase with its white space as `normal_text` has it (ends kept)."""
-    return _SPACE.sub(" ", text)
+    return _SPACE.sub(" ", _SPACED.sub("", text.replace("\u2011", "-")))
 
 
 Hole = Callable[["_Chart", int], list[tuple[int, Any]]]

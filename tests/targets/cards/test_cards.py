@@ -45,8 +45,8 @@ CARD = (63.0, 88.0)
 
 
 def retheme(data: dict[str, Any]) -> None:
-    data["terms"]["point_card"] = {"en": "golem card", "de": "Golemkarte"}
-    data["terms"]["point_cards"] = {"en": "golem cards", "de": "Golemkarten"}
+    data["terms"]["point_card"] = {"en": "golem card", "de": "Golemkarte", "fr": "golem card"}
+    data["terms"]["point_cards"] = {"en": "golem cards", "de": "Golemkarten", "fr": "golem cards"}
 
 
 def short_merchant_deck(data: dict[str, Any]) -> None:
@@ -867,11 +867,13 @@ def test_cli_writes_a_kit_per_language(runner: CliRunner, tmp_path: Path) -> Non
         ".century-manifest.json",
         "cards-de-letter.pdf",
         "cards-en-letter.pdf",
+        "cards-fr-letter.pdf",
     ]
     assert (tmp_path / "cards-en-letter.pdf").read_bytes() == pdf(
         spice_road(), CardOptions(paper="letter", players=3, lang="en")
     )
     assert "Händlerkarten" in text((tmp_path / "cards-de-letter.pdf").read_bytes())
+    assert "Kit à imprimer" in text((tmp_path / "cards-fr-letter.pdf").read_bytes())
 
 
 @pytest.mark.slow

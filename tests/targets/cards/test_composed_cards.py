@@ -159,7 +159,11 @@ def test_tabletop_simulator_names_composed_cards_by_their_symbols(composed):
 def test_the_kit_explains_the_symbols_when_cards_are_composed(composed):
     """The kit's second page holds the legend of the card symbols for a game with composed
     cards, in its language; a game of short forms alone keeps its page as it was."""
-    legend = {"en": "Symbols on the cards", "de": "Symbole auf den Karten"}
+    legend = {
+        "en": "Symbols on the cards",
+        "de": "Symbole auf den Karten",
+        "fr": "Symboles des cartes",
+    }
     for lang, heading in legend.items():
         guide = PdfReader(io.BytesIO(render(composed, CardOptions(lang=lang)))).pages[1]
         assert heading in guide.extract_text(), lang

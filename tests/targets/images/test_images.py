@@ -128,7 +128,7 @@ def test_file_stems_are_safe_stable_and_distinct():
 def test_one_image_per_distinct_card_and_back_in_every_language():
     ruleset = spice_road()
     files = rendered()
-    assert ruleset.languages == ("en", "de")
+    assert ruleset.languages == ("en", "de", "fr")
     pngs = [name for name in files if name.endswith(".png")]
     for lang in ruleset.languages:
         expected = expected_decks(ruleset, lang)
@@ -137,7 +137,7 @@ def test_one_image_per_distinct_card_and_back_in_every_language():
             assert len(names) == len(faces), (lang, kind)
             assert f"{lang}/backs/{kind}.png" in files
         assert sum(len(f) for f in expected.values()) == 43 + 36 + 3  # spice-road: 82 cards
-    assert len(pngs) == 2 * (82 + 4)  # and four backs: the reference cards have their own
+    assert len(pngs) == 3 * (82 + 4)  # and four backs: the reference cards have their own
     assert "en/merchant/yy-g.png" in files and "de/point/yyrr.png" in files  # named by id
     assert "en/reference/reference.png" in files and "en/backs/reference.png" in files
     for name in pngs:
@@ -234,7 +234,7 @@ def test_contact_sheet_shows_every_card_with_relative_links():
     for link in re.findall(r'(?:src|href)="([^"]+)"', page):
         assert not re.match(r"[a-z]+:|/|\.\.", link), link  # relative, inside the folder
     assert "<script" not in page and "http" not in page and "@import" not in page
-    words = {"en": ("cards", "back"), "de": ("Karten", "Rückseite")}
+    words = {"en": ("cards", "back"), "de": ("Karten", "Rückseite"), "fr": ("cartes", "verso")}
     for lang in ruleset.languages:
         section = page[page.index(f'lang="{lang}">') :]
         section = section[: section.find("</section>")]
@@ -302,7 +302,7 @@ def test_images_command_errors_write_nothing(run, tmp_path):
         (["--dpi", "20"], "the resolution must be 50 to 1200 dpi, not 20"),
         (["--bleed", "11"], "bleed must be 0 to 10 mm, not 11"),
         (["--bleed", "-1"], "bleed must be 0 to 10 mm, not -1"),
-        (["--lang", "fr"], "spice-road has no language 'fr' (known: en, de)"),
+        (["--lang", "it"], "spice-road has no language 'it' (known: en, de, fr)"),
     ]
     for args, message in cases:
         result = run("images", "spice-road", *args, "--out", str(out))

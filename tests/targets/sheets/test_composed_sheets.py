@@ -44,7 +44,11 @@ def test_every_composed_card_is_explained_in_both_languages(composed, tmp_path):
     for out in ([], ["-o", "again"]):
         made = runner.invoke(cli.app, ["sheets", "composed", "-p", "a4", "-p", "letter", *out])
         assert made.exit_code == 0, made.output
-    legend = {"en": "Symbols on the cards", "de": "Symbole auf den Karten"}
+    legend = {
+        "en": "Symbols on the cards",
+        "de": "Symbole auf den Karten",
+        "fr": "Symboles des cartes",
+    }
     for lang in composed.languages:
         other = next(o for o in composed.languages if o != lang)
         for paper in PAPERS:
@@ -53,7 +57,8 @@ def test_every_composed_card_is_explained_in_both_languages(composed, tmp_path):
             assert pdf == (tmp_path / "again" / name).read_bytes(), name
             text = squash(pdf_text(pdf))
             assert squash(legend[lang]) in text
-            assert squash("Crossroads" if lang == "en" else "Kreuzweg") in text
+            title = {"en": "Crossroads", "de": "Kreuzweg", "fr": "Carrefour"}[lang]
+            assert squash(title) in text
             for card_id, sentence in COMPOSED_SENTENCES.items():
                 assert squash(sentence[lang]) in text, (lang, paper, card_id)
                 assert squash(sentence[other]) not in text, (lang, paper, card_id)
@@ -111,7 +116,7 @@ def test_composed_sentences_nest(composed):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("without", "code"), [(("de",), "C315"), (("en", "de"), "C401")])
+@pytest.mark.parametrize(("without", "code"), [(("de",), "C315"), (("en", "de", "fr"), "C401")])
 def test_a_missing_phrase_is_reported_not_printed_in_english(composed, tmp_path, without, code):
     """A prose file without a phrase of the composer: `century validate` names it (C315 when
     another language has it, C401 when none has) and the sheet is refused; nothing falls
@@ -125,7 +130,7 @@ def test_a_missing_phrase_is_reported_not_printed_in_english(composed, tmp_path,
         kept = [line for line in lines if not (cut and line.startswith("  eff_choose:"))]
         (rules / f"mine.{lang}.yaml").write_text("\n".join(kept) + "\n", encoding="utf-8")
     game = rules / "composed.yaml"
-    mine = "prose:\n  en: mine.en.yaml\n  de: mine.de.yaml\n"
+    mine = "prose:\n  en: mine.en.yaml\n  de: mine.de.yaml\n  fr: mine.fr.yaml\n"
     game.write_text(game.read_text("utf-8") + mine, encoding="utf-8")
     made = CliRunner().invoke(cli.app, ["validate", str(game)])
     assert made.exit_code != 0

@@ -25,8 +25,16 @@ MM_PER_PT = 25.4 / 72
 SPICE_WORDS = (
     "spice", "gewürz", "turmeric", "kurkuma", "saffron", "safran",
     "cardamom", "kardamom", "cinnamon", "zimt",
+    "épice", "curcuma", "cardamome", "cannelle",
 )  # fmt: skip
 
+
+CRYSTAL_FORMS = (
+    ("cristal", "cristaux"),
+    ("carte cristaux", "cartes cristaux"),
+    ("carte golem", "cartes golem"),
+)
+"""The French forms of the re-theme's counted words."""
 
 # -- helpers -------------------------------------------------------------------------------
 
@@ -34,19 +42,28 @@ SPICE_WORDS = (
 def retheme(data: dict[str, Any]) -> None:
     """Rename every resource, coin and themed term (a Golem-like re-theme, in the test)."""
     data["id"] = "crystal-test"
-    data["name"] = {"en": "Crystal Quarry", "de": "Kristallbruch"}
-    names = [("amber", "Bernstein"), ("jade", "Jade"), ("topaz", "Topas"), ("ruby", "Rubin")]
-    for resource, (en, de) in zip(data["resources"], names, strict=True):
-        resource["name"] = {"en": f"{en} crystal", "de": f"{de}kristall"}
+    data["name"] = {"en": "Crystal Quarry", "de": "Kristallbruch", "fr": "Carrière de cristal"}
+    names = [
+        ("amber", "Bernstein", "ambre"),
+        ("jade", "Jade", "jade"),
+        ("topaz", "Topas", "topaze"),
+        ("ruby", "Rubin", "rubis"),
+    ]
+    for resource, (en, de, fr) in zip(data["resources"], names, strict=True):
+        resource["name"] = {"en": f"{en} crystal", "de": f"{de}kristall", "fr": f"cristal {fr}"}
     data["terms"].update(
-        resource={"en": "crystal", "de": "Kristall"},
-        resources={"en": "crystals", "de": "Kristalle"},
-        one_resource={"en": "one crystal", "de": "einen Kristall"},
-        gain_card={"en": "crystal card", "de": "Kristallkarte"},
-        gain_cards={"en": "crystal cards", "de": "Kristallkarten"},
-        point_card={"en": "golem card", "de": "Golemkarte"},
-        point_cards={"en": "golem cards", "de": "Golemkarten"},
+        resource={"en": "crystal", "de": "Kristall", "fr": "cristal"},
+        resources={"en": "crystals", "de": "Kristalle", "fr": "cristaux"},
+        one_resource={"en": "one crystal", "de": "einen Kristall", "fr": "un cristal"},
+        gain_card={"en": "crystal card", "de": "Kristallkarte", "fr": "carte cristaux"},
+        gain_cards={"en": "crystal cards", "de": "Kristallkarten", "fr": "cartes cristaux"},
+        point_card={"en": "golem card", "de": "Golemkarte", "fr": "carte golem"},
+        point_cards={"en": "golem cards", "de": "Golemkarten", "fr": "cartes golem"},
     )
+    data["forms"]["fr"] = {
+        **data["forms"]["fr"],
+        **{w: {"one": w, "many": p, "other": p} for w, p in CRYSTAL_FORMS},
+    }
 
 
 def pdf_text(pdf: bytes) -> str:
@@ -163,8 +180,9 @@ def test_retheme_never_names_a_spice(base):
     for lang in themed.languages:
         text = pdf_text(sheets.sheet_pdf(themed, lang)).lower()
         assert [w for w in SPICE_WORDS if w in text] == []
-        assert ("jade crystal" if lang == "en" else "jadekristall") in text
-        assert ("golem cards" if lang == "en" else "golemkarten") in text
+        jade = {"en": "jade crystal", "de": "jadekristall", "fr": "cristal jade"}
+        golem = {"en": "golem cards", "de": "golemkarten", "fr": "cartes golem"}
+        assert jade[lang] in text and golem[lang] in text
 
 
 @pytest.mark.slow
@@ -175,7 +193,7 @@ def test_bundled_golem_variant_never_names_a_spice(bundled):
     assert golem.variant_of is not None
     for lang in golem.languages:
         text = pdf_text(sheets.sheet_pdf(golem, lang)).lower()
-        base = golem.variant_of.name[lang].lower()
+        base = prose.typeset(golem.variant_of.name[lang], lang).lower()
         assert base in text  # the box of differences names the game it re-themes
         assert [w for w in SPICE_WORDS if w in text.replace(base, "")] == []
 
@@ -221,7 +239,7 @@ def test_three_coin_piles_and_tie_break_from_data(base):
     def edit(data):
         data["coins"].append(
             {"id": "bronze", "value": 7, "per_player": 1, "position": 3, "colour": "#8D6E63",
-             "name": {"en": "bronze coin", "de": "Bronzemünze"}}
+             "name": {"en": "bronze coin", "de": "Bronzemünze", "fr": "bronze coin"}}
         )  # fmt: skip
         data["tie_break"] = "shared"
 
@@ -338,7 +356,7 @@ def test_cli_defaults_to_every_language_on_a4(run, tmp_path, base):
     ("args", "code", "message"),
     [
         (("no-such-game",), 2, "unknown game"),
-        (("spice-road", "--lang", "fr"), 2, "spice-road has no language 'fr' (known: en, de)"),
+        (("spice-road", "--lang", "it"), 2, "spice-road has no language 'it' (known: en, de, fr)"),
         (("spice-road", "--paper", "a3"), 2, "'a3' is not one of"),
     ],
 )
@@ -373,7 +391,7 @@ def test_every_bundled_game_and_valid_case_renders(bundled):
     for ruleset in rulesets.values():
         for lang in ruleset.languages:
             text = pdf_text(sheets.sheet_pdf(ruleset, lang))
-            assert ruleset.name[lang] in text
+            assert prose.typeset(ruleset.name[lang], lang).replace("\u00a0", " ") in text
             assert " ".join(r.name[lang] for r in ruleset.resources) in text  # the ladder
 
 

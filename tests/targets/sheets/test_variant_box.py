@@ -67,6 +67,14 @@ BUNDLED_BOXES = {
         "Unterschiede zu Century: Die Gewürzstraße",
         "Dieselben Regeln und Karten; nur Namen und Farben sind anders.",
     ],
+    ("spice-road-classic", "fr"): [
+        "Différences avec Century : La Route des épices",
+        "Fin de la partie à deux ou trois joueurs : 5 cartes de points au lieu de 6.",
+    ],
+    ("golem", "fr"): [
+        "Différences avec Century : La Route des épices",
+        "Mêmes règles et cartes ; seuls les noms et les couleurs changent.",
+    ],
 }
 
 
@@ -93,11 +101,11 @@ caravan_limit: 12
 end:
   point_cards: {4: 4, 5: 4}
 resources:
-  cinnamon: {name: {en: clove, de: Nelke}}
+  cinnamon: {name: {en: clove, de: Nelke, fr: girofle}}
 cards:
   merchant:
     remove: [r-yyy]
-    add: [{kind: trade, pay: B, get: RRRR, name: {en: Bazaar, de: Basar}}]
+    add: [{kind: trade, pay: B, get: RRRR, name: {en: Bazaar, de: Basar, fr: Bazar}}]
   point:
     replace:
       yyrr: {cost: YYRR, points: 7}
@@ -122,11 +130,24 @@ HOUSE_BOXES = {
         "Punktekarten: eine geändert (Y Y R R: 7 statt 6 Punkte).",
         "Neue Namen: Nelke B statt Zimt.",
     ],
+    "fr": [
+        "Différences avec Century : La Route des épices",
+        "Limite de la caravane : 12 épices au lieu de 10.",
+        "Fin de la partie à quatre ou cinq joueurs : 4 cartes de points au lieu de 5.",
+        "Cartes marchand : une ajoutée (Bazar B ⇓ R R R R), une retirée (R ⇓ Y Y Y).",
+        "Cartes de points : une modifiée (Y Y R R : 7 au lieu de 6 points).",
+        "Nouveaux noms : girofle B pour cannelle.",
+    ],
 }
-TITLES = {"en": "Century: Spice Road – House Rules", "de": "Century: Die Gewürzstraße – Hausregeln"}
+TITLES = {
+    "en": "Century: Spice Road – House Rules",
+    "de": "Century: Die Gewürzstraße – Hausregeln",
+    "fr": "Century: La Route des épices – Règles maison",
+}
 LINEAGE = {
     "en": "A variant of Century: Spice Road",
     "de": "Eine Variante von Century: Die Gewürzstraße",
+    "fr": "Une variante de Century : La Route des épices",
 }
 
 
@@ -203,7 +224,11 @@ def test_the_model_lists_the_changes_a_player_meets(house):
     [replaced] = found["cards_changed"]["cards"]
     assert (replaced["card"]["id"], replaced["points"]) == ("yyrr", [6, 7])
     assert found["renamed"]["resources"] == [
-        {"rank": 4, "was": {"en": "cinnamon", "de": "Zimt"}, "now": {"en": "clove", "de": "Nelke"}}
+        {
+            "rank": 4,
+            "was": {"en": "cinnamon", "de": "Zimt", "fr": "cannelle"},
+            "now": {"en": "clove", "de": "Nelke", "fr": "girofle"},
+        }
     ]
     # ruleset.json carries them, and reads back the same
     again = Ruleset.from_json(json.loads(json.dumps(house.to_json())))
@@ -261,7 +286,7 @@ def test_every_kind_of_change_is_worded_in_every_language(base):
         data["resource_points"] = [1, 1, 1, 1]
         data["tie_break"] = "shared"
         data["point_deck"][0]["points"] += 1
-        data["resources"][0]["name"] = {"en": "mustard", "de": "Senf"}
+        data["resources"][0]["name"] = {"en": "mustard", "de": "Senf", "fr": "mustard"}
 
     changed = edited(base, everything)
     lineage = VariantOf(base.id, base.name, changes(base, changed))
@@ -318,20 +343,21 @@ def test_prose_keys_of_the_box_are_checked_like_every_key(tmp_path):
     """Rule-sheet texts without a sentence of the box are a located error (C401)."""
     folder = tmp_path / "rules"
     (folder / "prose").mkdir(parents=True)
-    for lang in ("en", "de"):
+    for lang in ("en", "de", "fr"):
         text = (RULES / "prose" / f"century.{lang}.yaml").read_text("utf-8")
         short = re.sub(r"\n  chg_tie_break: >-\n(    .*\n)+", "\n", text)
         assert short != text
         (folder / "prose" / f"century.{lang}.yaml").write_text(short, encoding="utf-8")
     (folder / "mine.yaml").write_text(
         "id: mine\nextends: spice-road\n"
-        "prose: {en: prose/century.en.yaml, de: prose/century.de.yaml}\n",
+        "prose: {en: prose/century.en.yaml, de: prose/century.de.yaml,"
+        " fr: prose/century.fr.yaml}\n",
         encoding="utf-8",
     )
     found = compile_paths([folder])
     problems = [d for d in found.diagnostics if d.code == "C401"]
-    assert len(problems) == 2 and "mine" not in found.rulesets
-    for problem, lang in zip(problems, ("en", "de"), strict=True):
+    assert len(problems) == 3 and "mine" not in found.rulesets
+    for problem, lang in zip(problems, ("en", "de", "fr"), strict=True):
         assert f"({lang}) lacks keys the sheet needs: chg_tie_break" in problem.message
         assert problem.file.endswith(f"century.{lang}.yaml") and problem.line > 0
 

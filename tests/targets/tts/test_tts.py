@@ -247,7 +247,7 @@ def test_every_url_names_a_written_file(run, tmp_path):
     assert f"wrote {folder / 'spice-road-en.json'}" in result.stdout
     written = {p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()}
     used: set[str] = set()
-    for name in ("spice-road-en.json", "spice-road-de.json"):
+    for name in ("spice-road-en.json", "spice-road-de.json", "spice-road-fr.json"):
         for url in urls(json.loads((folder / name).read_text(encoding="utf-8"))):
             assert url.startswith("file:///"), url
             path = Path(urllib.request.url2pathname(urllib.parse.urlsplit(url).path))
@@ -260,7 +260,7 @@ def test_base_url_replaces_the_file_urls():
     files = kit()
     names = {
         written_name(url)
-        for name in ("spice-road-en.json", "spice-road-de.json")
+        for name in ("spice-road-en.json", "spice-road-de.json", "spice-road-fr.json")
         for url in urls(json.loads(files[name]))
     }
     assert names == {name for name in files if name.endswith(".png")}

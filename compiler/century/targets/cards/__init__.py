@@ -386,7 +386,7 @@ def document(ruleset: Ruleset, options: CardOptions) -> dict[str, Any]:
     pages = _paginate(ruleset, options, geo, text, lang, coin_list)
     cw, ch = geo.card
     return {
-        "game": typeset(shown(ruleset.name, lang, ruleset.id)),  # the cover may wrap it
+        "game": typeset(shown(ruleset.name, lang, ruleset.id), lang),  # the cover may wrap it
         "lang": lang,
         **mat_text(ruleset, lang, text),
         "resources": resources(ruleset),

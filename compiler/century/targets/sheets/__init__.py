@@ -21,6 +21,7 @@ from century.prose import (
     CHANGE_KEYS,
     SYMBOL_KEYS,
     coin_texts,
+    colon,
     effect_words,
     example_cards,
     prose_context,
@@ -91,7 +92,7 @@ def _composed_cards(ruleset: Ruleset, lang: str, context: dict[str, Any]) -> lis
             found[card.effect] = {
                 "face": merchant_face(ruleset, card, lang, deck),
                 "title": shown(card.name, lang),
-                "text": typeset(words(card.effect)),
+                "text": typeset(words(card.effect), lang),
             }
     return list(found.values())
 
@@ -138,7 +139,7 @@ def sheet_data(ruleset: Ruleset, lang: str, paper: str) -> dict[str, Any]:
     return {
         "lang": lang,
         "paper": TYPST_PAPERS[paper],
-        "title": context["game"],
+        "title": typeset(context["game"], lang),
         "players": counts,
         "resources": [
             {
@@ -171,7 +172,9 @@ def sheet_data(ruleset: Ruleset, lang: str, paper: str) -> dict[str, Any]:
         "composed": composed,
         "symbols": [key for key in SYMBOL_KEYS if composed],
         "examples": [
-            {"key": key, "lead": _lead(ruleset, text, key, lang)} for key in EXAMPLES if text[key]
+            {"key": key, "lead": _lead(ruleset, text, key, lang), "colon": colon(lang)}
+            for key in EXAMPLES
+            if text[key]
         ],
         "changes": [key for key in CHANGE_KEYS if text[key]] if ruleset.variant_of else [],
         "text": text,
