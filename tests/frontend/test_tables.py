@@ -236,7 +236,8 @@ def test_composed_cards_are_exported_in_the_effect_column_and_read_back(fmt, tmp
         assert [row[4] for row in rows[-6:]] == _CELLS
         assert ["trade", "RRRGG", "BB", "", ""] in [row[:5] for row in rows]
     (tmp_path / "rules" / "again.yaml").write_text(
-        f"id: again\nextends: spice-road\ndecks: {{merchant: ../{name}}}\n", encoding="utf-8"
+        f"id: again\nextends: spice-road\nlanguages: [en, de]\ndecks: {{merchant: ../{name}}}\n",
+        encoding="utf-8",
     )
     compiled = compile_paths([tmp_path / "rules"])
     assert not compiled.diagnostics, [d.format() for d in compiled.diagnostics]
@@ -330,7 +331,8 @@ def test_the_half_composed_market_is_exported_and_read_back(fmt, tmp_path, monke
     text = (tmp_path / name).read_text("utf-8")
     assert "choose (repeat (pay YY then gain G) | repeat (pay RR then gain B))" in text
     (tmp_path / "rules" / "again.yaml").write_text(
-        f"id: again\nextends: spice-road\ndecks: {{merchant: ../{name}}}\n", encoding="utf-8"
+        f"id: again\nextends: spice-road\nlanguages: [en, de]\ndecks: {{merchant: ../{name}}}\n",
+        encoding="utf-8",
     )
     compiled = compile_paths([tmp_path / "rules"])
     assert not compiled.diagnostics, [d.format() for d in compiled.diagnostics]
@@ -343,7 +345,7 @@ def test_cards_own_texts_are_exported_per_language_and_read_back(fmt, tmp_path, 
     comes back as the same texts, a comma and an icon mark in them."""
     (tmp_path / "rules").mkdir()
     (tmp_path / "rules" / "house.yaml").write_text(
-        "id: house\nextends: spice-road\ncards:\n  merchant:\n    add:\n"
+        "id: house\nextends: spice-road\nlanguages: [en, de]\ncards:\n  merchant:\n    add:\n"
         '      - {kind: trade, pay: B, get: RRRR, text: {en: "Pay [B], then rest.", '
         'de: "Zahle [B], dann ruhe."}}\n',
         encoding="utf-8",
@@ -356,7 +358,8 @@ def test_cards_own_texts_are_exported_per_language_and_read_back(fmt, tmp_path, 
         assert lines[0] == "kind,get,pay,steps,text.en,text.de"
         assert 'trade,RRRR,B,,"Pay [B], then rest.","Zahle [B], dann ruhe."' in lines
     (tmp_path / "rules" / "again.yaml").write_text(
-        f"id: again\nextends: spice-road\ndecks: {{merchant: ../{name}}}\n", encoding="utf-8"
+        f"id: again\nextends: spice-road\nlanguages: [en, de]\ndecks: {{merchant: ../{name}}}\n",
+        encoding="utf-8",
     )
     compiled = compile_paths([tmp_path / "rules"])
     assert not compiled.diagnostics, [d.format() for d in compiled.diagnostics]

@@ -223,3 +223,21 @@ def test_diff_matches_composed_cards_by_effect_and_shows_their_steps(run, tmp_pa
     [either] = [c for c in json.loads(result.stdout)["cards"]["changed"] if c["id"] == "either"]
     assert either["kind"] == "composed"
     assert either["effect"] == [{"choose": [[{"gain": [3, 0, 0, 0]}], [{"upgrade": 2}]]}]
+
+
+def test_a_variant_may_print_fewer_languages_than_its_base(tmp_path):
+    """A variant that keeps two of its base game's three languages compiles cleanly: the
+    base's texts in the third are not its own, so they are neither errors nor warnings; a
+    text of its own in a language it does not print still is."""
+    (tmp_path / "rules").mkdir()
+    house = tmp_path / "rules" / "house.yaml"
+    house.write_text(
+        "id: house\nextends: spice-road\nlanguages: [en, de]\nname: {en: House, de: Haus}\n",
+        encoding="utf-8",
+    )
+    compiled = compile_paths([tmp_path / "rules"])
+    assert "house" in compiled.rulesets
+    assert not compiled.diagnostics, [d.format() for d in compiled.diagnostics]
+    house.write_text(house.read_text("utf-8").replace("de: Haus}", "de: Haus, fr: Maison}"))
+    found = compile_paths([tmp_path / "rules"]).diagnostics
+    assert [(d.code, d.path) for d in found] == [("C314", "name.fr")]

@@ -26,6 +26,11 @@ def _texts(node: Node, path: Path_ = ()) -> Iterator[tuple[Path_, Node]]:
             yield from _texts(child, (*path, i))
 
 
+def _inherited(ctx: Context, path: Path_) -> bool:
+    """Whether the value at `path` was written in a game this one extends (not its own)."""
+    return bool(ctx.own) and ctx.tree.locate(path, key=True).file not in ctx.own
+
+
 def translations(ctx: Context) -> Iterator[Diagnostic]:
     """Every text in every language of the game: one diagnostic per language and file."""
     languages = ctx.data["languages"]
@@ -35,7 +40,8 @@ def translations(ctx: Context) -> Iterator[Diagnostic]:
             if lang not in node.value:
                 missing.setdefault((lang, node.mark.file), []).append(path)
         for lang in node.value:
-            if lang not in languages:
+            # a base game's text in a language this variant does not print is not its own
+            if lang not in languages and not _inherited(ctx, (*path, lang)):
                 yield ctx.diag(
                     (*path, lang),
                     f"translation {lang!r} is not a language of the game",
@@ -100,6 +106,8 @@ def word_forms(ctx: Context) -> Iterator[Diagnostic]:
 
     languages = ctx.data["languages"]
     for lang, words in ctx.data.get("forms", {}).items():
+        if lang not in languages and _inherited(ctx, ("forms", lang)):
+            continue  # a base game's forms of a language this variant does not print
         if lang not in languages:
             yield ctx.diag(
                 ("forms", lang),
