@@ -236,8 +236,7 @@ def test_composed_cards_are_exported_in_the_effect_column_and_read_back(fmt, tmp
         assert [row[4] for row in rows[-6:]] == _CELLS
         assert ["trade", "RRRGG", "BB", "", ""] in [row[:5] for row in rows]
     (tmp_path / "rules" / "again.yaml").write_text(
-        f"id: again\nextends: spice-road\nlanguages: [en, de]\ndecks: {{merchant: ../{name}}}\n",
-        encoding="utf-8",
+        f"id: again\nextends: spice-road\ndecks: {{merchant: ../{name}}}\n", encoding="utf-8"
     )
     compiled = compile_paths([tmp_path / "rules"])
     assert not compiled.diagnostics, [d.format() for d in compiled.diagnostics]
@@ -331,8 +330,7 @@ def test_the_half_composed_market_is_exported_and_read_back(fmt, tmp_path, monke
     text = (tmp_path / name).read_text("utf-8")
     assert "choose (repeat (pay YY then gain G) | repeat (pay RR then gain B))" in text
     (tmp_path / "rules" / "again.yaml").write_text(
-        f"id: again\nextends: spice-road\nlanguages: [en, de]\ndecks: {{merchant: ../{name}}}\n",
-        encoding="utf-8",
+        f"id: again\nextends: spice-road\ndecks: {{merchant: ../{name}}}\n", encoding="utf-8"
     )
     compiled = compile_paths([tmp_path / "rules"])
     assert not compiled.diagnostics, [d.format() for d in compiled.diagnostics]
