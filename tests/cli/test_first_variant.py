@@ -151,8 +151,8 @@ def test_titles_are_asked_for_or_derived(tmp_path, monkeypatch):
     assert made.exit_code == 0, made.output
     text = (tmp_path / "rules" / "night-market.yaml").read_text("utf-8")
     assert 'name: {en: "Night Market", de: "Nachtmarkt", fr: "Night Market"}' in text
-    refused = invoke(tmp_path, monkeypatch, "new", "x", "--from", "spice-road", "--title", "fr=X")
-    assert refused.exit_code == 2 and "'fr' is not a language of the game" in refused.stderr
+    refused = invoke(tmp_path, monkeypatch, "new", "x", "--from", "spice-road", "--title", "it=X")
+    assert refused.exit_code == 2 and "'it' is not a language of the game" in refused.stderr
     missing = invoke(tmp_path, monkeypatch, "new", "y")
     assert missing.exit_code == 2 and "--from GAME (known: golem, night-market," in missing.stderr
 

@@ -147,7 +147,7 @@ def test_watch_rebuilds_only_the_games_a_change_touches(tmp_path, watching):
     root = project(tmp_path)
     watch = watching(root)
     first = watch.until(r"^watching ")
-    assert "watching cards/, rules/ (11 files); Ctrl-C stops" in first
+    assert "watching cards/, rules/ (12 files); Ctrl-C stops" in first
     for game in ("copy", "spice-road", "spice-road-classic"):
         assert any(line.startswith(f"built build/{game} in ") for line in first), first
     copy_folder = (root / "build" / "copy").stat()

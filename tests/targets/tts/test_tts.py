@@ -188,6 +188,7 @@ def test_saved_object_matches_the_decks_field_by_field():
     assert sorted(n for n in files if n.endswith(".json")) == [
         "spice-road-de.json",
         "spice-road-en.json",
+        "spice-road-fr.json",
     ]
     for lang in ruleset.languages:
         check_decks(ruleset, lang, files)
@@ -400,7 +401,7 @@ def test_build_tells_targets_where_the_folder_ends_up(run, tmp_path, monkeypatch
         (["--base-url", "ftp://example.org/x"], "is not an absolute URL"),
         (["--base-url", "https://example.org/a b"], "holds the character ' '"),
         (["--base-url", "https://example.org/x?a=1"], "has a query or fragment"),
-        (["--lang", "fr"], "spice-road has no language 'fr'"),
+        (["--lang", "it"], "spice-road has no language 'it'"),
     ],
 )
 def test_tts_command_errors_write_nothing(run, tmp_path, args, message):
