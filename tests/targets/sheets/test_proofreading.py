@@ -826,6 +826,7 @@ def test_the_setup_list_is_set_ragged_right(printed):
 FREE_NOTE = {
     "de": r"\(\s*((?:[A-Z]\s*)+?)\s+(?:zählt|zählen) nicht\)",
     "en": r"\(\s*((?:[A-Z]\s*)+?)\s+(?:scores|score) nothing\)",
+    "fr": r"\(\s*((?:[A-Z]\s*)+?)\s+ne (?:rapporte|rapportent) rien\)",
 }
 """The scoring example's note on the cubes that score nothing."""
 
@@ -862,10 +863,10 @@ def test_the_scoring_example_names_the_cubes_it_means(printed):
 def numbers_read_as_a_list(text: str) -> list[str]:
     """A number closing one clause and a count opening the next, parted by a comma only, so
     they read as one list of numbers ("above card 1, 2 silver coins"; a list that goes on,
-    "seats 3, 4 and 5", is one)."""
+    "seats 3, 4 and 5", "places 3, 4 et 5", is one)."""
     plain = re.sub(f"{prose.MARK_OPEN}[^{prose.MARK_CLOSE}]*{prose.MARK_CLOSE}", " ", text)
     return re.findall(
-        r"[^\W\d_]+[ \u00a0]\d+, \d+[ \u00a0](?!(?:and|und|or|oder)\b)[^\W\d_]+", plain
+        r"[^\W\d_]+[ \u00a0]\d+, \d+[ \u00a0](?!(?:and|und|et|or|oder|ou)\b)[^\W\d_]+", plain
     )
 
 
