@@ -39,6 +39,7 @@ REGION = {"x": 6.0, "y": 58.0, "width": 51.0, "height": 22.0}
 VARIANT = f"""\
 id: laid
 extends: spice-road
+languages: [en, de]
 name: {{en: "Laid Road", de: "Gelegte Straße"}}
 look:
   layout:
