@@ -59,9 +59,9 @@ def _unread(tree: Node, lang: str, unread: list[tuple[Any, str, str]]) -> Iterat
 
     ctx = Context(tree)
     paths: dict[str, Path_] = {}
-    for deck, i, card in ctx.cards():
-        if is_merchant(card):
-            paths.setdefault(derived_id(card), ("decks", deck, "cards", i))
+    for deck, i, entry in ctx.cards():
+        if is_merchant(entry):
+            paths.setdefault(derived_id(entry), ("decks", deck, "cards", i))
     for card, sentence, why in unread:
         path = paths.get(card.id, ("prose", lang, "text"))
         yield Diagnostic.at(
