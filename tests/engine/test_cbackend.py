@@ -49,6 +49,8 @@ def _import(folder: Path, name: str) -> Any:
         sys.path.remove(str(folder))
         if earlier is not None:
             sys.modules[name] = earlier
+        else:
+            sys.modules.pop(name, None)  # no other test finds this module by the engine's name
     assert Path(module.__file__).name == extension_name(name)
     return module
 
@@ -269,11 +271,15 @@ def test_copies_and_pickles_are_independent_states(engines):
         assert twin.to_dict() == state.to_dict() and twin.record() == state.record()
         twin.play(twin.legal_moves()[0])
         assert twin.moves() != state.moves()
+    earlier = sys.modules.get("spice_road")  # the engine another test imported, if any
     sys.modules["spice_road"] = fast  # pickles name the module, as for an imported engine
     try:
         thawed = pickle.loads(pickle.dumps(state))
     finally:
-        del sys.modules["spice_road"]
+        if earlier is None:
+            del sys.modules["spice_road"]
+        else:
+            sys.modules["spice_road"] = earlier
     assert thawed.to_dict() == state.to_dict()
 
 
