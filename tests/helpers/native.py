@@ -28,23 +28,7 @@ def serve_native(folder: Path) -> Any:
     source = generate(ruleset)
     name = module_name(ruleset)
     extension, data = compile_native(source, name)
-    (folder / extension).write_bytes(data)
-    (folder / f"{name}.py").write_text(source, encoding="utf-8")
-    sys.path.insert(0, str(folder))
-    try:
-        native = importlib.import_module(name)
-    finally:
-        sys.path.remove(str(folder))
-    digest = hashlib.sha256(source.encode("utf-8")).hexdigest()
-    pure = engine_package.load_engine
-
-    def load_engine(ruleset: Any) -> Any:
-        if hashlib.sha256(generate(ruleset).encode("utf-8")).hexdigest() == digest:
-            return native
-        return pure(ruleset)
-
-    engine_package.load_engine = load_engine
-    return native
+    return _serve(folder, source, name, extension, data)
 
 
 def serve_c(folder: Path) -> Any:
@@ -62,11 +46,18 @@ def serve_c(folder: Path) -> Any:
     source = generate(ruleset)
     name = module_name(ruleset)
     extension, data, _ = compile_c(generate_c(ruleset), name)
+    return _serve(folder, source, name, extension, data)
+
+
+def _serve(folder: Path, source: str, name: str, extension: str, data: bytes) -> Any:
+    """Write the compiled engine `extension` beside its `source` in `folder`, import it, and
+    make `load_engine` return it for that very source (every other ruleset keeps the pure
+    module); the compiled module."""
     (folder / extension).write_bytes(data)
     (folder / f"{name}.py").write_text(source, encoding="utf-8")
     sys.path.insert(0, str(folder))
     try:
-        fast = importlib.import_module(name)
+        compiled = importlib.import_module(name)
     finally:
         sys.path.remove(str(folder))
     digest = hashlib.sha256(source.encode("utf-8")).hexdigest()
@@ -74,8 +65,8 @@ def serve_c(folder: Path) -> Any:
 
     def load_engine(ruleset: Any) -> Any:
         if hashlib.sha256(generate(ruleset).encode("utf-8")).hexdigest() == digest:
-            return fast
+            return compiled
         return pure(ruleset)
 
     engine_package.load_engine = load_engine
-    return fast
+    return compiled
