@@ -24,6 +24,7 @@ from century.model.cards import (
     to_steps,
 )
 from century.model.ruleset import Step
+from century.model.steps import OPTIONS, STEPS_OF, step_kind
 from century.runtime.engine import MOST_WAYS, EffectTooLarge, Way
 
 
@@ -76,14 +77,15 @@ def endless_paths(ctx: Context, steps: tuple[Step, ...]) -> list[Path_]:
 
 def _endless(steps: Sequence[Any], ranks: int, limit: int, at: Path_) -> Iterator[Path_]:
     for i, step in enumerate(steps):
-        if step[0] == "repeat":
-            inner = list(_endless(step[1], ranks, limit, (*at, i, "repeat")))
+        takes = step_kind(step[0]).takes
+        if takes == STEPS_OF:
+            inner = list(_endless(step[1], ranks, limit, (*at, i, step[0])))
             yield from inner
             if not inner and not step[2] and _goes_on(step[1], ranks, limit):
                 yield (*at, i)
-        elif step[0] == "choose":
+        elif takes == OPTIONS:
             for o, option in enumerate(step[1]):
-                yield from _endless(option, ranks, limit, (*at, i, "choose", o))
+                yield from _endless(option, ranks, limit, (*at, i, step[0], o))
 
 
 ENDLESS_PAIRS = 200

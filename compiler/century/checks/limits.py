@@ -15,6 +15,7 @@ from century.checks.context import Context
 from century.engine.size import move_bound
 from century.frontend.loader import Node, Path_, format_path
 from century.model.ruleset import Ruleset
+from century.model.steps import COUNT, STEPS
 
 NUMBER_CAPS: dict[Path_, str] = {
     ("players", "min"): "MAX_PLAYERS",
@@ -57,7 +58,8 @@ def numbers(ctx: Context) -> Iterator[Diagnostic]:
     for path, value in _numbers(ctx.data):
         name = NUMBER_CAPS.get(path)
         if name is None:
-            name = "MAX_UPGRADE_STEPS" if path[-1] in STEP_COUNTS else "MAX_NUMBER"
+            counts = path[-1] in STEP_COUNTS or STEPS.get(str(path[-1])) == COUNT
+            name = "MAX_UPGRADE_STEPS" if counts else "MAX_NUMBER"
         cap = getattr(limits, name)
         if value > cap:
             yield ctx.diag(

@@ -16,7 +16,7 @@ def check_prose(ruleset: Ruleset, tree: Node) -> Iterator[Diagnostic]:
     from century.prose import ProseError, check_prose_renders, prose_keys
 
     for lang in ruleset.languages:
-        missing = sorted(prose_keys() - set(ruleset.prose.get(lang, {})))
+        missing = sorted(prose_keys(ruleset) - set(ruleset.prose.get(lang, {})))
         if missing and lang in ruleset.prose:
             shown = ", ".join(missing[:8]) + (
                 f" and {len(missing) - 8} more" if len(missing) > 8 else ""

@@ -22,7 +22,9 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 from century import runtime as copies
 from century.base.resources import templates
 from century.engine.literals import assign
+from century.engine.steps import code as added_steps
 from century.model.ruleset import MerchantCard, Ruleset
+from century.model.steps import used
 from century.runtime import engine as runtime
 from century.runtime.engine import CoinPile, PointCard
 
@@ -174,7 +176,8 @@ def generate(ruleset: Ruleset) -> str:
     values = context(ruleset)
     constants = _template().render(**values)
     head = f"{HEADER}# Source hash: {values['source_hash_comment']}\n"
-    return head + copies.fill(copies.source("engine"), constants)
+    names = {name for card in _card_table(ruleset)[0] for name in used(card.effect)}
+    return head + copies.fill(copies.source("engine"), constants) + added_steps(names)
 
 
 def module_name(ruleset: Ruleset) -> str:

@@ -9,6 +9,8 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
+from century.engine.steps import rules
+from century.model.steps import added, used
 from century.runtime.engine import Way, effect_ways
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
@@ -18,6 +20,10 @@ _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 def ways(steps: tuple[Any, ...], ranks: int, most: int) -> tuple[Way, ...]:
     """Every way to do `steps` on a ladder of `ranks` from a caravan of at most `most` cubes
     (``effect_ways``; the words of their moves name the ranks a, b, c, ...)."""
+    names = used(steps)
+    if added(names):  # a step added to the language: the rules code with its function
+        found: tuple[Way, ...] = rules(names).effect_ways(steps, _LETTERS[:ranks], most)
+        return found
     return effect_ways(steps, _LETTERS[:ranks], most)
 
 

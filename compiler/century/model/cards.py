@@ -29,6 +29,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from century.model.steps import COUNT, CUBES, OPTIONS, STEPS, STEPS_OF, step_kind
+
 Card = Mapping[str, Any]
 """A card as written in the data."""
 
@@ -37,21 +39,9 @@ Step = tuple[Any, ...]
 ``("pay_any", n)``, ``("upgrade", n)``, ``("repeat", steps, most)`` (most 0: no bound),
 ``("choose", (steps, ...))``; cubes are vectors by rank."""
 
-CUBES, COUNT = "cubes", "count"
-"""The types of short-form fields: a cube string (a vector in the model), a whole number."""
 
 FIELDS: dict[str, str] = {"get": CUBES, "pay": CUBES, "steps": COUNT}
 """Every field a short form can have, with its type, in the schema's order."""
-
-STEPS: dict[str, str] = {
-    "gain": CUBES,
-    "pay": CUBES,
-    "pay_any": COUNT,
-    "upgrade": COUNT,
-    "repeat": "steps",
-    "choose": "options",
-}
-"""Every step of the language, with what it takes."""
 
 
 @dataclass(frozen=True)
@@ -116,7 +106,10 @@ def effect_data(card: Card) -> list[Any]:
 
 def step_name(step: Mapping[str, Any]) -> str:
     """The step a step as written is (its one key of `STEPS`)."""
-    return next(key for key in step if key in STEPS)
+    name = next((key for key in step if key in STEPS), None)
+    if name is None:
+        step_kind(next((key for key in step if key != "max"), ""))
+    return str(name)
 
 
 def cube_paths(card: Card) -> Iterator[tuple[tuple[str | int, ...], str]]:
@@ -133,15 +126,16 @@ def _step_cubes(steps: Sequence[Any], at: tuple[str | int, ...]) -> Iterator[Any
     for i, step in enumerate(steps):
         if not isinstance(step, Mapping):
             continue
-        for key in ("gain", "pay"):
-            if isinstance(step.get(key), str):
-                yield (*at, i, key), step[key]
-        if isinstance(step.get("repeat"), list):
-            yield from _step_cubes(step["repeat"], (*at, i, "repeat"))
-        if isinstance(step.get("choose"), list):
-            for o, option in enumerate(step["choose"]):
-                if isinstance(option, list):
-                    yield from _step_cubes(option, (*at, i, "choose", o))
+        for key, takes in STEPS.items():
+            value = step.get(key)
+            if takes == CUBES and isinstance(value, str):
+                yield (*at, i, key), value
+            elif takes == STEPS_OF and isinstance(value, list):
+                yield from _step_cubes(value, (*at, i, key))
+            elif takes == OPTIONS and isinstance(value, list):
+                for o, option in enumerate(value):
+                    if isinstance(option, list):
+                        yield from _step_cubes(option, (*at, i, key, o))
 
 
 def to_steps(steps: Sequence[Any], vector: Any) -> tuple[Step, ...]:
@@ -150,11 +144,12 @@ def to_steps(steps: Sequence[Any], vector: Any) -> tuple[Step, ...]:
     for step in steps:
         name = step_name(step)
         value = step[name]
-        if STEPS[name] == CUBES:
+        takes = step_kind(name).takes
+        if takes == CUBES:
             found.append((name, vector(value)))
-        elif STEPS[name] == COUNT:
+        elif takes == COUNT:
             found.append((name, int(value)))
-        elif name == "repeat":
+        elif takes == STEPS_OF:
             found.append((name, to_steps(value, vector), int(step.get("max", 0))))
         else:
             found.append((name, tuple(to_steps(option, vector) for option in value)))
@@ -166,11 +161,12 @@ def steps_json(steps: Sequence[Step]) -> list[dict[str, Any]]:
     found: list[dict[str, Any]] = []
     for step in steps:
         name = step[0]
-        if name == "repeat":
-            found.append({"repeat": steps_json(step[1]), **({"max": step[2]} if step[2] else {})})
-        elif name == "choose":
-            found.append({"choose": [steps_json(option) for option in step[1]]})
-        elif STEPS[name] == CUBES:
+        takes = step_kind(name).takes
+        if takes == STEPS_OF:
+            found.append({name: steps_json(step[1]), **({"max": step[2]} if step[2] else {})})
+        elif takes == OPTIONS:
+            found.append({name: [steps_json(option) for option in step[1]]})
+        elif takes == CUBES:
             found.append({name: list(step[1])})
         else:
             found.append({name: step[1]})
@@ -238,15 +234,10 @@ def _steps_id(steps: Sequence[Any]) -> str:
 def _step_id(step: Mapping[str, Any]) -> str:
     name = step_name(step)
     value = step[name]
-    if name == "gain":
-        return "+" + str(value).lower()
-    if name == "pay":
-        return str(value).lower() + "-"
-    if name == "pay_any":
-        return f"any{value}-"
-    if name == "upgrade":
-        return f"up{value}"
-    if name == "choose":
+    kind = step_kind(name)
+    if kind.id_part is not None:
+        return kind.id_part(value)
+    if kind.takes == OPTIONS:
         return "{" + "/".join(_steps_id(option) for option in value) + "}"
     most = f"x{step['max']}" if step.get("max") else ""
     if is_trade(value):
@@ -259,9 +250,13 @@ def depth(steps: Sequence[Any]) -> int:
     """How deep steps as written nest: 1 for plain steps, one more per repeat or choose."""
     most = 1
     for step in steps:
-        if isinstance(step, Mapping) and isinstance(step.get("repeat"), list):
-            most = max(most, 1 + depth(step["repeat"]))
-        if isinstance(step, Mapping) and isinstance(step.get("choose"), list):
-            for option in step["choose"]:
-                most = max(most, 1 + depth(option if isinstance(option, list) else []))
+        if not isinstance(step, Mapping):
+            continue
+        for key, takes in STEPS.items():
+            value = step.get(key)
+            if takes == STEPS_OF and isinstance(value, list):
+                most = max(most, 1 + depth(value))
+            elif takes == OPTIONS and isinstance(value, list):
+                for option in value:
+                    most = max(most, 1 + depth(option if isinstance(option, list) else []))
     return most

@@ -13,6 +13,7 @@ from typing import Any
 
 from century.model.cards import COMPOSED, derived_id, short_fields
 from century.model.ruleset import Change, MerchantCard, PointCard, Ruleset, Vector, frozen_map
+from century.model.steps import OPTIONS, STEPS_OF, step_kind
 
 
 def _by_rank(vector: tuple[int, ...]) -> str:
@@ -64,10 +65,11 @@ def _trim_steps(steps: tuple[Any, ...]) -> tuple[Any, ...]:
     """Steps with every cube vector trimmed (`_trim`), nested steps too."""
     found: list[Any] = []
     for step in steps:
-        if step[0] == "repeat":
-            found.append(("repeat", _trim_steps(step[1]), step[2]))
-        elif step[0] == "choose":
-            found.append(("choose", tuple(_trim_steps(option) for option in step[1])))
+        takes = step_kind(step[0]).takes
+        if takes == STEPS_OF:
+            found.append((step[0], _trim_steps(step[1]), step[2]))
+        elif takes == OPTIONS:
+            found.append((step[0], tuple(_trim_steps(option) for option in step[1])))
         elif isinstance(step[1], tuple):
             found.append((step[0], _trim(step[1])))
         else:

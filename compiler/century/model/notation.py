@@ -35,14 +35,12 @@ from typing import Any
 
 from century.base.limits import MAX_DEPTH, MAX_DIGITS
 from century.model.cards import COUNT, CUBES, STEPS, step_name
+from century.model.steps import OPTIONS as OPTIONS
+from century.model.steps import STEPS_OF as STEPS_OF
 
 THEN, BAR, MAX = "then", "|", "max"
 """The words and marks between steps: ``then`` joins steps, ``|`` parts options, ``max`` bounds
 a repeat."""
-STEPS_OF, OPTIONS = "steps", "options"
-"""What a step that holds steps takes (`STEPS`): steps (``repeat``, which may add ``max``), or
-options of steps (``choose``). The notation is read and written from `STEPS`, so a new step
-of any of its kinds is written at once."""
 
 GRAMMAR = (
     "steps are joined by 'then': gain CUBES, pay CUBES, pay_any N, upgrade N, "

@@ -107,6 +107,16 @@ from typing import Any
 
 from century.model.cards import COMPOSED, KINDS, steps_from_json
 from century.model.ruleset import MerchantCard, Ruleset, cube_string
+from century.model.steps import (
+    BUILT_IN,
+    COUNT,
+    CUBES,
+    OPTIONS,
+    REGISTRY,
+    STEPS_OF,
+    step_kind,
+    used,
+)
 from century.model.text import TextError, capital, form, required, shown
 
 REFERENCE_KEYS = (
@@ -267,17 +277,14 @@ def has_composed(ruleset: Ruleset) -> bool:
     return any(c.kind == COMPOSED for c in (*ruleset.starting_cards, *ruleset.merchant_deck))
 
 
-EFFECT_KEYS = (
-    "eff_cubes",
-    "eff_gain",
-    "eff_pay",
-    "eff_pay_any",
-    "eff_upgrade",
-    "eff_repeat",
-    "eff_choose",
-    "eff_steps",
-    "eff_sentence",
-)
+def effect_keys(names: Iterable[str] = BUILT_IN) -> tuple[str, ...]:
+    """The phrases of the sentence composer for the steps `names` (`EFFECT_KEYS`: those of
+    the language itself)."""
+    phrases = (kind.phrase for name, kind in REGISTRY.items() if name in names)
+    return ("eff_cubes", *phrases, "eff_steps", "eff_sentence")
+
+
+EFFECT_KEYS = effect_keys()
 """The phrases of the sentence composer (`effect_sentence`): one per step of the card
 language (``eff_<step>``), the cubes of a gain or payment (``eff_cubes``), steps in a row
 (``eff_steps``) and the whole sentence (``eff_sentence``). They are rendered per step with
@@ -289,13 +296,18 @@ PILE_KEYS = ("lbl_coin_pile",)
 (`coin_texts`), not with the rest of the prose."""
 
 
-def prose_keys() -> frozenset[str]:
+def prose_keys(ruleset: Ruleset | None = None) -> frozenset[str]:
     """Every key a rule-sheet text file must have: `PROSE_KEYS`, for each card kind in
     `KINDS` and for composed cards its title and its text (``card_<kind>_title``,
-    ``card_<kind>``), the phrases of the sentence composer (`EFFECT_KEYS`), and the sentence
-    of each kind of change a variant makes (`CHANGE_KEYS`)."""
+    ``card_<kind>``), the phrases of the sentence composer (`EFFECT_KEYS`, and that of each
+    step added to the language that `ruleset` uses), and the sentence of each kind of change
+    a variant makes (`CHANGE_KEYS`)."""
     kinds = {f"card_{kind}{end}" for kind in (*KINDS, COMPOSED) for end in ("_title", "")}
-    return PROSE_KEYS | kinds | set(EFFECT_KEYS) | set(CHANGE_KEYS)
+    phrases = set(EFFECT_KEYS)
+    if ruleset is not None:
+        cards = (*ruleset.starting_cards, *ruleset.merchant_deck)
+        phrases |= set(effect_keys(used(step for card in cards for step in card.effect)))
+    return PROSE_KEYS | kinds | phrases | set(CHANGE_KEYS)
 
 
 """The prose keys the printed output reads (rule sheet, reference card, print-and-play kit);
@@ -375,26 +387,26 @@ def _tokens(steps: Any, codes: str, whole: bool, repeated: bool) -> list[str]:
     found: list[str] = []
     alone = whole and len(steps) == 1
     for i, step in enumerate(steps):
-        name = step[0]
-        paid = i > 0 and steps[i - 1][0] in ("pay", "pay_any")
-        if name == "gain":
-            found += ([] if i == 0 or paid else ["+"]) + ["cubes:" + cube_string(codes, step[1])]
-        elif name in ("pay", "pay_any"):
-            cubes = ["cubes:" + cube_string(codes, step[1])] if name == "pay" else ["any"] * step[1]
-            found += [*cubes, "arrow" if repeated else "pay"]
-        elif name == "upgrade":
-            found += ["up"] * step[1]
-        elif name == "repeat":
+        kind = step_kind(step[0])
+        paid = i > 0 and step_kind(steps[i - 1][0]).pays
+        if kind.takes == CUBES:
+            plus = [] if i == 0 or paid or kind.pays else ["+"]
+            found += [*plus, "cubes:" + cube_string(codes, step[1])]
+        elif kind.takes == COUNT:
+            found += [kind.mark or f"sign:{kind.sign}"] * step[1]
+        elif kind.takes == STEPS_OF:
             body = _tokens(step[1], codes, False, not step[2])  # the trade arrow: no bound
             if alone and not step[2]:
                 found += body
             else:
                 found += ["(", *body, ")", f"≤{step[2]}×" if step[2] else "×"]
-        else:  # choose
+        elif kind.takes == OPTIONS:
             options: list[str] = []
             for o, option in enumerate(step[1]):
                 options += (["/"] if o else []) + _tokens(option, codes, False, repeated)
             found += options if alone else ["(", *options, ")"]
+        if kind.pays:
+            found.append("arrow" if repeated else "pay")
     return found
 
 
@@ -443,14 +455,14 @@ def effect_sentence(
         return parts[0] if len(parts) == 1 else say("eff_steps", steps=parts)
 
     def step_phrase(step: Any) -> str:
-        name = step[0]
-        if name in ("gain", "pay"):
-            return say(f"eff_{name}", cubes=cubes(step[1]))
-        if name in ("pay_any", "upgrade"):
-            return say(f"eff_{name}", n=step[1])
-        if name == "repeat":
-            return say("eff_repeat", steps=phrase(step[1]), most=step[2], chooses=chooses(step[1]))
-        return say("eff_choose", options=[phrase(option) for option in step[1]])
+        kind = step_kind(step[0])
+        if kind.takes == CUBES:
+            return say(kind.phrase, cubes=cubes(step[1]))
+        if kind.takes == COUNT:
+            return say(kind.phrase, n=step[1])
+        if kind.takes == STEPS_OF:
+            return say(kind.phrase, steps=phrase(step[1]), most=step[2], chooses=chooses(step[1]))
+        return say(kind.phrase, options=[phrase(option) for option in step[1]])
 
     return say("eff_sentence", text=phrase(steps))
 
@@ -469,7 +481,11 @@ def cube_part(ruleset: Ruleset, lang: str) -> Any:
 def chooses(steps: Any) -> bool:
     """Whether `steps` hold a ``choose``, at any depth (a repeat of them chooses anew each
     time: ``eff_repeat``'s ``chooses``)."""
-    return any(step[0] == "choose" or (step[0] == "repeat" and chooses(step[1])) for step in steps)
+    return any(
+        step_kind(step[0]).takes == OPTIONS
+        or (step_kind(step[0]).takes == STEPS_OF and chooses(step[1]))
+        for step in steps
+    )
 
 
 def phrase_renderer(
@@ -518,17 +534,18 @@ def _on_ladder(steps: Any, ranks: int) -> Any:
     ladder of `ranks`, or None when a vector uses a rank the ladder does not have."""
     found: list[Any] = []
     for step in steps:
-        if step[0] in ("gain", "pay"):
+        takes = step_kind(step[0]).takes
+        if takes == CUBES:
             counts = list(step[1])
             if any(counts[ranks:]):
                 return None
             found.append((step[0], tuple(counts[:ranks] + [0] * (ranks - len(counts)))))
-        elif step[0] == "repeat":
+        elif takes == STEPS_OF:
             body = _on_ladder(step[1], ranks)
             if body is None:
                 return None
             found.append((step[0], body, step[2]))
-        elif step[0] == "choose":
+        elif takes == OPTIONS:
             options = [_on_ladder(option, ranks) for option in step[1]]
             if any(option is None for option in options):
                 return None
@@ -1012,6 +1029,8 @@ def _check_marker(body: str, ruleset: Ruleset, coin_ids: set[str]) -> str | None
         return None
     if kind == "coin" and arg in coin_ids:
         return None
+    if kind == "sign" and arg in {step.sign for step in REGISTRY.values() if not step.mark}:
+        return None
     if kind == "effect" and all(
         _LITERAL.match(token) or _check_marker(token, ruleset, coin_ids) is None
         for token in arg.split()
@@ -1027,7 +1046,8 @@ def _effect_marks(tokens: str) -> str:
     for token in tokens.split():
         glued = text.endswith(("(", "+")) or token in (")",) or token.startswith("≤")
         glued = glued or (token == "×" and text.endswith(")"))
-        glued = glued or (token in ("up", "any") and text.endswith(MARK_OPEN + token + MARK_CLOSE))
+        repeats = token in ("up", "any") or token.startswith("sign:")
+        glued = glued or (repeats and text.endswith(MARK_OPEN + token + MARK_CLOSE))
         part = token if _LITERAL.match(token) else MARK_OPEN + token + MARK_CLOSE
         text += part if glued or not text else " " + part
     return text
@@ -1101,7 +1121,7 @@ def _rendered(ruleset: Ruleset, lang: str, context: dict[str, Any] | None = None
     texts = dict(items)  # plain text (no Jinja syntax) needs no rendering
     budget = Budget()
     for key, source in items:
-        if key in EFFECT_KEYS or key in PILE_KEYS:  # rendered per step or per coin pile
+        if key in effect_keys(REGISTRY) or key in PILE_KEYS:  # rendered per step or per coin pile
             texts.pop(key)
             continue
         if not _JINJA.search(source):

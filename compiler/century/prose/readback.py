@@ -33,6 +33,7 @@ from typing import Any
 
 from century.base import limits
 from century.model.ruleset import Ruleset
+from century.model.steps import COUNT, CUBES, STEPS
 
 _HOLE = re.compile("([qQ])\ue010(\\d+)\ue011")
 """A hole in a rendered phrase: its index, and whether the phrase capitalised it."""
@@ -95,6 +96,12 @@ class Reader:
         self._say = phrase_renderer(ruleset, lang, context)
         self._part = cube_part(ruleset, lang)
         self._cache: dict[Any, Any] = {}
+        phrases = ruleset.prose.get(lang, {})
+        self.leaves = {
+            takes: [n for n, t in STEPS.items() if t == takes and f"eff_{n}" in phrases]
+            for takes in (CUBES, COUNT)
+        }
+        """The leaf steps by what they take, those the language has a phrase for."""
 
     # -- the grammar, from the phrases ------------------------------------------------------
 
@@ -282,10 +289,10 @@ class _Chart:
         def make() -> list[tuple[int, Any]]:
             reader = self.reader
             found: list[tuple[int, Any]] = []
-            for name in ("gain", "pay"):
+            for name in reader.leaves[CUBES]:
                 for end, values in self.match(reader.holding(name), at, {0: _cubes}):
                     found.append((end, (name, values[0])))
-            for name in ("pay_any", "upgrade"):
+            for name in reader.leaves[COUNT]:
                 for text, n in reader.counted(name).items():
                     if text and self.text.startswith(text, at):
                         found.append((at + len(text), (name, n)))

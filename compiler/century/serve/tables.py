@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from century.engine.choices import Choice, group_moves, split_move
+from century.model.steps import COUNT, OPTIONS, STEPS_OF, step_kind
 from century.model.text import shown
 from century.serve.names import effect_words, phrase
 from century.serve.store import Status, Store, Stored, StoreError
@@ -515,13 +516,13 @@ def _walk(
     """Read `words` (taken from the front) along `steps`, saying each choice; False when
     they do not fit the steps."""
     for step in steps:
-        name = step[0]
-        if name in ("upgrade", "pay_any"):
+        kind = step_kind(step[0])
+        if kind.takes == COUNT:
             if not words:
                 return False
             cubes = words.pop(0)
-            said.append(("raising " if name == "upgrade" else "paying ") + _letters(cubes))
-        elif name == "repeat":
+            said.append(kind.words + _letters(cubes))
+        elif kind.takes == STEPS_OF:
             if not words or words[0][:1] != "x" or not words[0][1:].isdigit():
                 return False
             times = int(words.pop(0)[1:])
@@ -529,7 +530,7 @@ def _walk(
             for _ in range(times):
                 if not _walk(step[1], words, said, engine):
                     return False
-        elif name == "choose":
+        elif kind.takes == OPTIONS:
             if not words or words[0][:1] != "o" or not words[0][1:].isdigit():
                 return False
             number = int(words.pop(0)[1:])

@@ -20,6 +20,7 @@ from century.base.assets import Asset
 from century.model.cards import KINDS, steps_json
 from century.model.look import CARD_MARK, Picture, card_marks, default_regions
 from century.model.ruleset import MerchantCard, PointCard, Ruleset
+from century.model.steps import BUILT_IN, CUBES, OPTIONS, STEPS_OF, step_kind
 from century.model.text import shown, term
 from century.prose import MARK_CLOSE, MARK_OPEN, REFERENCE_KEYS, colon
 from century.shared.cards.layout import CARD_H, CARD_W
@@ -81,10 +82,31 @@ def merchant_face(ruleset: Ruleset, card: MerchantCard, lang: str, deck: str) ->
         "kind": card.kind,
         "id": card.id,
         "title": title,
-        "effect": steps_json(card.effect),
+        "effect": drawn_steps(steps_json(card.effect)),
         **deck_colour(deck, ruleset),
         **face_look(ruleset, deck, card.id, lang),
     }
+
+
+def drawn_steps(steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Steps as JSON as ``faces.typ`` draws them: a built-in step as it is, a step added to the
+    language as ``added`` with its record's drawing (``sign`` per unit of a count, or its
+    ``cubes``, and ``pays``: the payment arrow after it)."""
+    found: list[dict[str, Any]] = []
+    for step in steps:
+        name = next(key for key in step if key != "max")
+        kind = step_kind(name)
+        if kind.takes == STEPS_OF:
+            found.append({**step, name: drawn_steps(step[name])})
+        elif kind.takes == OPTIONS:
+            found.append({name: [drawn_steps(option) for option in step[name]]})
+        elif name in BUILT_IN:
+            found.append(step)
+        else:
+            value = step[name]
+            drawing = {"cubes": value} if kind.takes == CUBES else {"sign": kind.sign, "n": value}
+            found.append({"added": {**drawing, "pays": kind.pays}})
+    return found
 
 
 def kind_term(ruleset: Ruleset, kind: str, plural: bool = False) -> str:

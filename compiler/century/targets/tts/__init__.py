@@ -211,13 +211,16 @@ def effect_name(steps: Any, codes: str) -> str:
     tokens = effect_tokens(steps, codes)
     text = ""
     for i, token in enumerate(tokens):
-        part = token.partition(":")[2] if token.startswith("cubes:") else _SIGNS.get(token, token)
+        marked = token.startswith(("cubes:", "sign:"))  # cubes, or an added step's sign
+        part = token.partition(":")[2] if marked else _SIGNS.get(token, token)
         if token.startswith("cubes:"):  # a gain (no arrow after it) is marked +, as in ids
             before, after = tokens[i - 1] if i else "", tokens[i + 1 : i + 2]
             gain = after not in (["arrow"], ["pay"]) and before not in ("arrow", "pay", "+")
             part = "+" + part if gain else part
         glued = text.endswith(("(", "+")) or token == ")" or token.startswith(("≤", "×"))
-        glued = glued or (token in ("up", "any") and text.endswith(part))
+        glued = glued or (
+            (token in ("up", "any") or token.startswith("sign:")) and text.endswith(part)
+        )
         text += part if glued or not text else " " + part
     return text
 
