@@ -494,3 +494,49 @@ def test_a_named_network_game_through_the_lobby_ends_with_a_rematch(
         # both at the same new table, each with a link of its own
         assert bo.url.split("#")[0] == ann.url.split("#")[0] and bo.url != ann.url
     assert page_errors == []
+
+
+def test_the_page_speaks_the_tables_language_and_each_seat_switches_its_own(browser, page_errors):
+    from century.serve.words import words
+
+    german, french = words("de"), words("fr")
+    with served("--lang", "de") as (url, _):
+        page = new_page(browser, page_errors)
+        page.goto(url)
+        page.wait_for_selector("#seat-rows .seat-row")
+        assert page.text_content("#start") == german["form.start"]
+        assert page.evaluate("() => document.documentElement.lang") == "de"
+        start_game(page, url, "spice-road", ["human", "greedy"], 9)
+        acting(page, 0)
+        assert page.text_content("#status") == "Runde 1. Platz 1: du bist am Zug."
+        assert page.text_content("#rest") == german["actions.rest"]
+        assert page.text_content("#hand-heading") == "Deine Hand (Platz 1)"
+        click_move(page, "rest")  # a move in German; the bot answers
+        logged_more(page, 1)
+        acting(page, 0)
+        heads = page.eval_on_selector_all("#seat-list h3", "hs => hs.map(h => h.textContent)")
+        assert heads == ["Platz 1 (Mensch) – du (am Zug)", "Platz 2 (greedy)"], heads
+        # this seat switches to French: the page's words and the cards' names change at once
+        page.select_option("#lang", "fr")
+        page.wait_for_selector("#status:text-is('Tour 2. Place 1 : à vous de jouer.')")
+        assert page.text_content("#rest") == french["actions.rest"]
+        assert page.text_content("#seats-heading") == french["seats.heading"]
+        card = page.locator("#hand-cards button.card").first
+        assert (card.get_attribute("aria-label") or "").startswith("Jouer ")
+        logged = page.locator("#log li").count()
+        card.click()  # a move in French: the card, and its first way when it has several
+        if page.locator("#chooser").evaluate("d => d.open"):
+            page.locator("#chooser-options button").first.click()
+        logged_more(page, logged + 1)  # the move and the bot's answer
+        acting(page, 0)
+        assert page.text_content("#status") == "Tour 3. Place 1 : à vous de jouer."
+        # kept for this seat: a reload speaks French again; the table itself stays German
+        page.reload()
+        page.wait_for_selector("#status:text-is('Tour 3. Place 1 : à vous de jouer.')")
+        assert page.text_content("#rest") == french["actions.rest"]
+        assert page.evaluate("() => document.documentElement.lang") == "fr"
+        other = new_page(browser, page_errors)
+        other.goto(url)
+        other.wait_for_selector("#seat-rows .seat-row")
+        assert other.text_content("#start") == german["form.start"]
+    assert page_errors == []

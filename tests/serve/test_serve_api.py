@@ -282,6 +282,7 @@ def test_the_log_reads_like_the_rulebook(client):
         (("nope",), "unknown game 'nope'"),
         (("--host", "my laptop"), "--host must be an IP address"),
         (("--port", "70000"), "--port must be ... at most 65535"),
+        (("--lang", "xx"), "--lang ... 'xx' is not one of en, de, fr"),
     ],
 )
 def test_serve_usage_errors_exit_2(run, args, says):

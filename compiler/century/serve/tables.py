@@ -232,6 +232,11 @@ class Table:
 
     # -- what a seat sees ----------------------------------------------------------------
 
+    def record_open(self) -> bool:
+        """Whether the game record may be given now: on the network only once the game is
+        over (or cannot go on), since it holds what no seat may see before."""
+        return not self.network or self.state.is_over() or bool(self.stalled)
+
     def snapshot(self, seats: frozenset[int]) -> dict[str, Any]:
         """The table as the holder of a token for `seats` may see it: everything on the
         table, the hands of `seats` only (the others' sizes), and the legal moves when one
@@ -290,6 +295,7 @@ class Table:
             "version": self.version,
             "game": ruleset.id,
             "title": shown(ruleset.name, self.lang, ruleset.id),
+            "lang": self.lang,
             "network": self.network,
             "players": view.players,
             "round": view.rounds() + 1,
