@@ -540,3 +540,32 @@ def test_the_page_speaks_the_tables_language_and_each_seat_switches_its_own(brow
         other.wait_for_selector("#seat-rows .seat-row")
         assert other.text_content("#start") == german["form.start"]
     assert page_errors == []
+
+
+def test_the_hand_sits_by_the_caravan_on_a_phone_and_the_actions_above_a_laptops_fold(
+    browser, page_errors
+):
+    def box(page, selector):
+        found = page.locator(selector).bounding_box()
+        assert found is not None, f"{selector} is not drawn"
+        return found
+
+    with served() as (url, _):
+        for width, height in ((390, 844), (1280, 720)):
+            context = browser.new_context(viewport={"width": width, "height": height})
+            page = context.new_page()
+            page.on("pageerror", lambda err: page_errors.append(str(err)))
+            start_game(page, url, "spice-road", ["human", "greedy", "greedy"], 70)
+            acting(page, 0)
+            page.wait_for_selector("#hand-cards img")
+            cards, actions = box(page, "#hand-cards"), box(page, ".actions")
+            caravan = box(page, "#my-caravan")
+            # the seat's own caravan, as the players' list draws it, right above its hand
+            own = page.eval_on_selector("#seat-list li[data-seat='0'] .cubes", "c => c.textContent")
+            assert page.eval_on_selector("#my-caravan .cubes", "c => c.textContent") == own
+            assert 0 <= cards["y"] - (caravan["y"] + caravan["height"]) < 40, (caravan, cards)
+            assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+            if width == 1280:  # Rest, Undo and the hand without scrolling
+                assert actions["y"] + actions["height"] <= height, actions
+            context.close()
+    assert page_errors == []

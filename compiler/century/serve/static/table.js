@@ -557,6 +557,12 @@ function renderHand(snap, moves) {
     }
     if (!ids.length) hand.append(el("li", { text: say("hand.empty") }));
   }
+  // the seat's caravan beside its hand, to judge a trade or an upgrade without scrolling
+  $("my-caravan").hidden = !visible || seatNo === null;
+  if (visible && seatNo !== null) {
+    const caravan = snap.seats[seatNo].caravan;
+    $("my-cubes").replaceChildren(cubes(caravan), el("span", { class: "hint", text: ` ${caravan.length}/${snap.limit}` }));
+  }
   const mine = visible && snap.acting !== null;
   $("rest").disabled = !(mine && moves.has("rest"));
   $("discard").hidden = !(mine && snap.discarding);
