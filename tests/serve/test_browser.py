@@ -482,9 +482,15 @@ def test_a_named_network_game_through_the_lobby_ends_with_a_rematch(
         assert texts == ["Watch"]
         ann, bo = pages[last], pages[other]
         acting(ann, last)
+        assert ann.locator("#download").is_hidden()  # no record mid-game on the network
         click_move(ann, state.moves()[-1])
         for page in (ann, bo):
             page.wait_for_selector("#result:not([hidden])")
+        with ann.expect_download() as download:  # the game over, the record is offered
+            ann.click("#download")
+        kept = tmp_path / "over.json"
+        download.value.save_as(kept)
+        assert engine.replay(json.loads(kept.read_text())).is_over()
         said = ann.text_content("#scores") or ""
         assert f"Ann (seat {last + 1}): " in said and f"Bo (seat {other + 1}): " in said
         assert "point card" in said

@@ -297,6 +297,7 @@ class Table:
             "title": shown(ruleset.name, self.lang, ruleset.id),
             "lang": self.lang,
             "network": self.network,
+            "record_open": self.record_open(),
             "players": view.players,
             "round": view.rounds() + 1,
             "current": state.current_player,

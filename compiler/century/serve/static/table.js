@@ -568,6 +568,8 @@ function renderHand(snap, moves) {
   $("discard").hidden = !(mine && snap.discarding);
   $("undo").disabled = !snap.can_undo || state.busy;
   $("undo").hidden = snap.network;
+  // the record is offered when the server gives it: on the network, once the game is over
+  $("download").hidden = !snap.record_open;
   $("download").href = `/api/tables/${encodeURIComponent(state.table)}/record?token=${encodeURIComponent(state.token)}`;
 }
 
