@@ -529,6 +529,8 @@ def test_the_page_speaks_the_tables_language_and_each_seat_switches_its_own(brow
         click_move(page, "rest")  # a move in German; the bot answers
         logged_more(page, 1)
         acting(page, 0)
+        log = page.eval_on_selector_all("#log li", "items => items.map(i => i.textContent)")
+        assert log[0].startswith("Platz 1 (Mensch) ruht sich aus"), log
         heads = page.eval_on_selector_all("#seat-list h3", "hs => hs.map(h => h.textContent)")
         assert heads == ["Platz 1 (Mensch) – du (am Zug)", "Platz 2 (greedy)"], heads
         # this seat switches to French: the page's words and the cards' names change at once

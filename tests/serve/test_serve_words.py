@@ -131,3 +131,23 @@ def test_the_server_gives_each_languages_words_and_a_tables_language(client):
         for lang in ("en", "de")
     }
     assert names["en"] != names["de"], names
+
+
+def test_the_move_log_is_written_in_the_tables_language(client):
+    made = client.post(
+        "/api/tables", json={"game": "spice-road", "seats": ["human", "human"], "seed": 3}
+    ).json()
+    headers = {"X-Seat-Token": made["links"][0]["token"]}
+    path = f"/api/tables/{made['table']}"
+    moved = client.post(f"{path}/move", json={"move": "rest", "version": 0}, headers=headers)
+    assert moved.status_code == 200, moved.text
+    play = next(m for m in moved.json()["moves"] if m["verb"] == "play")
+    way = play["options"][0]["move"]
+    moved = client.post(f"{path}/move", json={"move": way, "version": 1}, headers=headers)
+    log = [entry["text"] for entry in moved.json()["log"]]
+    assert (
+        log[0]
+        == "Platz 1 (Mensch) ruht sich aus und nimmt 0 ausgespielte Karten zurück auf die Hand."
+    )
+    assert log[1].startswith("Platz 2 (Mensch) spielt die "), log[1]
+    assert ": Karawane " in log[1] and " wird zu " in log[1], log[1]
