@@ -90,9 +90,10 @@ def serve(
         str,
         typer.Option(
             "--lang",
+            "-l",
             metavar="LANG",
-            help="The language new tables are shown in (the page's words and the cards' "
-            "names): en, de or fr; each seat can switch its own on the page. Default: the "
+            help="The language new tables are shown in (the page's words, the move log and "
+            "the cards' names); each seat can switch its own on the page. Default: the "
             "game's first language.",
             callback=_known_lang,
             show_default=False,
