@@ -126,6 +126,10 @@ def test_the_server_gives_each_languages_words_and_a_tables_language(client):
     token = table["links"][0]["token"]
     snap = client.get(f"/api/tables/{table['table']}", headers={"X-Seat-Token": token}).json()
     assert snap["lang"] == "de"
+
+
+@pytest.mark.slow  # draws the cards in two languages
+def test_the_cards_names_follow_the_language_asked_for(client):
     names = {
         lang: client.get(f"/api/games/spice-road/cards?lang={lang}").json()["coins"][0]["name"]
         for lang in ("en", "de")
