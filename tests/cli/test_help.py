@@ -26,6 +26,8 @@ WITH_TEXT = {"cards", "sheets", "images", "tts"}
 """The targets whose output has words in a language."""
 DRAWN = {"preview"}
 """The commands besides the targets that draw a game's cards in a language."""
+SHOWN = {"serve"}
+"""The commands that show a game in one language at a time, a switch away from another."""
 TEXTLESS = {"engine", "ruleset", "openspiel", "pettingzoo"}
 """The targets without: no `--lang` (and no `--paper`, which only the printed ones take)."""
 
@@ -101,7 +103,10 @@ def test_papers_in_help_are_the_layouts_and_languages_are_the_games(run, command
     if "--paper" in text:
         assert f"Paper size, {' or '.join(PAPERS)} (" in text
     if "--lang" in text:  # a game's languages are its own: help names none
-        assert "Language (repeatable; default: all of the game's)." in text
+        if command in SHOWN:
+            assert "The language new tables are shown in" in text
+        else:
+            assert "Language (repeatable; default: all of the game's)." in text
         assert not re.search(r"\b(en|de|fr)\b", text.split("--lang", 1)[1].split("--", 1)[0])
 
 
@@ -114,7 +119,7 @@ def test_lang_and_paper_are_offered_only_where_they_change_the_output(run, comma
     """The engine, ruleset and learning environments have no text to translate or print;
     only the PDFs have a paper (build and watch pass it on to them)."""
     text = help_text(run, command)
-    assert ("--lang" in text) == (command in WITH_TEXT | DRAWN)
+    assert ("--lang" in text) == (command in WITH_TEXT | DRAWN | SHOWN)
     assert ("--paper" in text) == (command in ("cards", "sheets", "build", "watch"))
     if command in TEXTLESS:
         result = run(command, "spice-road", "--lang", "en")

@@ -391,6 +391,10 @@ def test_a_box_left_open_is_not_applied_to_a_newer_table(browser, page_errors):
     assert [e for e in page_errors if "409 (Conflict)" not in e] == []  # the refusal itself
 
 
+FOCUSED = "() => document.activeElement.id || document.activeElement.tagName"
+"""Where the keyboard is: the focused element's id, else its tag (``BODY``)."""
+
+
 def test_after_rest_by_keyboard_the_next_card_is_one_tab_away(browser, page_errors):
     with served(pause=1.5) as (url, _):  # the bot answers after the page drew the rest
         page = new_page(browser, page_errors)
@@ -398,6 +402,10 @@ def test_after_rest_by_keyboard_the_next_card_is_one_tab_away(browser, page_erro
         acting(page, 0)
         page.focus("#rest")
         page.keyboard.press("Enter")
+        # the rest drawn (Rest now disabled): the focus is by the hand, not on the page's body
+        # (where a browser that fixes focus up late left it, 13 Tabs from the next card)
+        logged_more(page, 0)
+        assert page.evaluate(FOCUSED) == "hand"
         # while the bot decides, the page says so, with the seconds
         page.wait_for_selector("#thinking:not([hidden])")
         said = page.text_content("#thinking") or ""
@@ -405,6 +413,7 @@ def test_after_rest_by_keyboard_the_next_card_is_one_tab_away(browser, page_erro
         logged_more(page, 1)  # the bot answered
         page.wait_for_selector("#thinking", state="hidden")
         acting(page, 0)
+        assert page.evaluate(FOCUSED) == "hand"
         page.keyboard.press("Tab")
         assert page.evaluate("() => document.activeElement.dataset.key || ''").startswith("play")
     assert page_errors == []
@@ -473,9 +482,15 @@ def test_a_named_network_game_through_the_lobby_ends_with_a_rematch(
         assert texts == ["Watch"]
         ann, bo = pages[last], pages[other]
         acting(ann, last)
+        assert ann.locator("#download").is_hidden()  # no record mid-game on the network
         click_move(ann, state.moves()[-1])
         for page in (ann, bo):
             page.wait_for_selector("#result:not([hidden])")
+        with ann.expect_download() as download:  # the game over, the record is offered
+            ann.click("#download")
+        kept = tmp_path / "over.json"
+        download.value.save_as(kept)
+        assert engine.replay(json.loads(kept.read_text())).is_over()
         said = ann.text_content("#scores") or ""
         assert f"Ann (seat {last + 1}): " in said and f"Bo (seat {other + 1}): " in said
         assert "point card" in said
@@ -493,4 +508,81 @@ def test_a_named_network_game_through_the_lobby_ends_with_a_rematch(
         assert any(label.startswith(f"Bo (seat {other + 1})") for label in labels), labels
         # both at the same new table, each with a link of its own
         assert bo.url.split("#")[0] == ann.url.split("#")[0] and bo.url != ann.url
+    assert page_errors == []
+
+
+def test_the_page_speaks_the_tables_language_and_each_seat_switches_its_own(browser, page_errors):
+    from century.serve.words import words
+
+    german, french = words("de"), words("fr")
+    with served("--lang", "de") as (url, _):
+        page = new_page(browser, page_errors)
+        page.goto(url)
+        page.wait_for_selector("#seat-rows .seat-row")
+        assert page.text_content("#start") == german["form.start"]
+        assert page.evaluate("() => document.documentElement.lang") == "de"
+        start_game(page, url, "spice-road", ["human", "greedy"], 9)
+        acting(page, 0)
+        assert page.text_content("#status") == "Runde 1. Platz 1: du bist am Zug."
+        assert page.text_content("#rest") == german["actions.rest"]
+        assert page.text_content("#hand-heading") == "Deine Hand (Platz 1)"
+        click_move(page, "rest")  # a move in German; the bot answers
+        logged_more(page, 1)
+        acting(page, 0)
+        log = page.eval_on_selector_all("#log li", "items => items.map(i => i.textContent)")
+        assert log[0].startswith("Platz 1 (Mensch) ruht sich aus"), log
+        heads = page.eval_on_selector_all("#seat-list h3", "hs => hs.map(h => h.textContent)")
+        assert heads == ["Platz 1 (Mensch) – du (am Zug)", "Platz 2 (greedy)"], heads
+        # this seat switches to French: the page's words and the cards' names change at once
+        page.select_option("#lang", "fr")
+        page.wait_for_selector("#status:text-is('Tour 2. Place 1 : à vous de jouer.')")
+        assert page.text_content("#rest") == french["actions.rest"]
+        assert page.text_content("#seats-heading") == french["seats.heading"]
+        card = page.locator("#hand-cards button.card").first
+        assert (card.get_attribute("aria-label") or "").startswith("Jouer ")
+        logged = page.locator("#log li").count()
+        card.click()  # a move in French: the card, and its first way when it has several
+        if page.locator("#chooser").evaluate("d => d.open"):
+            page.locator("#chooser-options button").first.click()
+        logged_more(page, logged + 1)  # the move and the bot's answer
+        acting(page, 0)
+        assert page.text_content("#status") == "Tour 3. Place 1 : à vous de jouer."
+        # kept for this seat: a reload speaks French again; the table itself stays German
+        page.reload()
+        page.wait_for_selector("#status:text-is('Tour 3. Place 1 : à vous de jouer.')")
+        assert page.text_content("#rest") == french["actions.rest"]
+        assert page.evaluate("() => document.documentElement.lang") == "fr"
+        other = new_page(browser, page_errors)
+        other.goto(url)
+        other.wait_for_selector("#seat-rows .seat-row")
+        assert other.text_content("#start") == german["form.start"]
+    assert page_errors == []
+
+
+def test_the_hand_sits_by_the_caravan_on_a_phone_and_the_actions_above_a_laptops_fold(
+    browser, page_errors
+):
+    def box(page, selector):
+        found = page.locator(selector).bounding_box()
+        assert found is not None, f"{selector} is not drawn"
+        return found
+
+    with served() as (url, _):
+        for width, height in ((390, 844), (1280, 720)):
+            context = browser.new_context(viewport={"width": width, "height": height})
+            page = context.new_page()
+            page.on("pageerror", lambda err: page_errors.append(str(err)))
+            start_game(page, url, "spice-road", ["human", "greedy", "greedy"], 70)
+            acting(page, 0)
+            page.wait_for_selector("#hand-cards img")
+            cards, actions = box(page, "#hand-cards"), box(page, ".actions")
+            caravan = box(page, "#my-caravan")
+            # the seat's own caravan, as the players' list draws it, right above its hand
+            own = page.eval_on_selector("#seat-list li[data-seat='0'] .cubes", "c => c.textContent")
+            assert page.eval_on_selector("#my-caravan .cubes", "c => c.textContent") == own
+            assert 0 <= cards["y"] - (caravan["y"] + caravan["height"]) < 40, (caravan, cards)
+            assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+            if width == 1280:  # Rest, Undo and the hand without scrolling
+                assert actions["y"] + actions["height"] <= height, actions
+            context.close()
     assert page_errors == []

@@ -76,6 +76,7 @@ def test_a_table_plays_the_engines_moves_and_the_bots_answer(client):
     seen = snapshot(client, table_id, token)
     assert seen["acting"] == 0 and seen["you"] == [0]
     assert "hand" in seen["seats"][0] and "hand" not in seen["seats"][1]
+    assert seen["record_open"]  # on this computer the record is given at any time
     legal = [o["move"] for m in seen["moves"] for o in m["options"]]
     engine = load_engine(spice_road())
     assert sorted(legal) == sorted(engine.new_game(2, 5).legal_moves())
@@ -239,6 +240,10 @@ def test_network_seats_see_only_their_own_hands():
         assert refused.status_code == 409 and "seat 1" in refused.json()["error"]
         refused = client.post(f"/api/tables/{made['table']}/undo", json={}, headers=headers)
         assert refused.status_code == 409
+        # nor a record before the end: the page offers none, and the server refuses it
+        assert [s["record_open"] for s in (one, two, watch)] == [False] * 3
+        refused = client.get(f"/api/tables/{made['table']}/record", headers=headers)
+        assert refused.status_code == 403
 
 
 def test_the_server_holds_at_most_its_tables(client):
@@ -282,6 +287,7 @@ def test_the_log_reads_like_the_rulebook(client):
         (("nope",), "unknown game 'nope'"),
         (("--host", "my laptop"), "--host must be an IP address"),
         (("--port", "70000"), "--port must be ... at most 65535"),
+        (("--lang", "xx"), "--lang ... 'xx' is not one of en, de, fr"),
     ],
 )
 def test_serve_usage_errors_exit_2(run, args, says):

@@ -19,6 +19,14 @@ DEFAULT_DB = "century-tables.sqlite3"
 """Where the tables are kept when `--db` is not given: in the working folder."""
 
 
+def _known_lang(value: str) -> str:
+    from century.serve.words import languages
+
+    if value and value not in languages():
+        raise typer.BadParameter(f"{value[:20]!r} is not one of {', '.join(languages())}")
+    return value
+
+
 def serve(
     game: Annotated[
         str | None,
@@ -78,6 +86,19 @@ def serve(
             "form offers it, and the game's record keeps the position.",
         ),
     ] = "",
+    lang: Annotated[
+        str,
+        typer.Option(
+            "--lang",
+            "-l",
+            metavar="LANG",
+            help="The language new tables are shown in (the page's words, the move log and "
+            "the cards' names); each seat can switch its own on the page. Default: the "
+            "game's first language.",
+            callback=_known_lang,
+            show_default=False,
+        ),
+    ] = "",
     rules: RulesOpt = None,
 ) -> None:
     """Play the games in the browser: a table with the game's cards, against bots, hot-seat
@@ -123,6 +144,7 @@ def serve(
         max_tables=max_tables,
         network=host is not None,
         deal=deal,
+        language=lang,
     )
 
     def ready(url: str) -> None:

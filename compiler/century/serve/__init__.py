@@ -7,4 +7,5 @@
 - `app`: the Starlette application (pages, the JSON API, the live channel as server-sent
   events, the checks every request goes through) and `run`, which serves it with uvicorn.
 - `static/`: the page (HTML, CSS and plain JavaScript, no build step), shipped in the package.
+- `words`: the page's own words, one file per language in `words/`, shipped in the package.
 """

@@ -32,6 +32,7 @@ from century.serve.guard import CLIENT_CONNECTIONS, REQUEST_SECONDS, SecurityHea
 from century.serve.store import StoreError
 from century.serve.tables import HUMAN, MAX_TABLES, MAX_WATCHERS, Setup, Table, TableError, Tables
 from century.serve.threads import in_thread
+from century.serve.words import languages, listed, speakable, words
 
 if TYPE_CHECKING:
     from century.engine import Engine
@@ -82,13 +83,20 @@ class Config:
     """Whether the server is stopping (uvicorn was asked to): live channels then end."""
     deal: str = ""
     """Cards the new-game form deals by hand unless changed (`--deal`)."""
+    language: str = ""
+    """The language new tables are shown in (`--lang`); empty: each game's first."""
     store: Store | None = None
     """Where the tables are kept (`--db`): a restarted server finds them there; None: in
     memory only."""
 
     def lang(self, game: str) -> str:
-        """The language a game's cards and names are shown in: its first."""
-        return self.games[game].languages[0]
+        """The language a new table of `game` is shown in: `--lang`, else the game's first."""
+        return self.language or self.games[game].languages[0]
+
+    def page_lang(self) -> str:
+        """The language the new-game form speaks first: `--lang`, else the first game's."""
+        first = next(iter(self.games), None)
+        return speakable(self.lang(first) if first is not None else "en")
 
     def engine(self, game: str) -> Engine:
         from century.engine import load_engine
@@ -503,7 +511,7 @@ async def undo(request: Request, server: Server) -> Response:
 async def record(request: Request, server: Server) -> Response:
     table = server.tables.get(request.path_params["table"])
     table.seats_of(_token(request))
-    if table.network and not table.state.is_over() and not table.stalled:
+    if not table.record_open():
         raise TableError(
             403,
             "a table on the network gives its record once the game is over: it holds what "
@@ -578,22 +586,38 @@ async def card_image(request: Request, server: Server) -> Response:
 
 async def card_texts(request: Request, server: Server) -> Response:
     """A game's cards for the page: per id its image and its effect in words; the cubes'
-    and coins' names and colours."""
+    and coins' names and colours; in the language asked for (``?lang=``, one the page
+    speaks), else the server's."""
     from century.serve.cards import game_cards, legend
 
     ruleset = _ruleset(server, request.path_params["game"])
-    cards = await in_thread(
-        game_cards, ruleset, server.config.engine(ruleset.id), server.config.lang(ruleset.id)
-    )
+    lang = _asked_lang(request) or server.config.lang(ruleset.id)
+    cards = await in_thread(game_cards, ruleset, server.config.engine(ruleset.id), lang)
     return _ok(
         {
             "merchant": cards.merchant,
             "point": cards.point,
             "backs": cards.backs,
             "limit": ruleset.caravan_limit,
-            **legend(ruleset, server.config.lang(ruleset.id)),
+            **legend(ruleset, lang),
         }
     )
+
+
+def _asked_lang(request: Request) -> str:
+    """The language a request asks for (``?lang=``), checked: one the page speaks, else
+    `TableError` (400); empty when none is asked for."""
+    asked = request.query_params.get("lang", "")
+    if asked and asked not in languages():
+        raise TableError(400, f"no such language: {asked[:20]!r} (known: {', '.join(languages())})")
+    return asked
+
+
+async def page_words(request: Request, server: Server) -> Response:
+    """The page's own words in the language asked for (``?lang=``), else the server's, with
+    the languages the page speaks."""
+    lang = _asked_lang(request) or server.config.page_lang()
+    return _ok({"lang": lang, "languages": listed(), "words": words(lang)})
 
 
 def make_app(config: Config) -> Starlette:
@@ -617,6 +641,7 @@ def make_app(config: Config) -> Starlette:
         Route("/favicon.ico", guarded(no_icon)),
         Route("/api/games", guarded(games)),
         Route("/api/games/{game}/cards", guarded(card_texts)),
+        Route("/api/words", guarded(page_words)),
         Route("/api/games/{game}/images/{name}", guarded(card_image)),
         Route("/api/tables", guarded(create), methods=["POST"]),
         Route("/api/tables", guarded(listing)),

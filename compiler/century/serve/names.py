@@ -8,6 +8,8 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 from century.model.text import shown
+from century.serve.words import speakable
+from century.serve.words import words as page_words
 
 if TYPE_CHECKING:
     from century.engine import Engine
@@ -71,7 +73,8 @@ def phrase(ruleset: Ruleset, engine: Engine, index: int, lang: str, choices: str
     if said is None:
         card = engine.CARDS[index]
         named = names(ruleset, lang).get(card.id, "")
-        head = named or f"the {kind_words(ruleset, card.id, lang)}"
+        the = page_words(speakable(lang))["card.the"]
+        head = named or the.format(kind=kind_words(ruleset, card.id, lang))
         said = _PHRASES[key] = (head, effect_words(engine, card.effect))
         if len(_PHRASES) > MAX_GAMES * 200:
             _PHRASES.clear()

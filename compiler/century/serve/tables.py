@@ -22,6 +22,7 @@ from century.model.steps import COUNT, OPTIONS, STEPS_OF, step_kind
 from century.model.text import shown
 from century.serve.names import effect_words, phrase
 from century.serve.store import Status, Store, Stored, StoreError
+from century.serve.words import speakable, words
 
 if TYPE_CHECKING:
     from century.bots.registry import Bot
@@ -233,6 +234,11 @@ class Table:
 
     # -- what a seat sees ----------------------------------------------------------------
 
+    def record_open(self) -> bool:
+        """Whether the game record may be given now: on the network only once the game is
+        over (or cannot go on), since it holds what no seat may see before."""
+        return not self.network or self.state.is_over() or bool(self.stalled)
+
     def snapshot(self, seats: frozenset[int]) -> dict[str, Any]:
         """The table as the holder of a token for `seats` may see it: everything on the
         table, the hands of `seats` only (the others' sizes), and the legal moves when one
@@ -291,7 +297,9 @@ class Table:
             "version": self.version,
             "game": ruleset.id,
             "title": shown(ruleset.name, self.lang, ruleset.id),
+            "lang": self.lang,
             "network": self.network,
+            "record_open": self.record_open(),
             "players": view.players,
             "round": view.rounds() + 1,
             "current": state.current_player,
@@ -554,21 +562,24 @@ def describe(table: Table, move: str) -> str:
     """`move`, about to be made by the player to move, as the rulebook would say it:
     ``Seat 2 (greedy) acquires +g from slot 3, placing Y on each card before it.``"""
     engine, state = table.engine, table.state
+    texts = words(speakable(table.lang))
+
+    def say(key: str, **slots: Any) -> str:
+        return texts[key].format(**slots)
+
     view = state.view()
     seat = state.current_player
-    who = table.label(seat).capitalize()
+    who = _seat_words(table, seat, texts)
     key, option = split_move(move)
     verb, _, what = key.partition(" ")
-    before = view.caravan(seat).text.upper() or "(empty)"
+    before = view.caravan(seat).text.upper() or say("log.before_empty")
     if verb == "rest":
         count = len(view.played(seat))
-        cards = f"{count} played card{'s' * (count != 1)}"
-        return f"{who} rests, taking {cards} back into the hand."
+        cards = say("log.played_one") if count == 1 else say("log.played", n=count)
+        return say("log.rests", who=who, cards=cards)
     if verb == "discard":
-        return (
-            f"{who} returns {_letters(option)} to the supply, down to the caravan limit of "
-            f"{table.ruleset.caravan_limit}."
-        )
+        limit = table.ruleset.caravan_limit
+        return say("log.returns", who=who, cubes=_letters(option), limit=limit)
     if verb == "play":
         index = _card_index(engine, what)
         effect = engine.CARDS[index].effect
@@ -576,18 +587,17 @@ def describe(table: Table, move: str) -> str:
         card = phrase(table.ruleset, engine, index, table.lang, said if option else "")
         after = dict(view.outcomes()).get(move)
         held = after.text.upper() if after is not None else "?"
-        return f"{who} plays {card}: caravan {before} becomes {held or 'empty'}."
+        return say(
+            "log.plays", who=who, card=card, before=before, after=held or say("log.after_empty")
+        )
     if verb == "acquire":
         slot = int(what)
         card = phrase(table.ruleset, engine, view.merchant_row[slot - 1], table.lang)
         lying = view.merchant_cubes[slot - 1].text.upper()
-        placed = (
-            f", placing {_letters(option)} on the card{'s' * (len(option) > 1)} before it"
-            if option
-            else ""
-        )
-        taken = f" and taking the {_letters(lying)} lying on it" if lying else ""
-        return f"{who} acquires {card} from slot {slot} of the merchant row{placed}{taken}."
+        placing = "log.placing_one" if len(option) == 1 else "log.placing"
+        placed = say(placing, cubes=_letters(option)) if option else ""
+        taken = say("log.taking", cubes=_letters(lying)) if lying else ""
+        return say("log.acquires", who=who, card=card, slot=slot, placed=placed, taken=taken)
     if verb == "claim":
         slot = int(what)
         point = engine.POINT_CARDS[view.point_row[slot - 1]]
@@ -595,10 +605,23 @@ def describe(table: Table, move: str) -> str:
         coin = ""
         if pile >= 0 and view.coin_count(pile):
             info = table._coin(pile)
-            coin = f" and takes a {info['name']} ({info['value']})"
+            coin = say("log.coin", name=info["name"], value=info["value"])
         cost = _letters(_cubes(point.cost, engine.CODES))
-        return f"{who} pays {cost} for a point card worth {point.points}{coin}."
+        return say("log.claims", who=who, cost=cost, points=point.points, coin=coin)
     return f"{who}: {move}."
+
+
+def _seat_words(table: Table, seat: int, texts: dict[str, str]) -> str:
+    """A seat as the move log names it, in the table's language, capitalised."""
+    name = table.names[seat] if seat < len(table.names) else ""
+    kind = table.seats[seat]
+    if name:
+        text = texts["seat.named"].format(name=name, n=seat + 1)
+    elif kind == HUMAN:
+        text = texts["seat.person"].format(n=seat + 1)
+    else:
+        text = texts["seat.bot"].format(n=seat + 1, kind=kind)
+    return text[:1].upper() + text[1:]
 
 
 def _card_index(engine: Engine, card_id: str) -> int:

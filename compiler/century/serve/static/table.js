@@ -8,8 +8,59 @@ const $ = (id) => document.getElementById(id);
 const state = {
   table: null, token: null, snap: null, cards: null, game: null, events: null,
   revealed: null, logShown: 0, busy: false, games: null, live: true,
-  thinking: null, ticker: null,
+  thinking: null, ticker: null, words: {}, lang: null, langs: [],
 };
+
+// -- the page's words ----------------------------------------------------------------------
+// Every sentence the page writes itself comes from the server's words for its language
+// (one file per language); the games' words (card names) from the game's data.
+
+function say(key, args) {
+  const text = state.words[key];
+  if (text === undefined) return key;
+  return text.replace(/\{(\w+)\}/g, (slot, name) => (args && args[name] !== undefined ? String(args[name]) : slot));
+}
+
+function langKey() {
+  // a language chosen on a table is that seat's (its link's), else the page's
+  return state.table ? `century-lang:${state.table}:${state.token}` : "century-lang";
+}
+
+function chosenLang() {
+  try { return localStorage.getItem(langKey()); } catch (err) { return null; }
+}
+
+async function loadWords(lang) {
+  const data = await api(`/api/words${lang ? `?lang=${encodeURIComponent(lang)}` : ""}`);
+  state.words = data.words;
+  state.lang = data.lang;
+  state.langs = data.languages;
+  document.documentElement.lang = data.lang;
+  for (const node of document.querySelectorAll("[data-say]")) node.textContent = say(node.dataset.say);
+  for (const node of document.querySelectorAll("[data-say-label]")) node.setAttribute("aria-label", say(node.dataset.sayLabel));
+  for (const node of document.querySelectorAll("[data-say-empty]")) node.dataset.empty = say(node.dataset.sayEmpty);
+  if (!state.snap) document.title = say("page.title");
+  const select = $("lang");
+  select.replaceChildren(...data.languages.map((l) => el("option", { value: l.code, text: l.name, lang: l.code, selected: l.code === data.lang })));
+}
+
+async function switchLang() {
+  // this seat's language, kept in this browser: the page and the cards' names change at once
+  const lang = $("lang").value;
+  try { localStorage.setItem(langKey(), lang); } catch (err) { /* not kept: this visit only */ }
+  await loadWords(lang);
+  if (state.snap) {
+    state.cards = await api(`/api/games/${encodeURIComponent(state.game)}/cards?lang=${encodeURIComponent(state.lang)}`);
+    const snap = state.snap;
+    state.snap = null;
+    state.logShown = 0;
+    render(snap);
+  } else if (state.games) {
+    fillGames();
+    seatRows();
+    await listTables();
+  }
+}
 
 function el(tag, props, ...children) {
   const node = document.createElement(tag);
@@ -35,8 +86,8 @@ async function api(path, options) {
     headers,
     body: options && options.body !== undefined ? JSON.stringify(options.body) : undefined,
   });
-  const data = await response.json().catch(() => ({ error: `the server answered ${response.status}` }));
-  if (!response.ok) throw new Error(data.error || `the server answered ${response.status}`);
+  const data = await response.json().catch(() => ({ error: say("error.server", { status: response.status }) }));
+  if (!response.ok) throw new Error(data.error || say("error.server", { status: response.status }));
   return data;
 }
 
@@ -62,7 +113,7 @@ function spaced(text) {
 }
 
 function cubeWords(text) {
-  if (!text) return "no cubes";
+  if (!text) return say("cubes.none");
   const counts = new Map();
   for (const code of text) counts.set(code, (counts.get(code) || 0) + 1);
   return [...counts].map(([code, n]) => `${n} ${(resource(code) || { name: code }).name}`).join(", ");
@@ -72,7 +123,7 @@ function coinToken(coin) {
   const info = state.cards.coins.find((c) => c.id === coin.id) || {};
   const token = el("span", {
     class: "coin", role: "img", text: String(coin.value),
-    "aria-label": `${coin.name} worth ${coin.value}` + (coin.left !== undefined ? `, ${coin.left} left` : ""),
+    "aria-label": coin.left !== undefined ? say("coin.worth_left", coin) : say("coin.worth", coin),
   });
   if (info.colour) Object.assign(token.style, { background: info.colour, color: info.ink });
   return token;
@@ -100,8 +151,8 @@ async function showNewGame() {
   $("table").hidden = true;
   const data = await api("/api/games");
   state.games = data;
+  fillGames();
   const select = $("game");
-  select.replaceChildren(...data.games.map((g) => el("option", { value: g.id, text: `${g.title} (${g.id})` })));
   $("network-row").hidden = !data.network;
   $("deal").value = data.deal || "";
   select.addEventListener("change", playerCounts);
@@ -110,6 +161,13 @@ async function showNewGame() {
   $("new-form").addEventListener("submit", startGame);
   $("record-file").addEventListener("change", recordChosen);
   await listTables();
+}
+
+function fillGames() {
+  const select = $("game");
+  const was = select.value;
+  select.replaceChildren(...state.games.games.map((g) => el("option", { value: g.id, text: say("form.game_option", g) })));
+  if (was) select.value = was;
 }
 
 async function listTables() {
@@ -121,18 +179,18 @@ async function listTables() {
   for (const t of data.tables) {
     const who = t.seats.map((kind, seat) => seatName(t.names, kind, seat)).join(", ");
     const how = t.over && t.result
-      ? `over: ${t.result.scores.map((score, seat) => `${seatName(t.names, t.seats[seat], seat)} ${score}`).join(", ")}`
-      : `${t.moves} moves so far`;
-    const item = el("li", { dataset: { table: t.table, over: t.over } }, el("span", { text: `${t.title}: ${who}; ${how}. ` }));
+      ? say("kept.over", { scores: t.result.scores.map((score, seat) => `${seatName(t.names, t.seats[seat], seat)} ${score}`).join(", ") })
+      : say("kept.moves", { n: t.moves });
+    const item = el("li", { dataset: { table: t.table, over: t.over } }, el("span", { text: say("kept.line", { title: t.title, who, how }) }));
     for (const link of t.links) {
       if (!t.playable) break;
       const url = `/t/${encodeURIComponent(t.table)}#${link.token}`;
-      const text = !link.seats.length ? "Watch" : t.over ? "Look at the table" : t.network ? `Take seat ${link.seats[0] + 1}` : "Go on playing";
+      const text = !link.seats.length ? say("kept.watch") : t.over ? say("kept.look") : t.network ? say("kept.take", { n: link.seats[0] + 1 }) : say("kept.go_on");
       item.append(el("a", { href: url, class: "kept-link", text }), " ");
     }
     const token = (t.links.find((l) => l.seats.length) || t.links[0] || {}).token;
     if (t.over && token) {
-      item.append(el("a", { href: `/api/tables/${encodeURIComponent(t.table)}/record?token=${encodeURIComponent(token)}`, download: true, class: "kept-record", text: "Download the record" }));
+      item.append(el("a", { href: `/api/tables/${encodeURIComponent(t.table)}/record?token=${encodeURIComponent(token)}`, download: true, class: "kept-record", text: say("kept.record") }));
     }
     list.append(item);
   }
@@ -142,7 +200,18 @@ async function listTables() {
 function seatName(names, kind, seat) {
   const name = names && names[seat];
   if (name) return name;
-  return `seat ${seat + 1} (${kind === state.games.human ? "person" : kind})`;
+  return seatLabel(null, kind === state.games.human ? null : kind, seat);
+}
+
+function seatLabel(name, bot, seat) {
+  // a seat as the page names it: its person's name, else its number and who plays it
+  if (name) return say("seat.named", { name, n: seat + 1 });
+  return bot ? say("seat.bot", { n: seat + 1, kind: bot }) : say("seat.person", { n: seat + 1 });
+}
+
+function label(snap, seat) {
+  const info = snap.seats[seat];
+  return seatLabel(snap.names[seat], info.bot ? info.kind : null, seat);
 }
 
 async function recordChosen() {
@@ -152,10 +221,10 @@ async function recordChosen() {
   if (!file) return;
   let record;
   try {
-    if (file.size > 2000000) throw new Error("that file is too large to be a game record");
+    if (file.size > 2000000) throw new Error(say("form.record_too_large"));
     record = JSON.parse(await file.text());
   } catch (err) {
-    $("form-error").textContent = `Cannot read the record: ${err.message}`;
+    $("form-error").textContent = say("form.record_unread", { reason: err.message });
     return;
   }
   if (!record || typeof record !== "object") return;
@@ -195,19 +264,21 @@ function seatRows() {
   const rows = $("seat-rows");
   const kept = [...rows.querySelectorAll("select.seat-kind")].map((s) => s.value);
   const keptLevel = [...rows.querySelectorAll("select.seat-level")].map((s) => s.value);
+  const keptName = [...rows.querySelectorAll("input.seat-name")].map((s) => s.value);
   rows.replaceChildren();
   for (let seat = 0; seat < count; seat++) {
     const kind = el("select", { id: `seat-${seat}`, class: "seat-kind" },
-      el("option", { value: state.games.human, text: "a person" }),
-      ...state.games.bots.map((b) => el("option", { value: b.name, text: `bot: ${b.name} (${b.summary})` })));
+      el("option", { value: state.games.human, text: say("form.person") }),
+      ...state.games.bots.map((b) => el("option", { value: b.name, text: say("form.bot", b) })));
     kind.value = kept[seat] || (seat === 0 ? state.games.human : "greedy");
     const level = el("select", { id: `level-${seat}`, class: "seat-level" },
-      el("option", { value: "", text: "default" }),
+      el("option", { value: "", text: say("form.strength_default") }),
       ...[1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => el("option", { value: String(n), text: String(n) })));
     level.value = keptLevel[seat] || "";
-    const levelLabel = el("label", { for: `level-${seat}`, text: "strength" });
+    const levelLabel = el("label", { for: `level-${seat}`, text: say("form.strength") });
     const name = el("input", { id: `name-${seat}`, class: "seat-name", type: "text", maxlength: 24, autocomplete: "off" });
-    const nameLabel = el("label", { for: `name-${seat}`, text: "name" });
+    name.value = keptName[seat] || "";
+    const nameLabel = el("label", { for: `name-${seat}`, text: say("form.name") });
     const sync = () => {
       const bot = state.games.bots.find((b) => b.name === kind.value);
       const takes = Boolean(bot && bot.option);
@@ -218,7 +289,7 @@ function seatRows() {
     kind.addEventListener("change", sync);
     sync();
     rows.append(el("div", { class: "seat-row" },
-      el("label", { for: `seat-${seat}`, text: `Seat ${seat + 1}` }), kind, levelLabel, level, nameLabel, name));
+      el("label", { for: `seat-${seat}`, text: say("form.seat", { n: seat + 1 }) }), kind, levelLabel, level, nameLabel, name));
   }
 }
 
@@ -239,18 +310,18 @@ async function startGame(event) {
   if (names.some((n) => n)) body.names = names;
   const seed = $("seed").value.trim();
   if (seed) {
-    if (!/^[0-9]{1,15}$/.test(seed)) { $("form-error").textContent = "The seed is a whole number."; return; }
+    if (!/^[0-9]{1,15}$/.test(seed)) { $("form-error").textContent = say("form.seed_error"); return; }
     body.seed = Number(seed);
   }
   const file = $("record-file").files[0];
   try {
     if (file) {
-      if (file.size > 2000000) throw new Error("that file is too large to be a game record");
+      if (file.size > 2000000) throw new Error(say("form.record_too_large"));
       body.record = JSON.parse(await file.text());
       delete body.game;
     }
   } catch (err) {
-    $("form-error").textContent = `Cannot read the record: ${err.message}`;
+    $("form-error").textContent = say("form.record_unread", { reason: err.message });
     return;
   }
   let made;
@@ -266,7 +337,7 @@ async function startGame(event) {
     list.replaceChildren();
     for (const link of made.links) {
       const url = `${location.origin}/t/${made.table}#${link.token}`;
-      const who = link.seats.length ? `Seat ${link.seats[0] + 1}` : "Watch only";
+      const who = link.seats.length ? say("links.seat", { n: link.seats[0] + 1 }) : say("links.watch");
       list.append(el("li", {}, el("strong", { text: `${who}: ` }), el("a", { href: url, class: "seat-link", dataset: { seats: link.seats.join(",") }, text: url })));
     }
     $("links").hidden = false;
@@ -287,13 +358,16 @@ async function showTable(table, token) {
   try {
     snap = await api(`/api/tables/${encodeURIComponent(table)}`);
   } catch (err) {
+    await loadWords(chosenLang()).catch(() => {});
     $("status").textContent = err.message;
     $("table").hidden = true;
     $("lost").hidden = false;
     return;
   }
   state.game = snap.game;
-  state.cards = await api(`/api/games/${encodeURIComponent(snap.game)}/cards`);
+  const lang = chosenLang() || snap.lang;
+  await loadWords(lang).catch(() => loadWords(null));
+  state.cards = await api(`/api/games/${encodeURIComponent(snap.game)}/cards?lang=${encodeURIComponent(state.lang)}`);
   render(snap);
   connect();
   $("rest").addEventListener("click", () => pointAt("rest"));
@@ -345,7 +419,7 @@ function draw(snap) {
   const first = !state.snap;
   state.snap = snap;
   $("title").textContent = snap.title;
-  document.title = `${snap.title} – Century table`;
+  document.title = say("page.title_of", { title: snap.title });
   document.body.dataset.version = snap.version;
   document.body.dataset.over = snap.over;
   const moves = new Map(snap.moves.map((m) => [m.key, m]));
@@ -374,10 +448,10 @@ function renderThinking(snap) {
     return;
   }
   const key = `${snap.version}`;
-  if (!state.thinking || state.thinking.key !== key) state.thinking = { key, since: Date.now(), label: snap.seats[snap.current].label };
+  if (!state.thinking || state.thinking.key !== key) state.thinking = { key, since: Date.now(), seat: snap.current };
   const tick = () => {
     const seconds = Math.floor((Date.now() - state.thinking.since) / 1000);
-    $("thinking-text").textContent = `${capital(state.thinking.label)} is thinking… ${seconds} s`;
+    $("thinking-text").textContent = say("thinking", { who: capital(label(state.snap, state.thinking.seat)), seconds });
   };
   tick();
   box.hidden = false;
@@ -390,13 +464,13 @@ function capital(text) {
 
 function renderStatus(snap) {
   let text;
-  if (snap.over) text = "Game over.";
-  else if (snap.acting !== null) text = snap.discarding ? `Seat ${snap.acting + 1}: your caravan is over the limit; return cubes.` : `Seat ${snap.acting + 1}: your turn.`;
-  else text = `${snap.seats[snap.current].label} to move.`;
-  if (snap.final_round && !snap.over) text += " Final round.";
-  if (snap.stalled) text += ` The game cannot go on: ${snap.stalled}. Download the record to keep it.`;
-  if (!state.live) text += " The connection to the server is lost: trying again…";
-  $("status").textContent = `Round ${snap.round}. ${text}`;
+  if (snap.over) text = say("status.over");
+  else if (snap.acting !== null) text = say(snap.discarding ? "status.discard" : "status.your_turn", { n: snap.acting + 1 });
+  else text = say("status.to_move", { who: label(snap, snap.current) });
+  if (snap.final_round && !snap.over) text += say("status.final");
+  if (snap.stalled) text += say("status.stalled", { why: snap.stalled });
+  if (!state.live) text += say("status.lost");
+  $("status").textContent = say("status.round", { round: snap.round, text });
 }
 
 function renderPointRow(snap, moves) {
@@ -405,14 +479,13 @@ function renderPointRow(snap, moves) {
   for (const card of snap.point_row) {
     const move = moves.get(`claim ${card.slot}`);
     const coin = card.coin ? coinToken(card.coin) : el("span", { class: "coin-space", "aria-hidden": "true" });
-    const words = `slot ${card.slot}: ${cardWords("point", card.id)}`;
     const face = move
-      ? el("button", { type: "button", class: "card", "data-key": move.key, "aria-label": `Claim the point card in ${words}`, on: { click: () => pointAt(move.key) } }, cardImage("point", card.id, ""))
+      ? el("button", { type: "button", class: "card", "data-key": move.key, "aria-label": say("rows.claim", { slot: card.slot, card: cardWords("point", card.id) }), on: { click: () => pointAt(move.key) } }, cardImage("point", card.id, ""))
       : el("div", { class: "card" }, cardImage("point", card.id));
     row.append(el("li", { dataset: { slot: card.slot } }, coin, face));
   }
-  if (!snap.point_row.length) row.append(el("li", { text: "(none left)" }));
-  $("decks").textContent = `Cards left in the decks: ${snap.decks_left[0]} merchant, ${snap.decks_left[1]} point.`;
+  if (!snap.point_row.length) row.append(el("li", { text: say("rows.none_left") }));
+  $("decks").textContent = say("rows.decks", { merchant: snap.decks_left[0], point: snap.decks_left[1] });
 }
 
 function renderMerchantRow(snap, moves) {
@@ -420,13 +493,13 @@ function renderMerchantRow(snap, moves) {
   row.replaceChildren();
   for (const card of snap.merchant_row) {
     const move = moves.get(`acquire ${card.slot}`);
-    const lying = card.cubes ? ` with ${cubeWords(card.cubes)} on it` : "";
+    const said = { slot: card.slot, card: cardWords("merchant", card.id), cubes: cubeWords(card.cubes) };
     const face = move
-      ? el("button", { type: "button", class: "card", "data-key": move.key, "aria-label": `Acquire the merchant card in slot ${card.slot}, ${cardWords("merchant", card.id)}${lying}`, on: { click: () => pointAt(move.key) } }, cardImage("merchant", card.id, ""))
+      ? el("button", { type: "button", class: "card", "data-key": move.key, "aria-label": say(card.cubes ? "rows.acquire_lying" : "rows.acquire", said), on: { click: () => pointAt(move.key) } }, cardImage("merchant", card.id, ""))
       : el("div", { class: "card" }, cardImage("merchant", card.id));
-    row.append(el("li", { dataset: { slot: card.slot } }, face, cubes(card.cubes, card.cubes ? `on it: ${cubeWords(card.cubes)}` : "no cubes on it")));
+    row.append(el("li", { dataset: { slot: card.slot } }, face, cubes(card.cubes, card.cubes ? say("rows.on_it", said) : say("rows.nothing_on_it"))));
   }
-  if (!snap.merchant_row.length) row.append(el("li", { text: "(none left)" }));
+  if (!snap.merchant_row.length) row.append(el("li", { text: say("rows.none_left") }));
 }
 
 function renderSeats(snap) {
@@ -434,17 +507,17 @@ function renderSeats(snap) {
   list.replaceChildren();
   for (const seat of snap.seats) {
     const played = el("ul", { class: "mini" }, ...seat.played.map((id) => el("li", {}, cardImage("merchant", id))));
-    const coins = seat.coins.length ? seat.coins.map((c) => `${c.count} × ${(state.cards.coins.find((x) => x.id === c.id) || { name: c.id }).name}`).join(", ") : "none";
-    const you = snap.you.includes(seat.seat) ? " – you" : "";
+    const coins = seat.coins.length ? seat.coins.map((c) => say("seats.coin", { count: c.count, name: (state.cards.coins.find((x) => x.id === c.id) || { name: c.id }).name })).join(", ") : say("seats.none");
+    const you = snap.you.includes(seat.seat) ? say("seats.you") : "";
     list.append(el("li", { class: `seat${seat.seat === snap.current && !snap.over ? " to-move" : ""}`, dataset: { seat: seat.seat, score: seat.score } },
-      el("h3", { text: `${seat.label[0].toUpperCase()}${seat.label.slice(1)}${you}${seat.seat === snap.current && !snap.over ? " (to move)" : ""}` }),
+      el("h3", { text: `${capital(label(snap, seat.seat))}${you}${seat.seat === snap.current && !snap.over ? say("seats.to_move") : ""}` }),
       el("dl", {},
-        el("dt", { text: "Score" }), el("dd", { class: "score", text: String(seat.score) }),
-        el("dt", { text: "Caravan" }), el("dd", {}, cubes(seat.caravan), el("span", { class: "hint", text: ` ${seat.caravan.length}/${snap.limit}` })),
-        el("dt", { text: "Point cards" }), el("dd", { text: String(seat.points.length) }),
-        el("dt", { text: "Coins" }), el("dd", { text: coins }),
-        el("dt", { text: "In hand" }), el("dd", { text: `${seat.hand_size} cards` }),
-        el("dt", { text: "Played" }), el("dd", {}, seat.played.length ? played : el("span", { text: "none" }))),
+        el("dt", { text: say("seats.score") }), el("dd", { class: "score", text: String(seat.score) }),
+        el("dt", { text: say("seats.caravan") }), el("dd", {}, cubes(seat.caravan), el("span", { class: "hint", text: ` ${seat.caravan.length}/${snap.limit}` })),
+        el("dt", { text: say("seats.points") }), el("dd", { text: String(seat.points.length) }),
+        el("dt", { text: say("seats.coins") }), el("dd", { text: coins }),
+        el("dt", { text: say("seats.in_hand") }), el("dd", { text: seat.hand_size === 1 ? say("seats.cards_one") : say("seats.cards", { n: seat.hand_size }) }),
+        el("dt", { text: say("seats.played") }), el("dd", {}, seat.played.length ? played : el("span", { text: say("seats.none") }))),
     ));
   }
 }
@@ -466,29 +539,37 @@ function renderHand(snap, moves) {
   const visible = handVisible(snap);
   const pass = $("pass");
   pass.hidden = visible;
-  if (!visible) $("pass-text").textContent = `Seat ${snap.acting + 1}'s turn: pass the screen to them.`;
+  if (!visible) $("pass-text").textContent = say("hand.pass", { n: snap.acting + 1 });
   const hand = $("hand-cards");
   hand.replaceChildren();
-  $("hand-heading").textContent = seatNo === null ? "Hands" : `Your hand (seat ${seatNo + 1})`;
+  $("hand-heading").textContent = seatNo === null ? say("hand.hands") : say("hand.heading_seat", { n: seatNo + 1 });
   if (visible && seatNo !== null) {
     const ids = snap.seats[seatNo].hand || [];
     const counts = new Map();
     for (const id of ids) counts.set(id, (counts.get(id) || 0) + 1);
     for (const [id, count] of counts) {
       const move = moves.get(`play ${id}`);
-      const label = `${cardWords("merchant", id)}${count > 1 ? ` (${count} copies)` : ""}`;
+      const card = count > 1 ? say("hand.copies", { card: cardWords("merchant", id), count }) : cardWords("merchant", id);
       const face = move
-        ? el("button", { type: "button", class: "card", "data-key": move.key, "aria-label": `Play ${label}`, on: { click: () => pointAt(move.key) } }, cardImage("merchant", id, ""))
+        ? el("button", { type: "button", class: "card", "data-key": move.key, "aria-label": say("hand.play", { card }), on: { click: () => pointAt(move.key) } }, cardImage("merchant", id, ""))
         : el("div", { class: "card" }, cardImage("merchant", id));
       hand.append(el("li", { dataset: { card: id } }, face, count > 1 ? el("span", { class: "hint", text: `× ${count}` }) : null));
     }
-    if (!ids.length) hand.append(el("li", { text: "(empty: rest to take your played cards back)" }));
+    if (!ids.length) hand.append(el("li", { text: say("hand.empty") }));
+  }
+  // the seat's caravan beside its hand, to judge a trade or an upgrade without scrolling
+  $("my-caravan").hidden = !visible || seatNo === null;
+  if (visible && seatNo !== null) {
+    const caravan = snap.seats[seatNo].caravan;
+    $("my-cubes").replaceChildren(cubes(caravan), el("span", { class: "hint", text: ` ${caravan.length}/${snap.limit}` }));
   }
   const mine = visible && snap.acting !== null;
   $("rest").disabled = !(mine && moves.has("rest"));
   $("discard").hidden = !(mine && snap.discarding);
   $("undo").disabled = !snap.can_undo || state.busy;
   $("undo").hidden = snap.network;
+  // the record is offered when the server gives it: on the network, once the game is over
+  $("download").hidden = !snap.record_open;
   $("download").href = `/api/tables/${encodeURIComponent(state.table)}/record?token=${encodeURIComponent(state.token)}`;
 }
 
@@ -515,17 +596,18 @@ function renderResult(snap) {
   // and the rematch
   $("result").hidden = !snap.over;
   if (!snap.over) return;
-  const best = snap.winners.map((s) => snap.seats[s].label).join(" and ");
-  const mine = snap.you.length === 1 ? (snap.winners.includes(snap.you[0]) ? " You won." : " You did not win this time.") : "";
-  $("winner").textContent = `Won by ${best}.${mine}`;
+  const best = snap.winners.map((s) => label(snap, s)).join(say("result.and"));
+  const mine = snap.you.length === 1 ? say(snap.winners.includes(snap.you[0]) ? "result.you_won" : "result.you_lost") : "";
+  $("winner").textContent = say("result.won_by", { who: best }) + mine;
   $("tie-break").textContent = snap.tie_break || "";
   const ranked = snap.breakdown.slice().sort((a, b) => (snap.winners.includes(b.seat) - snap.winners.includes(a.seat)) || b.total - a.total || a.seat - b.seat);
   $("scores").replaceChildren(...ranked.map((part) => {
-    const parts = [`${part.point_card_points} from ${part.point_cards} point card${part.point_cards === 1 ? "" : "s"}`];
-    for (const coin of part.coins) parts.push(`${coin.count * coin.value} from ${coin.count} × ${coin.name} (${coin.value})`);
-    for (const cube of part.cubes) parts.push(`${cube.count * cube.each} from ${cube.count} × ${cube.name} (${cube.each} each)`);
+    const parts = [say(part.point_cards === 1 ? "result.point_cards_one" : "result.point_cards", { points: part.point_card_points, n: part.point_cards })];
+    for (const coin of part.coins) parts.push(say("result.coins", { ...coin, points: coin.count * coin.value }));
+    for (const cube of part.cubes) parts.push(say("result.cubes", { ...cube, points: cube.count * cube.each }));
+    const who = capital(label(snap, part.seat));
     return el("li", { dataset: { seat: part.seat, score: part.total } },
-      el("strong", { text: `${capital(snap.seats[part.seat].label)}: ${part.total} point${part.total === 1 ? "" : "s"}` }),
+      el("strong", { text: say(part.total === 1 ? "result.total_one" : "result.total", { who, n: part.total }) }),
       el("span", { class: "parts", text: parts.join("; ") }));
   }));
   const player = snap.you.length > 0;
@@ -561,7 +643,7 @@ async function rematch(rotate) {
     const made = await api(`/api/tables/${encodeURIComponent(state.table)}/rematch`, { method: "POST", body: { rotate } });
     location.assign(`/t/${encodeURIComponent(made.table)}#${made.token}`);
   } catch (err) {
-    $("move-error").textContent = `No rematch: ${err.message}`;
+    $("move-error").textContent = say("result.no_rematch", { reason: err.message });
   }
 }
 
@@ -578,18 +660,9 @@ function pointAt(key) {
 function choose(move, version) {
   // the box offers the ways of the table as it was when it opened (`version`): a way picked
   // after the table changed is refused by the server, never made on the newer table
-  const titles = {
-    play: `Play ${move.name}: choose how`,
-    acquire: `Acquire ${move.name} from slot ${move.what}: the cubes to leave, one on each card before it`,
-    discard: "Your caravan is over its limit: choose the cubes to return",
-  };
-  const hints = {
-    play: "Upgrades list the cubes that rise (one letter per step); trades how many times; cards of several steps their choices in order.",
-    acquire: "The first choice is the cheapest.",
-    discard: "Return cubes until the caravan is at its limit.",
-  };
-  $("chooser-title").textContent = titles[move.verb] || move.key;
-  $("chooser-hint").textContent = hints[move.verb] || "";
+  const known = ["play", "acquire", "discard"].includes(move.verb);
+  $("chooser-title").textContent = known ? say(`box.${move.verb}`, { card: move.name, slot: move.what }) : move.key;
+  $("chooser-hint").textContent = known ? say(`box.${move.verb}_hint`) : "";
   $("chooser-cancel").hidden = move.verb === "discard";
   const list = $("chooser-options");
   list.replaceChildren();
@@ -597,17 +670,18 @@ function choose(move, version) {
     // each way with what it does: the cubes paid and gained, and the caravan it leaves
     const isDefault = option.move === move.default;
     const deal = [];
-    if (option.paid) deal.push(`pay ${spaced(option.paid)}`);
-    if (option.gained) deal.push(`get ${spaced(option.gained)}`);
-    const said = `${option.words}${isDefault ? " (suggested)" : ""}`;
+    if (option.paid) deal.push(say("box.pay", { cubes: spaced(option.paid) }));
+    if (option.gained) deal.push(say("box.get", { cubes: spaced(option.gained) }));
+    const said = isDefault ? say("box.suggested", { way: option.words }) : option.words;
+    const dealt = deal.length ? deal.join(", ") : say("box.nothing_paid");
     const button = el("button", {
       type: "button", class: isDefault ? "default" : null, dataset: { move: option.move },
-      "aria-label": `${said}: ${deal.join(", ") || "nothing paid"}; caravan after: ${cubeWords(option.after)}`,
+      "aria-label": say("box.option_label", { way: said, deal: dealt, cubes: cubeWords(option.after) }),
       on: { click: () => { $("chooser").close(); send(option.move, version); } },
     },
     el("span", { class: "way", text: said }),
-    el("span", { class: "deal", text: deal.length ? deal.join(", ") : "nothing paid" }),
-    el("span", { class: "after" }, el("span", { class: "hint", text: "caravan after: " }), cubes(option.after)));
+    el("span", { class: "deal", text: dealt }),
+    el("span", { class: "after" }, el("span", { class: "hint", text: say("box.after") }), cubes(option.after)));
     button.querySelector(".after .cubes").dataset.after = option.after;
     list.append(el("li", {}, button));
   }
@@ -623,7 +697,7 @@ async function send(move, version) {
   try {
     snap = await api(`/api/tables/${encodeURIComponent(state.table)}/move`, { method: "POST", body: { move, version } });
   } catch (err) {
-    $("move-error").textContent = `That move was not made: ${err.message}`;
+    $("move-error").textContent = say("error.move", { reason: err.message });
   } finally {
     state.busy = false;
   }
@@ -636,7 +710,7 @@ async function undo() {
     const snap = await api(`/api/tables/${encodeURIComponent(state.table)}/undo`, { method: "POST", body: {} });
     render(snap);
   } catch (err) {
-    $("move-error").textContent = `Nothing undone: ${err.message}`;
+    $("move-error").textContent = say("error.undo", { reason: err.message });
   }
 }
 
@@ -649,9 +723,10 @@ function download(event) {
 
 document.addEventListener("DOMContentLoaded", () => {
   const match = location.pathname.match(/^\/t\/([A-Za-z0-9_-]{1,64})$/);
+  $("lang").addEventListener("change", () => { switchLang().catch((err) => { $("move-error").textContent = err.message; }); });
   if (match) {
     showTable(match[1], decodeURIComponent(location.hash.slice(1)));
   } else {
-    showNewGame().catch((err) => { $("form-error").textContent = err.message; });
+    loadWords(chosenLang()).catch(() => loadWords(null)).then(showNewGame).catch((err) => { $("form-error").textContent = err.message; });
   }
 });
