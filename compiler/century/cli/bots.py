@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import signal
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -41,87 +42,80 @@ LADDER_GAMES = 100
 bundled game takes a couple of minutes on two cores (`benchmarks/bench_ladder.py`)."""
 
 
+GameArgument = Annotated[
+    str,
+    typer.Argument(
+        metavar="GAME", help="The game or variant to play.", autocompletion=COMPLETE_GAMES
+    ),
+]
+LadderGamesOpt = Annotated[int, games_option("Games per pairing.")]
+LadderBotsOpt = Annotated[
+    str,
+    bots_option(
+        "The bots to rank, e.g. greedy,planner,planner:4 (default: all but the slow ones: "
+        f"{SLOW_BOTS}). {BOT_LIST}.",
+    ),
+]
+ExpertOpt = Annotated[
+    bool,
+    typer.Option(
+        "--expert",
+        help="Rank the expert too (its games take seconds each: with 100 games per "
+        "pairing, half an hour on two cores).",
+    ),
+]
+LadderOutOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--out",
+        "-o",
+        metavar="DIR",
+        help="Folder of ladder.json (default: build/reports/GAME).",
+    ),
+]
+
+
+@dataclass(frozen=True)
+class LadderRequest:
+    """The options of one `century bots` call."""
+
+    game: str
+    games: int
+    players: int
+    names: str
+    expert: bool
+    seed: int
+    workers: int
+    out: Path | None
+    quiet: bool
+    rules: list[Path] | None
+
+
 def bots(
-    game: Annotated[
-        str,
-        typer.Argument(
-            metavar="GAME", help="The game or variant to play.", autocompletion=COMPLETE_GAMES
-        ),
-    ],
-    games: Annotated[int, games_option("Games per pairing.")] = LADDER_GAMES,
+    game: GameArgument,
+    games: LadderGamesOpt = LADDER_GAMES,
     players: PlayersOpt = 2,
-    names: Annotated[
-        str,
-        bots_option(
-            "The bots to rank, e.g. greedy,planner,planner:4 (default: all but the slow ones: "
-            f"{SLOW_BOTS}). {BOT_LIST}.",
-        ),
-    ] = "",
-    expert: Annotated[
-        bool,
-        typer.Option(
-            "--expert",
-            help="Rank the expert too (its games take seconds each: with 100 games per "
-            "pairing, half an hour on two cores).",
-        ),
-    ] = False,
+    names: LadderBotsOpt = "",
+    expert: ExpertOpt = False,
     seed: SeedOpt = 0,
     workers: WorkersOpt = 0,
-    out: Annotated[
-        Path | None,
-        typer.Option(
-            "--out",
-            "-o",
-            metavar="DIR",
-            help="Folder of ladder.json (default: build/reports/GAME).",
-        ),
-    ] = None,
+    out: LadderOutOpt = None,
     quiet: QuietOpt = False,
     rules: RulesOpt = None,
 ) -> None:
     """Play every bot against every other; print the win matrix with 95% intervals and the
     mean rounds, and save it for the balance reports of the game. Ctrl-C stops the run and
     keeps the pairings played: their matrix is printed and saved, marked unfinished."""
-    from century.bots.registry import BOTS, check_spec
-    from century.cli.screen.progress import Progress, Stage, on_terminal
-    from century.simulation.config import SimulationError
-    from century.simulation.ladder import LADDER_FILE, LadderRun, default_bots, format_ladder
-    from century.simulation.simulate import workers_for
+    from century.simulation.ladder import LADDER_FILE, format_ladder
 
+    request = LadderRequest(game, games, players, names, expert, seed, workers, out, quiet, rules)
     ruleset = load_game(game, rules)
     if not ruleset.players_min <= players <= ruleset.players_max:
         fail(f"{game} is for {ruleset.players_min} to {ruleset.players_max} players", 2)
-    specs = [s.strip() for s in names.split(",") if s.strip()] or default_bots()
-    if expert and not any(spec.partition(":")[0] == "expert" for spec in specs):
-        specs.append("expert")
-    try:
-        for spec in specs:
-            check_spec(spec)
-    except ValueError as err:
-        fail(str(err), 2)
-    if len(set(specs)) != len(specs) or len(specs) < 2:
-        fail(f"--bots names two or more different bots (known: {', '.join(BOTS)})", 2)
     folder = out or BUILD / "reports" / ruleset.id
+    run = _checked_run(ruleset, request)
     check_out(folder, [LADDER_FILE])  # before any game is played
-    shown = not quiet and on_terminal()
-    run = LadderRun(ruleset, specs, players, games, seed)
-    label = f"{game} ladder"
-    interrupted = False
-    try:
-        with (
-            stopping_on_signals("no ladder written"),
-            Progress(label, [Stage(games)] * len(run.order), quiet=not shown) as progress,
-        ):
-            if shown and games >= MEASURED:  # the bar is up, saying which bot it times
-                progress.restage(_stages(ruleset, run, progress, label), label)
-            try:
-                run.play(workers_for(workers, games), progress, _teller(progress, quiet))
-            except KeyboardInterrupt:
-                if not run.played and not (run.current and run.current.games):
-                    raise
-                interrupted = True  # Ctrl-C: keep what was played
-    except SimulationError as err:
-        fail(str(err), 2)
+    interrupted = _play(ruleset, run, request)
     ladder = run.data()
     data = json.dumps(ladder, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
     write_outputs(folder, {LADDER_FILE: data.encode()})
@@ -134,6 +128,45 @@ def bots(
             err=True,
         )
         raise typer.Exit(128 + signal.SIGINT)
+
+
+def _checked_run(ruleset: Ruleset, request: LadderRequest) -> LadderRun:
+    """The ladder `request` asks for, its bots checked (a clear error and exit 2 if not)."""
+    from century.simulation.ladder import LadderRun, ladder_bots
+
+    try:
+        specs = ladder_bots(request.names, request.expert)
+    except ValueError as err:
+        fail(str(err), 2)
+    return LadderRun(ruleset, specs, request.players, request.games, request.seed)
+
+
+def _play(ruleset: Ruleset, run: LadderRun, request: LadderRequest) -> bool:
+    """Play `run` under a progress bar; whether Ctrl-C stopped it after some games."""
+    from century.cli.screen.progress import Progress, Stage, on_terminal
+    from century.simulation.config import SimulationError
+    from century.simulation.simulate import workers_for
+
+    shown = not request.quiet and on_terminal()
+    label = f"{request.game} ladder"
+    games = request.games
+    try:
+        with (
+            stopping_on_signals("no ladder written"),
+            Progress(label, [Stage(games)] * len(run.order), quiet=not shown) as progress,
+        ):
+            if shown and games >= MEASURED:  # the bar is up, saying which bot it times
+                progress.restage(_stages(ruleset, run, progress, label), label)
+            try:
+                workers = workers_for(request.workers, games)
+                run.play(workers, progress, _teller(progress, request.quiet))
+            except KeyboardInterrupt:
+                if not run.played and not (run.current and run.current.games):
+                    raise
+                return True  # Ctrl-C: keep what was played
+    except SimulationError as err:
+        fail(str(err), 2)
+    return False
 
 
 def _teller(progress: Progress, quiet: bool) -> Callable[[Pairing], None]:

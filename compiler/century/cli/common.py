@@ -18,6 +18,7 @@ from century.base import diagnostics as diag
 if TYPE_CHECKING:
     from century.model.ruleset import Ruleset
     from century.pipeline import Compiled
+    from century.simulation.sequential import StopRule
 
 BUILD = Path("build")
 """The default output folder, relative to the working folder."""
@@ -176,6 +177,16 @@ WidthOpt = Annotated[
         show_default=False,
     ),
 ]
+
+
+def stop_rule(games: int, stop: Stop, width: float | None) -> StopRule:
+    """The stopping rule of `--stop` and `--width` (in win-rate points), `games` the
+    budget: the one form it keeps from the options to the games' loop."""
+    from century.simulation.sequential import StopRule
+
+    return StopRule(games, stop is Stop.sure, width / 100 if width is not None else None)
+
+
 SeedOpt = Annotated[
     int,
     typer.Option("--seed", "-s", metavar="N", help="Base seed; each game's seed derives from it."),

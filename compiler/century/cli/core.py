@@ -131,27 +131,31 @@ def _terminal_width() -> int:
         return 100
 
 
+NativeOpt = Annotated[
+    bool,
+    typer.Option(
+        "--native",
+        help="Also compile each engine with mypyc (needs mypy and a C compiler; see "
+        "`century engine --help`).",
+    ),
+]
+BackendOpt = Annotated[
+    Backend,
+    typer.Option(
+        "--backend",
+        help="The engine's backend: python (the reference), or c for the C engine beside "
+        "it too (needs a C compiler; see `century engine --help`).",
+    ),
+]
+
+
 def build(
     paths: PathsArg = None,
     out: OutOpt = BUILD,
     paper: PapersOpt = None,
     target: TargetsOpt = None,
-    native: Annotated[
-        bool,
-        typer.Option(
-            "--native",
-            help="Also compile each engine with mypyc (needs mypy and a C compiler; see "
-            "`century engine --help`).",
-        ),
-    ] = False,
-    backend: Annotated[
-        Backend,
-        typer.Option(
-            "--backend",
-            help="The engine's backend: python (the reference), or c for the C engine beside "
-            "it too (needs a C compiler; see `century engine --help`).",
-        ),
-    ] = Backend.python,
+    native: NativeOpt = False,
+    backend: BackendOpt = Backend.python,
 ) -> None:
     """Build every game and variant found into OUT/<game>/: ruleset, engine, sheets, cards.
 
@@ -163,14 +167,7 @@ def build(
     from century.targets import BuildOptions, TargetError
 
     check_out(out)
-    if backend is Backend.c:
-        from century.engine.cbuild import missing
-
-        lacking = missing()
-        if lacking:
-            fail(f"cannot compile the C engine: {lacking}")
-        if native:
-            fail("--native and --backend c both compile the engine: pick one", 2)
+    _check_backend(backend, native)
     chosen = pick_targets(target)
     check_not_game_ids(paths)
     compiled = load_rulesets(paths or local_rules())
@@ -194,6 +191,19 @@ def build(
         fail(str(err), details=err.details)
     except OSError as err:
         fail(f"cannot write into {out}: {err.strerror or err}")
+
+
+def _check_backend(backend: Backend, native: bool) -> None:
+    """Refuse, before any work, a C engine this machine cannot compile or asked for along
+    with --native."""
+    if backend is Backend.c:
+        from century.engine.cbuild import missing
+
+        lacking = missing()
+        if lacking:
+            fail(f"cannot compile the C engine: {lacking}")
+        if native:
+            fail("--native and --backend c both compile the engine: pick one", 2)
 
 
 def check_not_game_ids(paths: list[Path] | None) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated
 
@@ -25,47 +26,61 @@ def _decks(incomplete: str) -> list[str]:
     return [deck for deck in DECKS if deck.startswith(incomplete)]
 
 
+DeckGameArg = Annotated[
+    str,
+    typer.Argument(metavar="GAME", help="Game or variant id.", autocompletion=COMPLETE_GAMES),
+]
+DeckArg = Annotated[
+    str,
+    typer.Argument(metavar="DECK", help=f"The deck: {', '.join(DECKS)}.", autocompletion=_decks),
+]
+DeckFormatOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--format",
+        "-f",
+        metavar="FORMAT",
+        help="csv, tsv or yaml (default: from the --out file's ending, else csv).",
+        show_default=False,
+    ),
+]
+DeckOutOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--out",
+        "-o",
+        metavar="FILE",
+        help="Write here (default: print it).",
+        show_default=False,
+    ),
+]
+ForceOpt = Annotated[bool, typer.Option(help="Replace an existing file.")]
+
+
+@dataclass(frozen=True)
+class DeckRequest:
+    """The options of one `century deck export` call, its format chosen."""
+
+    game: str
+    deck: str
+    fmt: str
+    out: Path | None
+    rules: list[Path] | None
+
+
 def export(
-    game: Annotated[
-        str,
-        typer.Argument(metavar="GAME", help="Game or variant id.", autocompletion=COMPLETE_GAMES),
-    ],
-    deck: Annotated[
-        str,
-        typer.Argument(
-            metavar="DECK", help=f"The deck: {', '.join(DECKS)}.", autocompletion=_decks
-        ),
-    ],
-    fmt: Annotated[
-        str | None,
-        typer.Option(
-            "--format",
-            "-f",
-            metavar="FORMAT",
-            help="csv, tsv or yaml (default: from the --out file's ending, else csv).",
-            show_default=False,
-        ),
-    ] = None,
-    out: Annotated[
-        Path | None,
-        typer.Option(
-            "--out",
-            "-o",
-            metavar="FILE",
-            help="Write here (default: print it).",
-            show_default=False,
-        ),
-    ] = None,
+    game: DeckGameArg,
+    deck: DeckArg,
+    fmt: DeckFormatOpt = None,
+    out: DeckOutOpt = None,
     rules: RulesOpt = None,
-    force: Annotated[bool, typer.Option(help="Replace an existing file.")] = False,
+    force: ForceOpt = False,
 ) -> None:
     """Write a game's deck as it plays, a variant's changes included, as a CSV or TSV table
     (header row: the card fields, then name.<lang> per language) or a YAML deck file.
 
     Name the file in a game's `decks:` to play with it: reading it back gives the same cards.
     """
-    from century.frontend import deckfile
-
     if deck not in DECKS:
         fail(f"unknown deck {deck!r} (decks: {', '.join(DECKS)})", 2)
     chosen = fmt or (out.suffix.lstrip(".").lower() if out is not None else "csv")
@@ -74,24 +89,8 @@ def export(
         fail(f"unknown format {chosen!r} (formats: {', '.join(FORMATS)})", 2)
     if out is not None:
         _check_file(out, force)
-    compiled = load_rulesets(rules or local_rules(), with_bundled=True, only=game)
-    require_game(compiled, game)
-    ruleset = compiled.rulesets[game]
-    cards = compiled.resolved[game].tree.plain()["decks"][deck]["cards"]
-    try:
-        if chosen == "yaml":
-            data = deckfile.yaml_deck(
-                deck,
-                cards,
-                _schema_path(out),
-                f"The {deck} deck of {game}, as it plays ({_count(cards)} cards), "
-                "written by `century deck export`.",
-            )
-        else:
-            delimiter = "\t" if chosen == "tsv" else ","
-            data = deckfile.table(deck, cards, ruleset.languages, delimiter)
-    except deckfile.ExportProblem as err:
-        fail(f"cannot write {deck} deck as {chosen}: {err}")
+    request = DeckRequest(game, deck, chosen, out, rules)
+    data, cards = _deck_data(request)
     if out is None:
         typer.echo(data.decode("utf-8"), nl=False)
         return
@@ -103,7 +102,33 @@ def export(
         fail(str(err))
     except OSError as err:
         fail(f"cannot write {out}: {err.strerror or err}")
-    typer.echo(f"wrote {out} ({_count(cards)} cards of the {deck} deck of {game})", err=True)
+    typer.echo(f"wrote {out} ({cards} cards of the {deck} deck of {game})", err=True)
+
+
+def _deck_data(request: DeckRequest) -> tuple[bytes, int]:
+    """The deck `request` names, written in its format, and its number of cards."""
+    from century.frontend import deckfile
+
+    game, deck, chosen = request.game, request.deck, request.fmt
+    compiled = load_rulesets(request.rules or local_rules(), with_bundled=True, only=game)
+    require_game(compiled, game)
+    ruleset = compiled.rulesets[game]
+    cards = compiled.resolved[game].tree.plain()["decks"][deck]["cards"]
+    try:
+        if chosen == "yaml":
+            data = deckfile.yaml_deck(
+                deck,
+                cards,
+                _schema_path(request.out),
+                f"The {deck} deck of {game}, as it plays ({_count(cards)} cards), "
+                "written by `century deck export`.",
+            )
+        else:
+            delimiter = "\t" if chosen == "tsv" else ","
+            data = deckfile.table(deck, cards, ruleset.languages, delimiter)
+    except deckfile.ExportProblem as err:
+        fail(f"cannot write {deck} deck as {chosen}: {err}")
+    return data, _count(cards)
 
 
 def _count(cards: list[dict]) -> int:

@@ -30,6 +30,7 @@ from century.cli.common import (
     fail,
     games_option,
     load_game,
+    stop_rule,
     stopping_on_signals,
     write_outputs,
 )
@@ -46,133 +47,149 @@ from century.cli.experiment_common import (
 FILES = ["experiment.json", "experiment.html"]
 
 
+ExperimentGameArg = Annotated[
+    str,
+    typer.Argument(
+        metavar="GAME", help="The game or variant to change.", autocompletion=COMPLETE_GAMES
+    ),
+]
+RemoveOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        metavar="CARD_ID",
+        help="Remove this card (repeatable).",
+        show_default=False,
+        autocompletion=COMPLETE_CARDS,
+    ),
+]
+AddOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        metavar="CARD",
+        help="Add this card, written as in a deck, e.g. '{kind: gain, get: YY}' (repeatable).",
+        show_default=False,
+    ),
+]
+ReplaceOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        metavar="ID=CARD",
+        help="Replace a card by another, e.g. 'up3={kind: upgrade, steps: 2}' (repeatable).",
+        show_default=False,
+        autocompletion=COMPLETE_REPLACEMENTS,
+    ),
+]
+OwnOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        metavar="CARD",
+        help="Measure what owning this card from the start is worth to one seat: a card "
+        "id, or a card written as in a deck (the seat alternates between deals; "
+        "repeatable, one report each).",
+        show_default=False,
+        autocompletion=COMPLETE_CARDS,
+    ),
+]
+VersusOpt = Annotated[
+    str | None,
+    typer.Option(
+        metavar="CARD",
+        help="With --own A: version A against this version B of a card, owned by the same "
+        "seat of the same deals; the paired difference B minus A.",
+        show_default=False,
+        autocompletion=COMPLETE_CARDS,
+    ),
+]
+RowOpt = Annotated[
+    str | None,
+    typer.Option(
+        metavar="CARD",
+        help="Place this merchant card (an id, or written as in a deck) in the merchant "
+        "row at the start, against the same deals without it: who takes it, when, and "
+        "what it is worth to the seat that takes it.",
+        show_default=False,
+        autocompletion=COMPLETE_CARDS,
+    ),
+]
+SlotOpt = Annotated[
+    int | None,
+    typer.Option(
+        metavar="K",
+        min=1,
+        help="The merchant row's slot of --row (1: the first, default).",
+        show_default=False,
+    ),
+]
+OwnAllOpt = Annotated[
+    bool,
+    typer.Option(
+        "--own-all",
+        help="Measure every merchant card of GAME owned from the start: the reference "
+        "table (cached by content in the user's cache folder).",
+    ),
+]
+LevelsOpt = Annotated[
+    str | None,
+    typer.Option(
+        metavar="BOTS",
+        help="The skill levels of an owner effect, one bot each, e.g. greedy,planner "
+        "(default; --bots BOT measures at one level).",
+        show_default=False,
+    ),
+]
+SetOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--set",
+        metavar="PATH=VALUE",
+        help="Change a rule value in the changed game, e.g. 'setup.seats.2=YYY', "
+        "'caravan_limit=8' or 'end.point_cards.2=5' (repeatable).",
+        show_default=False,
+    ),
+]
+ExperimentGamesOpt = Annotated[
+    int | None,
+    games_option(
+        "Games on each side (default 1000; 300 per card and level for --own).",
+        show_default=False,
+    ),
+]
+ExperimentBotsOpt = Annotated[
+    str | None,
+    bots_option(
+        f"One bot for every seat, or one per seat, e.g. planner,greedy (default greedy). "
+        f"{BOT_LIST}.",
+        show_default=False,
+    ),
+]
+ClusterOpt = Annotated[
+    str | None,
+    typer.Option(
+        metavar="ADDRESS", help="Run on a Dask scheduler at this address (extra 'cluster')."
+    ),
+]
+
+
 def experiment(
-    game: Annotated[
-        str,
-        typer.Argument(
-            metavar="GAME", help="The game or variant to change.", autocompletion=COMPLETE_GAMES
-        ),
-    ],
-    remove: Annotated[
-        list[str] | None,
-        typer.Option(
-            metavar="CARD_ID",
-            help="Remove this card (repeatable).",
-            show_default=False,
-            autocompletion=COMPLETE_CARDS,
-        ),
-    ] = None,
-    add: Annotated[
-        list[str] | None,
-        typer.Option(
-            metavar="CARD",
-            help="Add this card, written as in a deck, e.g. '{kind: gain, get: YY}' (repeatable).",
-            show_default=False,
-        ),
-    ] = None,
-    replace: Annotated[
-        list[str] | None,
-        typer.Option(
-            metavar="ID=CARD",
-            help="Replace a card by another, e.g. 'up3={kind: upgrade, steps: 2}' (repeatable).",
-            show_default=False,
-            autocompletion=COMPLETE_REPLACEMENTS,
-        ),
-    ] = None,
-    own: Annotated[
-        list[str] | None,
-        typer.Option(
-            metavar="CARD",
-            help="Measure what owning this card from the start is worth to one seat: a card "
-            "id, or a card written as in a deck (the seat alternates between deals; "
-            "repeatable, one report each).",
-            show_default=False,
-            autocompletion=COMPLETE_CARDS,
-        ),
-    ] = None,
-    versus: Annotated[
-        str | None,
-        typer.Option(
-            metavar="CARD",
-            help="With --own A: version A against this version B of a card, owned by the same "
-            "seat of the same deals; the paired difference B minus A.",
-            show_default=False,
-            autocompletion=COMPLETE_CARDS,
-        ),
-    ] = None,
-    row: Annotated[
-        str | None,
-        typer.Option(
-            metavar="CARD",
-            help="Place this merchant card (an id, or written as in a deck) in the merchant "
-            "row at the start, against the same deals without it: who takes it, when, and "
-            "what it is worth to the seat that takes it.",
-            show_default=False,
-            autocompletion=COMPLETE_CARDS,
-        ),
-    ] = None,
-    slot: Annotated[
-        int | None,
-        typer.Option(
-            metavar="K",
-            min=1,
-            help="The merchant row's slot of --row (1: the first, default).",
-            show_default=False,
-        ),
-    ] = None,
-    own_all: Annotated[
-        bool,
-        typer.Option(
-            "--own-all",
-            help="Measure every merchant card of GAME owned from the start: the reference "
-            "table (cached by content in the user's cache folder).",
-        ),
-    ] = False,
-    levels: Annotated[
-        str | None,
-        typer.Option(
-            metavar="BOTS",
-            help="The skill levels of an owner effect, one bot each, e.g. greedy,planner "
-            "(default; --bots BOT measures at one level).",
-            show_default=False,
-        ),
-    ] = None,
-    set_: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--set",
-            metavar="PATH=VALUE",
-            help="Change a rule value in the changed game, e.g. 'setup.seats.2=YYY', "
-            "'caravan_limit=8' or 'end.point_cards.2=5' (repeatable).",
-            show_default=False,
-        ),
-    ] = None,
-    games: Annotated[
-        int | None,
-        games_option(
-            "Games on each side (default 1000; 300 per card and level for --own).",
-            show_default=False,
-        ),
-    ] = None,
+    game: ExperimentGameArg,
+    remove: RemoveOpt = None,
+    add: AddOpt = None,
+    replace: ReplaceOpt = None,
+    own: OwnOpt = None,
+    versus: VersusOpt = None,
+    row: RowOpt = None,
+    slot: SlotOpt = None,
+    own_all: OwnAllOpt = False,
+    levels: LevelsOpt = None,
+    set_: SetOpt = None,
+    games: ExperimentGamesOpt = None,
     players: PlayersOpt = 2,
-    bots: Annotated[
-        str | None,
-        bots_option(
-            f"One bot for every seat, or one per seat, e.g. planner,greedy (default greedy). "
-            f"{BOT_LIST}.",
-            show_default=False,
-        ),
-    ] = None,
+    bots: ExperimentBotsOpt = None,
     seed: SeedOpt = 0,
     stop: StopOpt = Stop.never,
     width: WidthOpt = None,
     workers: WorkersOpt = 0,
-    cluster: Annotated[
-        str | None,
-        typer.Option(
-            metavar="ADDRESS", help="Run on a Dask scheduler at this address (extra 'cluster')."
-        ),
-    ] = None,
+    cluster: ClusterOpt = None,
     out: ReportOutOpt = None,
     quiet: QuietOpt = False,
     rules: RulesOpt = None,
@@ -182,37 +199,41 @@ def experiment(
     --own/--own-all, what owning a card from the start is worth to one seat, at two skill
     levels (95% intervals; JSON and HTML). With --stop sure or --width, each answer stops
     as soon as it is settled (--games is then the budget) and says after how many games."""
-    sure, wide = stop is Stop.sure, width / 100 if width is not None else None
     owning = bool(own) or own_all or row is not None
+    changes = (remove or [], add or [], replace or [], set_ or [])
     if versus is not None and len(own or []) != 1:
         fail("--versus B compares two versions of a card: give one --own A with it", 2)
-    if owning and (remove or add or replace or set_):
+    _check_kind(owning, any(changes), row is not None)
+    if slot is not None and row is None:
+        fail("--slot K places the card of --row: give --row CARD with it", 2)
+    if levels is not None and not owning:
+        fail("--levels is for --own and --own-all (one bot per level)", 2)
+    budget = games or (300 if owning else 1000)
+    run = Run(players, seed, workers, out, quiet, rules, stop_rule(budget, stop, width), cluster)
+    base = load_game(game, rules)
+    if owning:
+        from century.cli.owning import own_command
+
+        own_command(base, (own or [], own_all, versus, row, slot or 1), levels, bots, budget, run)
+        return
+    _change_command(base, changes, bots, budget, run)
+
+
+def _check_kind(owning: bool, changing: bool, placing: bool) -> None:
+    """Exit 2 unless the options ask for one kind of experiment: a change of the game, or
+    a card owned or placed in the row."""
+    if owning and changing:
         fail(
             "--own, --own-all and --row measure the game as it is: drop "
             "--remove/--add/--replace/--set",
             2,
         )
-    if not owning and not (remove or add or replace or set_):
+    if not owning and not changing:
         fail(
             "name a change: --remove CARD_ID, --add CARD, --replace ID=CARD, --set PATH=VALUE, "
             "or --own CARD / --own-all",
             2,
         )
-    if slot is not None and row is None:
-        fail("--slot K places the card of --row: give --row CARD with it", 2)
-    if levels is not None and not owning:
-        fail("--levels is for --own and --own-all (one bot per level)", 2)
-    run = Run(players, seed, workers, out, quiet, rules, (sure, wide), cluster)
-    base = load_game(game, rules)
-    if owning:
-        from century.cli.owning import own_command
-
-        own_command(
-            base, (own or [], own_all, versus, row, slot or 1), levels, bots, games or 300, run
-        )
-        return
-    changes = (remove or [], add or [], replace or [], set_ or [])
-    _change_command(base, changes, bots, games or 1000, run)
 
 
 def _change_command(
@@ -220,24 +241,47 @@ def _change_command(
 ) -> None:
     """Cards removed, added or replaced and rule values set: the paired experiment."""
     from century.cli.screen.progress import Progress
+    from century.experiments.changes import experiment_lines, run_experiment
+    from century.reports.report import experiment_html, to_json_bytes
+    from century.simulation.config import SimulationError
+    from century.simulation.simulate import workers_for
+
+    folder = run.out or BUILD / "reports" / f"{base.id}-experiment"
+    check_out(folder, FILES)  # before any game is played
+    changes, config, changed = _changed(base, options, bots, games, run)
+    count = workers_for(run.workers, games)
+    try:
+        with (
+            stopping_on_signals("no report written"),
+            Progress(f"{base.id} experiment", 2 * games, quiet=run.quiet) as progress,
+        ):
+            report = run_experiment(
+                base, changed, config, changes, count, progress, rule=run.stop, cluster=run.cluster
+            )
+    except (SimulationError, ValueError) as err:
+        fail(str(err), 2)
+    html = experiment_html(report, changes.describe(), game_name(base), run.stop.sequential)
+    write_outputs(folder, {FILES[0]: to_json_bytes(report), FILES[1]: html.encode()})
+    for line in experiment_lines(report):
+        typer.echo(line)
+    typer.echo(f"report written to {folder / FILES[1]}")
+
+
+def _changed(
+    base: Any, options: tuple[list[str], ...], bots: str | None, games: int, run: Run
+) -> tuple[Any, Any, Any]:
+    """The changes typed (`--remove`, `--add`, `--replace`, `--set`), the simulation of
+    each side and the changed game; a clear error and exit 2 for a change that cannot be."""
     from century.experiments.changes import (
         CardChanges,
         ExperimentError,
-        experiment_lines,
         parse_card,
         parse_setting,
-        run_experiment,
         variant_text,
     )
-    from century.reports.report import report_html, to_json_bytes
-    from century.simulation.config import SimConfig, SimulationError, seat_bots
-    from century.simulation.sequential import StopRule
-    from century.simulation.simulate import workers_for
+    from century.simulation.config import SimConfig, seat_bots
 
     remove, add, replace, set_ = options
-    players, seed, rules = run.players, run.seed, run.rules
-    folder = run.out or BUILD / "reports" / f"{base.id}-experiment"
-    check_out(folder, FILES)  # before any game is played
     try:
         changes = CardChanges(
             remove=tuple(remove),
@@ -245,7 +289,7 @@ def _change_command(
             replace=tuple(_replacement(text, bounded(parse_card)) for text in replace),
             settings=tuple(parse_setting(base, bounded_setting(text)) for text in set_),
         )
-        config = SimConfig(games, players, seat_bots(bots or "greedy", players), seed)
+        config = SimConfig(games, run.players, seat_bots(bots or "greedy", run.players), run.seed)
         variant_id = free_id(f"{base.id}-changed", base.id)
         text = variant_text(base, changes, variant_id)
     except (ExperimentError, ValueError) as err:
@@ -256,44 +300,8 @@ def _change_command(
         + [("--replace", t) for t in replace]
         + [("--set", t) for t in set_]
     )
-    changed = changed_game(text, variant_id, rules, written, _typed(add, replace, changes))
-    count = workers_for(run.workers, games)
-    rule = StopRule(games, *run.stopping)
-    try:
-        with (
-            stopping_on_signals("no report written"),
-            Progress(f"{base.id} experiment", 2 * games, quiet=run.quiet) as progress,
-        ):
-            report = run_experiment(
-                base, changed, config, changes, count, progress, rule=rule, cluster=run.cluster
-            )
-    except (SimulationError, ValueError) as err:
-        fail(str(err), 2)
-    played = report["config"]["games"]
-    stopped = ""
-    if rule.sequential:
-        from century.simulation.sequential import stop_line
-
-        stopped = (
-            stop_line(report["stop"]).capitalize()
-            + "; the seats' intervals hold however often they were looked at. "
-        )
-    note = (
-        f"{stopped}The change: {changes.describe()}. Both sides played the same {played} seeds "
-        "(game i of each dealt from one seed), so "
-        "the intervals are those of paired differences, game by game. "
-    )
-    html = report_html(
-        [report["base"], report["changed"]],
-        report["effects"],
-        note,
-        report["cards"],
-        title=f"Experiment: {game_name(base)}, {changes.describe()}",
-    )
-    write_outputs(folder, {FILES[0]: to_json_bytes(report), FILES[1]: html.encode()})
-    for line in experiment_lines(report):
-        typer.echo(line)
-    typer.echo(f"report written to {folder / FILES[1]}")
+    changed = changed_game(text, variant_id, run.rules, written, _typed(add, replace, changes))
+    return changes, config, changed
 
 
 def _typed(add: list[str], replace: list[str], changes: Any) -> list[CardText]:

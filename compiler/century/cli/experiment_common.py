@@ -6,10 +6,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from century.cli.cardopts import CardText, load_changed
 from century.cli.common import local_rules
+
+if TYPE_CHECKING:
+    from century.simulation.sequential import StopRule
 
 
 @dataclass(frozen=True)
@@ -22,8 +25,8 @@ class Run:
     out: Path | None
     quiet: bool
     rules: list[Path] | None
-    stopping: tuple[bool, float | None]
-    """Stop when sure; stop when the interval is narrower than this."""
+    stop: StopRule
+    """When the games stop (`--stop`, `--width`; `--games` their budget)."""
     cluster: str | None = None
     """The Dask scheduler the games run on (None: this machine)."""
 

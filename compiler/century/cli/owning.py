@@ -46,7 +46,7 @@ def own_command(
     if row is not None:
         if own or own_all:
             fail("--row measures one card in the row: drop --own/--own-all", 2)
-        if any(run.stopping):
+        if run.stop.sequential:
             fail("--row plays a fixed number of deals: drop --stop/--width", 2)
         host, (card,), _ = _owned_cards(base, [("--row", row)], run.rules)
         if not any(c.id == card for c in host.merchant_deck):
@@ -58,7 +58,7 @@ def own_command(
         return
     typed = [("--own", text) for text in own] + ([("--versus", versus)] if versus else [])
     host, ids, unseen = _owned_cards(base, typed, run.rules) if typed else (base, [], ())
-    plan = owned.Plan(games, run.players, chosen, run.seed, unseen, *run.stopping, run.cluster)
+    plan = owned.Plan(games, run.players, chosen, run.seed, unseen, run.stop, run.cluster)
     if versus is not None:
         _versus(base, host, (ids[0], ids[1]), (own[0], versus), plan, run)
         return
@@ -138,25 +138,55 @@ def _owner_effects(
 ) -> None:
     """Each card of `cards` (as written, its id in `host`) owned from the start, at every
     level of `plan`, one report each; the reference table with `own_all`."""
+    from century.experiments import owner as owned
+    from century.reports.report import own_pages
+
+    folder = run.out or BUILD / "reports" / f"{base.id}-own"
+    files = own_files([card for _, card in cards]) if cards else [["own.html"]]
+    index = ["index.html"] if len(cards) > 1 else []
+    check_out(folder, sorted({*OWN_FILES, *(f for pair in files for f in pair), *index}))
+    table, cached, answers = _measured(base, host, cards, own_all, plan, run)
+    name = game_name(base)
+    if table is not None and own_all:
+        for line in owned.table_lines(table, cached):
+            typer.echo(line)
+    reports = []
+    for (written, card), answer in zip(cards, answers, strict=True):
+        report = owned.own_report(base, host, card, written, plan, answer, table, name)
+        hint = None
+        if table is None and report["value_model"] is None:
+            hint = _table_hint(base.id, plan, run)
+        for line in owned.own_lines(report, name, report["placements"], hint):
+            typer.echo(line)
+        reports.append(report)
+    write_outputs(folder, own_pages(name, reports, files, table, bool(index)))
+    shown = "index.html" if index else files[0][-1]
+    typer.echo(f"report written to {folder / shown}")
+
+
+def _measured(
+    base: Any,
+    host: Any,
+    cards: list[tuple[str, str]],
+    own_all: bool,
+    plan: Any,
+    run: Run,
+) -> tuple[Any, bool, list[Any]]:
+    """Play the owner effects of `cards` (and the reference table with `own_all`, unless
+    cached) under a progress bar: the table (None if never measured), whether it came from
+    the cache, and the answers, one per card."""
     from dataclasses import replace
 
     from century.cli.screen.progress import Progress, Stage
     from century.experiments import owner as owned
-    from century.reports.report import own_index_html, own_report_html, to_json_bytes
     from century.simulation.config import SimulationError
     from century.simulation.simulate import workers_for
 
     games, chosen = plan.games, plan.levels
     whole = replace(plan, unseen="")  # the reference table
-    folder = run.out or BUILD / "reports" / f"{base.id}-own"
-    files = own_files([card for _, card in cards]) if cards else [["own.html"]]
-    index = ["index.html"] if len(cards) > 1 else []
-    check_out(folder, sorted({*OWN_FILES, *(f for pair in files for f in pair), *index}))
     count = workers_for(run.workers, games)
-    table, cached = None, False
-    if own_all:
-        table = owned.cached_table(base, whole)
-        cached = table is not None
+    table = owned.cached_table(base, whole) if own_all else None
+    cached = table is not None
     measured = 0 if cached or not own_all else len(owned.merchant_ids(base))
     table_games = games * (measured + 1) if measured else 0  # the base side, then one per card
     own_games = games * (len(cards) + 1) if cards else 0  # one base side for every card
@@ -176,38 +206,12 @@ def _owner_effects(
         fail(str(err), 2)
     if table is None:
         table = owned.cached_table(base, whole)
-    name = game_name(base)
-    outputs: dict[str, bytes] = {}
-    if table is not None:
-        if own_all:
-            for line in owned.table_lines(table, cached):
-                typer.echo(line)
-        outputs["reference.json"] = to_json_bytes(table)
-    reports = []
-    for (written, card), answer in zip(cards, answers, strict=True):
-        report = owned.own_report(base, host, card, written, plan, answer, table, name)
-        hint = None
-        if table is None and report["value_model"] is None:
-            hint = _table_hint(base.id, plan, run)
-        for line in owned.own_lines(report, name, report["placements"], hint):
-            typer.echo(line)
-        reports.append(report)
-    for report, (json_name, html_name) in zip(reports, files, strict=False):
-        outputs[json_name] = to_json_bytes(report)
-        outputs[html_name] = own_report_html(name, report, table).encode()
-    if not reports:
-        outputs["own.html"] = own_report_html(name, None, table).encode()
-    if index:
-        pages = [(report, pair[1]) for report, pair in zip(reports, files, strict=True)]
-        outputs["index.html"] = own_index_html(name, pages).encode()
-    write_outputs(folder, outputs)
-    shown = "index.html" if index else files[0][-1]
-    typer.echo(f"report written to {folder / shown}")
+    return table, cached, answers
 
 
 def _table_hint(game: str, plan: Any, run: Run) -> Any:
     """The command that measures the reference table an answer would be placed in."""
-    sure, width = run.stopping
+    sure, width = run.stop.sure, run.stop.width
     return lambda: (
         "place it among the game's cards: century experiment "
         f"{shell(game)} --own-all --games {plan.games} --levels {','.join(plan.levels)}"

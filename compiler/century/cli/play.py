@@ -52,39 +52,48 @@ class Table:
     paint: Painter
 
 
+PlayGameArg = Annotated[
+    str,
+    typer.Argument(
+        metavar="GAME",
+        help="The game or variant id, e.g. from `century validate`.",
+        autocompletion=COMPLETE_GAMES,
+    ),
+]
+PlayPlayersOpt = Annotated[int, typer.Option(metavar="N", help="Number of players, you included.")]
+PlayBotsOpt = Annotated[
+    str,
+    bots_option(
+        f"Bot for the other seats, or one per other seat, e.g. greedy,planner. {BOT_LIST}."
+    ),
+]
+SeatOpt = Annotated[int, typer.Option(metavar="N", help="Your seat, 1 = first to play.")]
+PlaySeedOpt = Annotated[
+    int | None,
+    typer.Option("--seed", "-s", metavar="N", help="Game seed (default: a random one)."),
+]
+RecordOpt = Annotated[
+    Path | None,
+    typer.Option(metavar="FILE", help="Where to save the game record (default: under build/)."),
+]
+ColourOpt = Annotated[
+    bool | None,
+    typer.Option(
+        "--colour/--no-colour",
+        help="Colour the board and moves.",
+        show_default="on a terminal, unless NO_COLOR is set",
+    ),
+]
+
+
 def play(
-    game: Annotated[
-        str,
-        typer.Argument(
-            metavar="GAME",
-            help="The game or variant id, e.g. from `century validate`.",
-            autocompletion=COMPLETE_GAMES,
-        ),
-    ],
-    players: Annotated[int, typer.Option(metavar="N", help="Number of players, you included.")] = 2,
-    bots: Annotated[
-        str,
-        bots_option(
-            f"Bot for the other seats, or one per other seat, e.g. greedy,planner. {BOT_LIST}."
-        ),
-    ] = "greedy",
-    seat: Annotated[int, typer.Option(metavar="N", help="Your seat, 1 = first to play.")] = 1,
-    seed: Annotated[
-        int | None,
-        typer.Option("--seed", "-s", metavar="N", help="Game seed (default: a random one)."),
-    ] = None,
-    record: Annotated[
-        Path | None,
-        typer.Option(metavar="FILE", help="Where to save the game record (default: under build/)."),
-    ] = None,
-    colour: Annotated[
-        bool | None,
-        typer.Option(
-            "--colour/--no-colour",
-            help="Colour the board and moves.",
-            show_default="on a terminal, unless NO_COLOR is set",
-        ),
-    ] = None,
+    game: PlayGameArg,
+    players: PlayPlayersOpt = 2,
+    bots: PlayBotsOpt = "greedy",
+    seat: SeatOpt = 1,
+    seed: PlaySeedOpt = None,
+    record: RecordOpt = None,
+    colour: ColourOpt = None,
     rules: RulesOpt = None,
 ) -> None:
     """Play a game in the terminal against bots; the record is saved when you leave (also on

@@ -32,6 +32,7 @@ from century.cli.common import (
     games_option,
     load_game,
     read_json_input,
+    stop_rule,
     stopping_on_signals,
     write_outputs,
 )
@@ -39,53 +40,62 @@ from century.cli.common import (
 AUTO = "auto"
 
 
+SimGameArg = Annotated[
+    str | None,
+    typer.Argument(
+        metavar="GAME", help="The game or variant to simulate.", autocompletion=COMPLETE_GAMES
+    ),
+]
+SimGamesOpt = Annotated[int, games_option("Number of games.")]
+SimBotsOpt = Annotated[
+    str,
+    bots_option(
+        f"One bot for every seat, or one per seat, e.g. greedy,random. {BOT_LIST}. auto: "
+        "the strongest bot whose games fit in --time-budget (never the slow ones: "
+        f"{SLOW_BOTS}).",
+    ),
+]
+TimeBudgetOpt = Annotated[
+    float,
+    typer.Option(metavar="SECONDS", help="Seconds the games may take with --bots auto.", min=1),
+]
+ClusterOpt = Annotated[
+    str | None,
+    typer.Option(
+        metavar="ADDRESS", help="Run on a Dask scheduler at this address (extra 'cluster')."
+    ),
+]
+CompareOpt = Annotated[
+    tuple[str, str] | None,
+    typer.Option(
+        metavar="GAME",
+        help="Two games (ids, or report .json files) side by side.",
+        show_default=False,
+    ),
+]
+RecheckOpt = Annotated[
+    str | None,
+    typer.Option(
+        metavar="BOT",
+        help="Replay the seat win rates on a tenth of the games (at least 20) with BOT in "
+        "every seat, e.g. expert, and say whether each holds.",
+    ),
+]
+
+
 def simulate(
-    game: Annotated[
-        str | None,
-        typer.Argument(
-            metavar="GAME", help="The game or variant to simulate.", autocompletion=COMPLETE_GAMES
-        ),
-    ] = None,
-    games: Annotated[int, games_option("Number of games.")] = 1000,
+    game: SimGameArg = None,
+    games: SimGamesOpt = 1000,
     players: PlayersOpt = 2,
-    bots: Annotated[
-        str,
-        bots_option(
-            f"One bot for every seat, or one per seat, e.g. greedy,random. {BOT_LIST}. auto: "
-            "the strongest bot whose games fit in --time-budget (never the slow ones: "
-            f"{SLOW_BOTS}).",
-        ),
-    ] = AUTO,
-    time_budget: Annotated[
-        float,
-        typer.Option(metavar="SECONDS", help="Seconds the games may take with --bots auto.", min=1),
-    ] = 600,
+    bots: SimBotsOpt = AUTO,
+    time_budget: TimeBudgetOpt = 600,
     seed: SeedOpt = 0,
     workers: WorkersOpt = 0,
-    cluster: Annotated[
-        str | None,
-        typer.Option(
-            metavar="ADDRESS", help="Run on a Dask scheduler at this address (extra 'cluster')."
-        ),
-    ] = None,
-    compare: Annotated[
-        tuple[str, str] | None,
-        typer.Option(
-            metavar="GAME",
-            help="Two games (ids, or report .json files) side by side.",
-            show_default=False,
-        ),
-    ] = None,
+    cluster: ClusterOpt = None,
+    compare: CompareOpt = None,
     stop: StopOpt = Stop.never,
     width: WidthOpt = None,
-    recheck: Annotated[
-        str | None,
-        typer.Option(
-            metavar="BOT",
-            help="Replay the seat win rates on a tenth of the games (at least 20) with BOT in "
-            "every seat, e.g. expert, and say whether each holds.",
-        ),
-    ] = None,
+    recheck: RecheckOpt = None,
     out: ReportOutOpt = None,
     quiet: QuietOpt = False,
     rules: RulesOpt = None,
@@ -93,22 +103,15 @@ def simulate(
     """Simulate many seeded games between bots; write a balance report (JSON and HTML).
     With --compare A B and --stop sure or --width, both games stop as soon as the seats'
     changes are settled (--games is then the budget)."""
-    from century.reports.report import report_html, to_json_bytes
-    from century.simulation.sequential import StopRule
-
     if (game is None) == (compare is None):
         fail("name one GAME, or two with --compare A B", 2)
     if recheck is not None:
         _check_recheck(recheck, game)
     names: list[str] = list(compare) if compare else [game] if game else []
     given = {name: _read_report(name) for name in names if _is_report_file(name)}
-    stem = "-vs-".join(given[name]["game"] if name in given else _game_id(name) for name in names)
-    folder = out or BUILD / "reports" / stem
-    files = ["report-a.json", "report-b.json", "compare.html"] if compare else []
-    files = files or ["report.json", "report.html"]
-    check_out(folder, files)  # before any game is played
+    folder, files = _output(names, given, compare is not None, out)
+    rule = stop_rule(games, stop, width)
     request = SimRequest(games, players, bots, time_budget, seed, workers, cluster, quiet, rules)
-    rule = StopRule(games, stop is Stop.sure, width / 100 if width is not None else None)
     if rule.sequential and (not compare or given):
         fail("--stop sure and --width stop a comparison: --compare A B, two games (not reports)", 2)
     stopped: dict[str, Any] | None = None
@@ -119,31 +122,53 @@ def simulate(
             report["stop"] = stopped
     else:
         reports = [given.get(name) or _report_for(name, request, out) for name in names]
-    if compare:
-        data = {f"report-{x}.json": to_json_bytes(r) for x, r in zip("ab", reports, strict=True)}
-    else:
-        data = {"report.json": to_json_bytes(reports[0])}
-    data[files[-1]] = report_html(reports, own_table=_own_table(reports)).encode()
-    write_outputs(folder, data)
+    write_outputs(folder, _report_files(reports, files))
     for report in reports:
         typer.echo(_summary(report))
     if recheck is not None and game is not None:
         _recheck(game, reports[0], recheck, request)
     if compare:
-        from century.simulation.compare import difference_lines, unpaired
-        from century.simulation.sequential import stop_line, watched_row
-
-        rows = unpaired(reports[0], reports[1])
-        if stopped is not None:
-            rows[: len(sequences)] = [
-                watched_row(r, s) for r, s in zip(rows, sequences, strict=False)
-            ]
-            typer.echo(stop_line(stopped))
-        kind = "always-valid 95% intervals for the seats" if stopped else "95% intervals"
-        typer.echo(f"b minus a ({kind}; * significant):")
-        for line in difference_lines(rows):
-            typer.echo(f"  {line}")
+        _print_comparison(reports, stopped, sequences)
     typer.echo(f"report written to {folder / files[-1]}")
+
+
+def _output(
+    names: list[str], given: dict[str, dict[str, Any]], compare: bool, out: Path | None
+) -> tuple[Path, list[str]]:
+    """The report folder and the files written there, checked before any game is played."""
+    stem = "-vs-".join(given[name]["game"] if name in given else _game_id(name) for name in names)
+    folder = out or BUILD / "reports" / stem
+    files = ["report-a.json", "report-b.json", "compare.html"] if compare else []
+    files = files or ["report.json", "report.html"]
+    check_out(folder, files)
+    return folder, files
+
+
+def _report_files(reports: list[dict[str, Any]], files: list[str]) -> dict[str, bytes]:
+    """The files of the reports, named as `files`: each report's JSON, then the HTML page."""
+    from century.reports.report import report_html, to_json_bytes
+
+    data = {name: to_json_bytes(report) for name, report in zip(files, reports, strict=False)}
+    data[files[-1]] = report_html(reports, own_table=_own_table(reports)).encode()
+    return data
+
+
+def _print_comparison(
+    reports: list[dict[str, Any]], stopped: dict[str, Any] | None, sequences: list[Any]
+) -> None:
+    """Print the seats' differences of two reports (b minus a), the watched rows and why
+    the games stopped when a stopping rule watched them."""
+    from century.simulation.compare import difference_lines, unpaired
+    from century.simulation.sequential import stop_line, watched_row
+
+    rows = unpaired(reports[0], reports[1])
+    if stopped is not None:
+        rows[: len(sequences)] = [watched_row(r, s) for r, s in zip(rows, sequences, strict=False)]
+        typer.echo(stop_line(stopped))
+    kind = "always-valid 95% intervals for the seats" if stopped else "95% intervals"
+    typer.echo(f"b minus a ({kind}; * significant):")
+    for line in difference_lines(rows):
+        typer.echo(f"  {line}")
 
 
 def _own_table(reports: list[dict[str, Any]]) -> dict[str, Any] | None:

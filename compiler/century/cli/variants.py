@@ -6,12 +6,14 @@ import json
 import os
 import re
 import shlex
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from century.base.diagnostics import CONTROL
+from century.base.output import OutputError, atomic_write_bytes, check_inside
 from century.cli.common import (
     COMPLETE_GAMES,
     LOCAL,
@@ -307,6 +309,22 @@ MAX_TITLE = 200
 """The longest title (the schema's longest text)."""
 
 
+@dataclass(frozen=True)
+class VariantRequest:
+    """What `century new` writes: the variant `name` of `base` in `folder` of the project
+    `root`, its titles, and whether it may replace its file, lays out the project (a
+    README.md and an art folder) and adds the sample art."""
+
+    root: Path
+    folder: Path
+    name: str
+    base: Ruleset
+    given: list[str] | None
+    force: bool
+    layout: bool
+    example: bool = False
+
+
 def _write_project(
     root: Path,
     folder: Path,
@@ -320,37 +338,77 @@ def _write_project(
     """Write the variant `name` of `base` into `folder`, with the schemas it names and, when
     `layout`, a README.md in the project folder `root`, and with `example` the sample art
     folder (`century.cli.example_look`); every check comes before any write."""
-    from century.base.output import OutputError, atomic_write_bytes, check_inside
-    from century.cli.example_look import example_files, example_names
-
+    request = VariantRequest(root, folder, name, base, given, force, layout, example)
     check_out(folder, what="--dir")
     target = folder / f"{name}.yaml"
     if target.exists() and not force:
         fail(f"{target} exists (use --force to overwrite)")
     names = titles(base, name, given)
-    readme = root / "README.md"
-    art = folder / "art" / "README.md"
-    try:
-        if not force:  # --force replaces the file even when it was read as input
-            check_inside(folder, target.name)
-        schemas, copy = _schema_folder(root, folder)
-        for source in copy:
-            check_inside(root, f"schema/{source.name}")
-        if layout and not os.path.lexists(readme):
-            check_inside(root, "README.md")
-        if layout and not os.path.lexists(art.parent):
-            check_inside(folder, "art")
-        samples = example_names(base.resources[0].id) if example else []
-        for sample in samples:
-            if os.path.lexists(art.parent / sample):
-                fail(f"{art.parent / sample} exists; --example-look writes only new files")
-            check_inside(folder, f"art/{sample}")
-    except OutputError as err:
-        fail(str(err))
+    schemas, copy, samples = _checked_targets(request)
     found = _found_by_commands(root, folder)
     shown_folder = shlex.quote(_shown(folder, root))
     rules_opt = "" if found else f" --rules {shown_folder}"
     paths = "" if found else f" {shown_folder}"
+    text = _variant_text(request, names, schemas, found, rules_opt, paths)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for source in copy:
+            atomic_write_bytes(schemas / source.name, _bundled_schema(source))
+        atomic_write_bytes(target, text.encode("utf-8"), replace_input=force)
+        wrote = [str(target)] + ([f"{_shown(schemas, Path('.'))}/"] if copy else [])
+        wrote += _write_layout(request, names, samples)
+    except OutputError as err:
+        fail(str(err))
+    except OSError as err:
+        fail(f"cannot write {target}: {err.strerror or err}")
+    typer.echo(f"wrote {', '.join(wrote)}: {name}, a variant of {base.id}")
+    go = "" if root == Path(".") else f"cd {shlex.quote(str(root))} && "
+    typer.echo(
+        f"next: {go}century show {name}{rules_opt}; century validate{paths}; "
+        f"century build{paths}; century sheets {name}{rules_opt}"
+    )
+
+
+def _checked_targets(request: VariantRequest) -> tuple[Path, list[Path], list[str]]:
+    """Check every file `century new` may write before any is written (a clear error and
+    exit 1 if one cannot be); the schema folder, the schemas to copy there and the sample
+    art files to write."""
+    from century.cli.example_look import example_names
+
+    root, folder, base = request.root, request.folder, request.base
+    art = folder / "art"
+    try:
+        if not request.force:  # --force replaces the file even when it was read as input
+            check_inside(folder, f"{request.name}.yaml")
+        schemas, copy = _schema_folder(root, folder)
+        for source in copy:
+            check_inside(root, f"schema/{source.name}")
+        if request.layout and not os.path.lexists(root / "README.md"):
+            check_inside(root, "README.md")
+        if request.layout and not os.path.lexists(art):
+            check_inside(folder, "art")
+        samples = example_names(base.resources[0].id) if request.example else []
+        for sample in samples:
+            if os.path.lexists(art / sample):
+                fail(f"{art / sample} exists; --example-look writes only new files")
+            check_inside(folder, f"art/{sample}")
+    except OutputError as err:
+        fail(str(err))
+    return schemas, copy, samples
+
+
+def _variant_text(
+    request: VariantRequest,
+    names: dict[str, str],
+    schemas: Path,
+    found: bool,
+    rules_opt: str,
+    paths: str,
+) -> str:
+    """The variant file's text: its schema, titles, commands to try and commented examples."""
+    from century.model.cards import short_fields
+
+    root, folder, name, base = request.root, request.folder, request.name, request.base
     commands = [
         (f"century show {name}{rules_opt}", "the whole ruleset, each value with its file and line"),
         (f"century validate{paths}", "check it"),
@@ -361,11 +419,9 @@ def _write_project(
     width = max(len(command) for command, _ in commands) + 2
     table = Path(os.path.relpath((root / "cards" / "merchant.csv").resolve(), folder.resolve()))
     schema = Path(os.path.relpath(schemas / "variant.schema.json", folder.resolve())).as_posix()
-    from century.model.cards import short_fields
-
     trade = next((c for c in base.merchant_deck if c.kind == "trade"), None)
     ranks = len(base.codes)
-    text = NEW_VARIANT.format(
+    return NEW_VARIANT.format(
         schema=schema,
         title=names[base.languages[0]],
         base=base.id,
@@ -383,45 +439,41 @@ def _write_project(
         table=table.as_posix(),
         table_out=_shown(root / "cards" / "merchant.csv", root),
     )
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        for source in copy:
-            atomic_write_bytes(schemas / source.name, _bundled_schema(source))
-        atomic_write_bytes(target, text.encode("utf-8"), replace_input=force)
-        wrote = [str(target)] + ([f"{_shown(schemas, Path('.'))}/"] if copy else [])
-        if layout and not os.path.lexists(readme):
-            title = names[base.languages[0]]
-            atomic_write_bytes(
-                readme,
-                PROJECT_README.format(
-                    title=title,
-                    base_title=base.name.get(base.languages[0], base.id),
-                    base=base.id,
-                    id=name,
-                ).encode("utf-8"),
-            )
-            wrote.append(str(readme))
-        if layout and not os.path.lexists(art.parent):  # where the look's files go
-            art.parent.mkdir()
-            art_text = ART_README.format(title=names[base.languages[0]], id=name)
-            atomic_write_bytes(art, art_text.encode("utf-8"))
-            wrote.append(f"{art.parent}/")
-        if samples:
-            first = base.resources[0]
-            art.parent.mkdir(exist_ok=True)
-            for sample, data in example_files(first.id, first.colour).items():
-                atomic_write_bytes(art.parent / sample, data)
-            wrote.append(f"{art.parent}/ ({', '.join(samples)})")
-    except OutputError as err:
-        fail(str(err))
-    except OSError as err:
-        fail(f"cannot write {target}: {err.strerror or err}")
-    typer.echo(f"wrote {', '.join(wrote)}: {name}, a variant of {base.id}")
-    go = "" if root == Path(".") else f"cd {shlex.quote(str(root))} && "
-    typer.echo(
-        f"next: {go}century show {name}{rules_opt}; century validate{paths}; "
-        f"century build{paths}; century sheets {name}{rules_opt}"
-    )
+
+
+def _write_layout(request: VariantRequest, names: dict[str, str], samples: list[str]) -> list[str]:
+    """Write the project's README.md and art folder where `request` lays them out and they
+    are missing, and the sample art; what was written, as the closing line names it."""
+    from century.cli.example_look import example_files
+
+    base, name, layout = request.base, request.name, request.layout
+    readme = request.root / "README.md"
+    art = request.folder / "art" / "README.md"
+    wrote = []
+    if layout and not os.path.lexists(readme):
+        title = names[base.languages[0]]
+        atomic_write_bytes(
+            readme,
+            PROJECT_README.format(
+                title=title,
+                base_title=base.name.get(base.languages[0], base.id),
+                base=base.id,
+                id=name,
+            ).encode("utf-8"),
+        )
+        wrote.append(str(readme))
+    if layout and not os.path.lexists(art.parent):  # where the look's files go
+        art.parent.mkdir()
+        art_text = ART_README.format(title=names[base.languages[0]], id=name)
+        atomic_write_bytes(art, art_text.encode("utf-8"))
+        wrote.append(f"{art.parent}/")
+    if samples:
+        first = base.resources[0]
+        art.parent.mkdir(exist_ok=True)
+        for sample, data in example_files(first.id, first.colour).items():
+            atomic_write_bytes(art.parent / sample, data)
+        wrote.append(f"{art.parent}/ ({', '.join(samples)})")
+    return wrote
 
 
 def _found_by_commands(root: Path, folder: Path) -> bool:

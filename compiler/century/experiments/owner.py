@@ -20,7 +20,7 @@ import json
 import os
 import tempfile
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -52,18 +52,16 @@ class Plan:
     levels: tuple[str, ...]
     seed: int = 0
     unseen: str | tuple[str, ...] = ""
-    sure: bool = False
-    """Stop each card's games once its interval leaves out zero
-    (`century.simulation.sequential`)."""
-    width: float | None = None
-    """Stop each card's games as soon as its interval is narrower than this."""
+    stop: StopRule | None = None
+    """When each card's games at a level stop (`century.simulation.sequential`); None:
+    after `games` games."""
     cluster: str | None = None
     """The Dask scheduler the games run on (None: this machine); the answers are the same."""
 
     @property
     def rule(self) -> StopRule:
         """When a card's games at a level stop (`games` is their budget)."""
-        return StopRule(self.games, self.sure, self.width)
+        return StopRule(self.games) if self.stop is None else replace(self.stop, budget=self.games)
 
     def config(self, level: str, owned: str = "") -> SimConfig:
         """The simulation of one side at `level`: as dealt, or with `owned` given."""
@@ -81,8 +79,6 @@ class Plan:
     ) -> Side:
         """The games of one side at `level` (`config`, changed by `changes`, e.g. a card
         placed in the row), played on demand here or on the plan's cluster."""
-        from dataclasses import replace
-
         config = replace(self.config(level, owned), **changes)
         keep = "row_taken" if config.row else ""  # who took a card placed in the row
         return Side(ruleset, config, workers, progress, cluster=self.cluster, keep=keep)
@@ -95,7 +91,8 @@ class Plan:
             "seed": self.seed,
         }
         if self.rule.sequential:  # a fixed-size plan keeps the key of the tables before
-            found["stop"] = {"sure": self.sure, "width": self.width, "alpha": self.rule.alpha}
+            rule = self.rule
+            found["stop"] = {"sure": rule.sure, "width": rule.width, "alpha": rule.alpha}
         return found
 
 

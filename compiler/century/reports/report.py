@@ -409,6 +409,33 @@ FIGURE_DECIMALS = 2
 mean, an interval, a spread): one precision throughout, as the differences are printed."""
 
 
+def experiment_html(report: Mapping[str, Any], described: str, game: str, sequential: bool) -> str:
+    """The page of a paired experiment (`century.experiments.changes`): both sides and
+    their paired differences, its note saying how they were played (and why they stopped
+    when a `sequential` rule watched them) and the change `described`, of the game named
+    `game`."""
+    from century.simulation.sequential import stop_line
+
+    stopped = ""
+    if sequential:
+        stopped = (
+            stop_line(report["stop"]).capitalize()
+            + "; the seats' intervals hold however often they were looked at. "
+        )
+    note = (
+        f"{stopped}The change: {described}. Both sides played the same "
+        f"{report['config']['games']} seeds (game i of each dealt from one seed), so "
+        "the intervals are those of paired differences, game by game. "
+    )
+    return report_html(
+        [report["base"], report["changed"]],
+        report["effects"],
+        note,
+        report["cards"],
+        title=f"Experiment: {game}, {described}",
+    )
+
+
 def figure(value: Any) -> str:
     """A measured figure as the report prints it (``46.51``); a whole count stays whole and
     anything else (a dash for none) is printed as it is."""
@@ -577,3 +604,27 @@ def _ranked_rows(
 def _environment() -> Any:
     """The Jinja environment of the report templates beside this module (HTML-escaped)."""
     return templates(__name__.rpartition(".")[0], html=True)
+
+
+def own_pages(
+    game: str,
+    reports: Sequence[Mapping[str, Any]],
+    files: Sequence[Sequence[str]],
+    table: Mapping[str, Any] | None,
+    index: bool,
+) -> dict[str, bytes]:
+    """The files of owner-effect reports of the game named `game`: each report's JSON and
+    page (named by `files`, pair by pair), the reference table's JSON when there is one, a
+    page of the table alone when no card was asked for, and with `index` a page of them all."""
+    outputs: dict[str, bytes] = {}
+    if table is not None:
+        outputs["reference.json"] = to_json_bytes(table)
+    for report, (json_name, html_name) in zip(reports, files, strict=False):
+        outputs[json_name] = to_json_bytes(report)
+        outputs[html_name] = own_report_html(game, report, table).encode()
+    if not reports:
+        outputs["own.html"] = own_report_html(game, None, table).encode()
+    if index:
+        pages = [(report, pair[1]) for report, pair in zip(reports, files, strict=True)]
+        outputs["index.html"] = own_index_html(game, pages).encode()
+    return outputs

@@ -64,6 +64,21 @@ def default_bots() -> list[str]:
     return [spec for spec in STRONGEST_FIRST[::-1] if BOTS[spec].auto]
 
 
+def ladder_bots(names: str, expert: bool) -> list[str]:
+    """The bots a ladder ranks: those named (comma-separated; the default bots if none), the
+    expert added with `expert`. A `ValueError` says why a name is refused."""
+    from century.bots.registry import BOTS, check_spec
+
+    specs = [s.strip() for s in names.split(",") if s.strip()] or default_bots()
+    if expert and not any(spec.partition(":")[0] == "expert" for spec in specs):
+        specs.append("expert")
+    for spec in specs:
+        check_spec(spec)
+    if len(set(specs)) != len(specs) or len(specs) < 2:
+        raise ValueError(f"--bots names two or more different bots (known: {', '.join(BOTS)})")
+    return specs
+
+
 def pairings(bots: Sequence[str], players: int) -> list[tuple[str, str]]:
     """The pairings to play: with two players each pair once (the other way round is its
     complement), with more each ordered pair; then each bot with itself (only the length
