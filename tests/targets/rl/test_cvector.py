@@ -20,6 +20,7 @@ import pytest
 
 from century.engine import module_name
 from century.engine.cbuild import compile_c, missing
+from century.engine.cbundled import prebuilt
 from century.engine.cgen import generate_c
 from century.targets.pettingzoo import generate, load_env
 
@@ -35,7 +36,8 @@ STEPS = 300
 @pytest.fixture(scope="module")
 def c_envs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     """Per bundled game, its PettingZoo module imported from a package folder holding the
-    modules `century pettingzoo` writes and the C engine beside them."""
+    modules `century pettingzoo` writes and the C engine beside them (the package's own
+    where it was built with ``CENTURY_C=1``)."""
     lacking = missing()
     if lacking:
         pytest.skip(f"no C engine here: {lacking}")
@@ -51,7 +53,7 @@ def c_envs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
             (folder / "__init__.py").write_text("", encoding="utf-8")
             for module, source in generate(ruleset).items():
                 (folder / f"{module}.py").write_text(source, encoding="utf-8")
-            extension, data, _ = compile_c(generate_c(ruleset), name)
+            extension, data = prebuilt(ruleset) or compile_c(generate_c(ruleset), name)[:2]
             (folder / extension).write_bytes(data)
             packages.append(package)
             found[game] = importlib.import_module(f"{package}.{name}_pettingzoo")
