@@ -619,7 +619,9 @@ class CVectorEnv(gymnasium.vector.VectorEnv):
         self._actions = np.zeros(num_envs, np.int64)
         self._rewards = np.zeros(num_envs)
         self._ends = np.zeros((3, num_envs), np.uint8)  # terminated, truncated, illegal
+        self._final = np.zeros((num_envs, size), np.float32)  # the ended games' last views
         rounds = _max_rounds(max_rounds)
+        reference = engine.REFERENCE  # the Python engine the C one embeds
         self._games = make(
             players,
             seat,
@@ -631,13 +633,17 @@ class CVectorEnv(gymnasium.vector.VectorEnv):
             NUM_ACTIONS,
             size,
             IllegalAction,
+            reference.MERCHANT_DECK,
+            reference.POINT_DECK,
             self._obs,
             self._masks,
             self._actions,
             self._rewards,
             *self._ends,
+            self._final,
         )
         self._seeds = [_Seeds() for _ in range(num_envs)]
+        self._started = [False] * num_envs
 
     def reset(
         self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
@@ -653,8 +659,10 @@ class CVectorEnv(gymnasium.vector.VectorEnv):
             seeds = [first + number for number in range(self.num_envs)]
             super().reset(seed=first)
         for number, game_seed in enumerate(seeds):
-            self._start(number, game_seed)
-        self._games.write()
+            if game_seed is None and self._started[number]:
+                self._games.restart(number)  # the next seed of the game's generator, in C
+            else:
+                self._start(number, game_seed)
         return self._obs.copy(), self._infos()
 
     def step(
@@ -673,14 +681,11 @@ class CVectorEnv(gymnasium.vector.VectorEnv):
         terminations, truncations = self._ends[0].astype(bool), self._ends[1].astype(bool)
         infos: dict[str, Any] = {}
         for number in np.flatnonzero(terminations | truncations).tolist():
-            self._games.write(number)
             final: dict[str, Any] = {"action_mask": np.zeros(NUM_ACTIONS, np.int8)}
             if self._ends[2, number]:
                 final["illegal_action"] = True
-            ended = {"final_obs": self._obs[number].copy(), "final_info": final}
+            ended = {"final_obs": self._final[number].copy(), "final_info": final}
             infos = self._add_info(infos, ended, number)
-            self._start(number, None)
-        self._games.write()
         return self._obs.copy(), rewards, terminations, truncations, self._infos(infos)
 
     def action_masks(self) -> np.ndarray:
@@ -694,14 +699,19 @@ class CVectorEnv(gymnasium.vector.VectorEnv):
 
     def _start(self, number: int, seed: int | None) -> None:
         """Game `number` started anew on `seed` (see ``reset``), its opponents seeded as
-        `SingleAgentEnv` seeds them, up to the learner's first decision."""
-        game_seed = self._seeds[number].next(seed)
+        `SingleAgentEnv` seeds them, up to the learner's first decision; the engine draws
+        the next games' seeds from the same generator as `_Seeds` (a game that ends starts
+        anew inside the engine)."""
+        seeds = self._seeds[number]
+        game_seed = seeds.next(seed)
         rng = random.Random(game_seed)
         generators = [
             None if seat == self.seat else random.Random(rng.getrandbits(63)).getstate()[1]
             for seat in range(self.players)
         ]
-        self._games.start(number, engine.new_game(self.players, game_seed), generators)
+        state = engine.new_game(self.players, game_seed)
+        self._games.start(number, state, generators, seeds._rng.getstate()[1])
+        self._started[number] = True
 
     def _infos(self, infos: dict[str, Any] | None = None) -> dict[str, Any]:
         found = infos or {}

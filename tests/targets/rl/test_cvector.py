@@ -100,6 +100,9 @@ def _compare(reference: Any, tested: Any, steps: int, seed: int) -> Counter[str]
         _equal_infos(expected[-1], found[-1])
         seen["ended"] += int(np.sum(expected[2] | expected[3]))
         seen["illegal"] += len(expected[-1].get("final_info", {}).get("illegal_action", []))
+    expected, found = reference.reset(), tested.reset()  # each game on its next seed
+    assert np.array_equal(expected[0], found[0])
+    _equal_infos(expected[-1], found[-1])
     return seen
 
 
