@@ -621,7 +621,8 @@ class CVectorEnv(gymnasium.vector.VectorEnv):
         self._ends = np.zeros((3, num_envs), np.uint8)  # terminated, truncated, illegal
         self._final = np.zeros((num_envs, size), np.float32)  # the ended games' last views
         rounds = _max_rounds(max_rounds)
-        reference = engine.REFERENCE  # the Python engine the C one embeds
+        c_engine: Any = engine
+        reference = c_engine.REFERENCE  # the Python engine the C one embeds
         self._games = make(
             players,
             seat,
