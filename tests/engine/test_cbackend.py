@@ -376,6 +376,8 @@ def test_no_compiler_is_refused_in_one_line_and_writes_nothing(
 ):
     monkeypatch.setenv("CC", cc)
     monkeypatch.chdir(tmp_path)
+    # as in a pure install: no C engine compiled into the package (CENTURY_C=1) to write
+    monkeypatch.setattr("century.targets.engine.prebuilt", lambda ruleset: None)
     rules = [] if command[0] == "engine" else [str(ROOT / "rules")]
     result = run(*command, *rules, "--backend", "c", "--out", str(tmp_path / "out"))
     assert result.exit_code == 1, result.output

@@ -32,11 +32,13 @@ def serve_native(folder: Path) -> Any:
 
 
 def serve_c(folder: Path) -> Any:
-    """Generate and compile Spice Road's C engine into `folder` and serve it from
-    `load_engine` for that very source, as `serve_native` serves the mypyc build (a usage
-    error saying what is missing where it cannot be compiled)."""
+    """Generate and compile Spice Road's C engine into `folder` (or take the one the package
+    was built with, ``CENTURY_C=1``) and serve it from `load_engine` for that very source, as
+    `serve_native` serves the mypyc build (a usage error saying what is missing where it
+    cannot be compiled)."""
     from century.engine.cbuild import compile_c
     from century.engine.cbuild import missing as missing_c
+    from century.engine.cbundled import prebuilt
     from century.engine.cgen import generate_c
 
     lacking = missing_c()
@@ -45,7 +47,7 @@ def serve_c(folder: Path) -> Any:
     ruleset = spice_road()
     source = generate(ruleset)
     name = module_name(ruleset)
-    extension, data, _ = compile_c(generate_c(ruleset), name)
+    extension, data = prebuilt(ruleset) or compile_c(generate_c(ruleset), name)[:2]
     return _serve(folder, source, name, extension, data)
 
 

@@ -53,6 +53,14 @@ observations ``(num_envs, size)``, one whole-number action per game, the masks i
 ``reset(seed=s)`` starts game i on ``s + i``. A game that ends starts anew in the same step
 (``AUTORESET_MODE``), so every mask returned has a legal action; the ended game's last
 observation and info are in ``info["final_obs"]`` and ``info["final_info"]``.
+
+``CVectorEnv(num_envs=8, players=PLAYERS_MIN, seat=0, reward="win", max_rounds=None,
+illegal_reward=-1.0)``: the same vector environment (the same games, observations, masks,
+rewards and seeding, against the default random opponents) stepped inside the game's C
+engine, which must lie beside the engine module (``century engine GAME --backend c``; without
+it the constructor raises ``RuntimeError`` saying so). The engine plays the opponents and
+writes the observations and masks into NumPy arrays itself; ``illegal_reward=None`` raises
+``IllegalAction`` before any game is stepped. ``game(i)`` is game i's engine state.
 """
 
 from __future__ import annotations
@@ -561,6 +569,150 @@ class SingleAgentVectorEnv(gymnasium.vector.VectorEnv):
         self._masks[games, legal] = 1
         joined = bytearray().join(buffers)
         return np.frombuffer(joined, np.float32).reshape(self.num_envs, self._size)
+
+    def _infos(self, infos: dict[str, Any] | None = None) -> dict[str, Any]:
+        found = infos or {}
+        found["action_mask"] = self._masks.copy()
+        found["_action_mask"] = np.ones(self.num_envs, bool)
+        return found
+
+
+class CVectorEnv(gymnasium.vector.VectorEnv):
+    """``num_envs`` games of `SingleAgentEnv` stepped inside the game's C engine (see the
+    module doc): the same games, observations and masks as `SingleAgentVectorEnv` with the
+    default random opponents, written by the engine into NumPy arrays."""
+
+    metadata = {  # noqa: RUF012 - gymnasium's own attribute
+        "autoreset_mode": AUTORESET_MODE,
+        "render_modes": [],
+    }
+
+    def __init__(
+        self,
+        num_envs: int = 8,
+        players: int = engine.PLAYERS_MIN,
+        seat: int = 0,
+        reward: str = "win",
+        max_rounds: int | None = None,
+        illegal_reward: float | None = -1.0,
+    ) -> None:
+        make = getattr(engine, "_vector_games", None)
+        if make is None:
+            raise RuntimeError(
+                f"CVectorEnv needs the game's C engine beside {engine.__name__}.py "
+                "(century engine GAME --backend c)"
+            )
+        num_envs = engine.whole_number(num_envs, "num_envs")
+        if not 1 <= num_envs <= MAX_ENVS:
+            raise ValueError(f"num_envs must be 1 to {MAX_ENVS}, not {num_envs}")
+        _check(players, reward, None, [])
+        if not 0 <= seat < players:
+            raise ValueError(f"seat must be 0..{players - 1}, not {seat}")
+        self.num_envs, self.players, self.seat = num_envs, players, seat
+        self.single_observation_space = _box(players)
+        self.single_action_space = spaces.Discrete(NUM_ACTIONS)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        size = self.single_observation_space.shape[0]
+        self._obs = np.zeros((num_envs, size), np.float32)
+        self._masks = np.zeros((num_envs, NUM_ACTIONS), np.int8)
+        self._actions = np.zeros(num_envs, np.int64)
+        self._rewards = np.zeros(num_envs)
+        self._ends = np.zeros((3, num_envs), np.uint8)  # terminated, truncated, illegal
+        self._final = np.zeros((num_envs, size), np.float32)  # the ended games' last views
+        rounds = _max_rounds(max_rounds)
+        c_engine: Any = engine
+        reference = c_engine.REFERENCE  # the Python engine the C one embeds
+        self._games = make(
+            players,
+            seat,
+            reward == "score",
+            -1 if rounds is None else rounds,
+            None if illegal_reward is None else float(illegal_reward),
+            actions.INDEX,
+            *(actions.BLOCKS[block][0] for block in ("acquire", "claim", "rest", "cube")),
+            NUM_ACTIONS,
+            size,
+            IllegalAction,
+            reference.MERCHANT_DECK,
+            reference.POINT_DECK,
+            self._obs,
+            self._masks,
+            self._actions,
+            self._rewards,
+            *self._ends,
+            self._final,
+        )
+        self._seeds = [_Seeds() for _ in range(num_envs)]
+        self._started = [False] * num_envs
+
+    def reset(
+        self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Start every game, seeded as `SingleAgentVectorEnv.reset` seeds them."""
+        seeds: list[int | None]
+        if seed is None or isinstance(seed, list):
+            seeds = [None] * self.num_envs if seed is None else seed
+            if len(seeds) != self.num_envs:
+                raise ValueError(f"{len(seeds)} seeds for {self.num_envs} environments")
+        else:
+            first = engine.whole_number(seed, "seed")
+            seeds = [first + number for number in range(self.num_envs)]
+            super().reset(seed=first)
+        for number, game_seed in enumerate(seeds):
+            if game_seed is None and self._started[number]:
+                self._games.restart(number)  # the next seed of the game's generator, in C
+            else:
+                self._start(number, game_seed)
+        return self._obs.copy(), self._infos()
+
+    def step(
+        self, actions: Any
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """One action per game, as `SingleAgentVectorEnv.step` (a game that ends starts anew
+        in the same step)."""
+        found = np.asarray(actions)
+        if found.shape != (self.num_envs,):
+            raise ValueError(f"expected {self.num_envs} actions, not shape {found.shape}")
+        if found.dtype.kind not in "iu":
+            raise TypeError(f"actions must be whole numbers, not {found.dtype}")
+        self._actions[:] = found
+        self._games.step()
+        rewards = self._rewards.copy()
+        terminations, truncations = self._ends[0].astype(bool), self._ends[1].astype(bool)
+        infos: dict[str, Any] = {}
+        for number in np.flatnonzero(terminations | truncations).tolist():
+            final: dict[str, Any] = {"action_mask": np.zeros(NUM_ACTIONS, np.int8)}
+            if self._ends[2, number]:
+                final["illegal_action"] = True
+            ended = {"final_obs": self._final[number].copy(), "final_info": final}
+            infos = self._add_info(infos, ended, number)
+        return self._obs.copy(), rewards, terminations, truncations, self._infos(infos)
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions of every game as booleans, one row per game."""
+        return self._masks.astype(bool)
+
+    def game(self, number: int) -> engine.State:
+        """The engine state of game `number` (live: read it, play on it only by `step`)."""
+        state: engine.State = self._games.state(number)
+        return state
+
+    def _start(self, number: int, seed: int | None) -> None:
+        """Game `number` started anew on `seed` (see ``reset``), its opponents seeded as
+        `SingleAgentEnv` seeds them, up to the learner's first decision; the engine draws
+        the next games' seeds from the same generator as `_Seeds` (a game that ends starts
+        anew inside the engine)."""
+        seeds = self._seeds[number]
+        game_seed = seeds.next(seed)
+        rng = random.Random(game_seed)
+        generators = [
+            None if seat == self.seat else random.Random(rng.getrandbits(63)).getstate()[1]
+            for seat in range(self.players)
+        ]
+        state = engine.new_game(self.players, game_seed)
+        self._games.start(number, state, generators, seeds._rng.getstate()[1])
+        self._started[number] = True
 
     def _infos(self, infos: dict[str, Any] | None = None) -> dict[str, Any]:
         found = infos or {}

@@ -1,7 +1,8 @@
 """The engine target: the game's standalone engine module (see `century.engine`), and with
 ``--native`` the same module compiled with mypyc beside it (`century.engine.native`); with
 ``--backend c`` also the C engine generated from the same model (`century.engine.cgen`), its
-source and the extension module compiled from it (`century.engine.cbuild`)."""
+source and the extension module compiled from it (`century.engine.cbuild`), or the one the
+package was built with for these very rules (`century.engine.cbundled`)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from dataclasses import dataclass
 
 from century.engine import generate, load_engine, module_name
 from century.engine.cbuild import CBuildError, compile_c, missing
+from century.engine.cbundled import prebuilt
 from century.engine.cgen import CGenError, generate_c
 from century.engine.native import NativeError, compile_native
 from century.model.ruleset import Ruleset
@@ -55,10 +57,11 @@ class EngineOptions:
 def render(ruleset: Ruleset, options: EngineOptions) -> dict[str, bytes]:
     """``<module>.py``: the engine's source; with `native`, its extension module too; with
     the ``c`` backend, ``<module>.c`` and the extension compiled from it."""
+    built = prebuilt(ruleset) if options.backend == "c" else None
     if options.backend == "c":
         if options.native:
             raise EngineError("--native and --backend c both compile the engine: pick one", True)
-        lacking = missing()
+        lacking = "" if built else missing()
         if lacking:
             raise EngineError(f"cannot compile the C engine: {lacking}")
     try:
@@ -70,7 +73,7 @@ def render(ruleset: Ruleset, options: EngineOptions) -> dict[str, bytes]:
     if options.backend == "c":
         try:
             c_source = generate_c(ruleset)
-            extension, data, _ = compile_c(c_source, name)
+            extension, data = built or compile_c(c_source, name)[:2]
         except (CGenError, CBuildError) as err:
             raise EngineError(str(err)) from None
         files[f"{name}.c"] = c_source.encode("utf-8")
