@@ -1,0 +1,87 @@
+"""The bots on the C engine (``--backend c``): the greedy bot finds its move in C, and plays
+exactly the moves the Python bot plays on the Python engine, over seeded games of every
+bundled game and of a variant with composed cards (digests of the move lists).
+
+The C engines are compiled once per session (`helpers.native.c_engine`); the tests skip,
+saying why, where no C compiler is found (CI has one)."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+from typing import Any
+
+import pytest
+
+from century.bots.registry import GreedyBot, make_bot
+from century.engine import load_engine
+
+from helpers import bundled_rulesets, composed_variant
+from helpers.native import c_engine
+
+GAMES = 12
+"""Seeded games per ruleset and bot."""
+
+
+@pytest.fixture(scope="module")
+def rulesets(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """Every bundled game, and the variant with composed cards."""
+    found = dict(bundled_rulesets())
+    folder = tmp_path_factory.mktemp("composed")
+    with contextlib.chdir(folder):  # `century new` writes into the current folder
+        found["composed-variant"] = composed_variant(folder)
+    return found
+
+
+def bot_game(engine: Any, ruleset: Any, spec: str, seed: int, players: int) -> str:
+    """A digest of the moves of a seeded game the bot `spec` plays in every seat."""
+    state = engine.new_game(players, seed)
+    bots = [make_bot(spec, engine, ruleset, seed * 10 + seat) for seat in range(players)]
+    for _ in range(20_000):
+        if state.is_over():
+            break
+        state.play(bots[state.current_player].choose(state))
+    assert state.is_over()
+    return hashlib.sha256("\n".join(state.moves()).encode()).hexdigest()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("key", ["spice-road", "golem", "spice-road-classic", "composed-variant"])
+def test_the_greedy_bot_plays_the_same_moves_in_c(rulesets, key):
+    ruleset = rulesets[key]
+    fast, pure = c_engine(ruleset), load_engine(ruleset)
+    assert GreedyBot(fast, ruleset, 0).native is not None  # the move is found in C
+    assert GreedyBot(pure, ruleset, 0).native is None
+    low, high = pure.PLAYERS_MIN, pure.PLAYERS_MAX
+    for seed in range(GAMES):
+        players = low + seed % (high - low + 1)
+        assert bot_game(fast, ruleset, "greedy", seed, players) == bot_game(
+            pure, ruleset, "greedy", seed, players
+        ), seed
+
+
+@pytest.mark.slow
+def test_the_c_greedy_bot_answers_as_the_python_one_from_random_positions(rulesets):
+    """Positions the games between greedy bots rarely reach: random moves first, then the
+    greedy bot's choice asked on both engines at every decision of the rest of the game."""
+    import random
+
+    ruleset = rulesets["spice-road"]
+    fast, pure = c_engine(ruleset), load_engine(ruleset)
+    fast_bot, pure_bot = GreedyBot(fast, ruleset, 0), GreedyBot(pure, ruleset, 0)
+    asked = 0
+    for seed in range(40):
+        chooser = random.Random(seed)
+        state = fast.new_game(2 + seed % 4, seed)
+        for _ in range(chooser.randrange(120)):
+            if state.is_over():
+                break
+            moves = state.legal_moves()
+            state.play(moves[chooser.randrange(len(moves))])
+        while not state.is_over() and asked < 4000:
+            twin = pure.State.from_dict(state.to_dict())
+            move = fast_bot.choose(state)
+            assert move == pure_bot.choose(twin), (seed, state.moves())
+            asked += 1
+            moves = state.legal_moves()
+            state.play(moves[chooser.randrange(len(moves))] if chooser.random() < 0.5 else move)
