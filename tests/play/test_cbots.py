@@ -1,6 +1,7 @@
-"""The bots on the C engine (``--backend c``): the greedy bot finds its move in C, and plays
-exactly the moves the Python bot plays on the Python engine, over seeded games of every
-bundled game and of a variant with composed cards (digests of the move lists).
+"""The bots on the C engine (``--backend c``): the greedy bot finds its move in C and the
+planner runs its searches in C, and both play exactly the moves the Python bots play on the
+Python engine, over seeded games of every bundled game and of a variant with composed cards
+(digests of the move lists).
 
 The C engines are compiled once per session (`helpers.native.c_engine`); the tests skip,
 saying why, where no C compiler is found (CI has one)."""
@@ -13,6 +14,8 @@ from typing import Any
 
 import pytest
 
+from century.bots.knowledge import knowledge
+from century.bots.planner import PlannerBot
 from century.bots.registry import GreedyBot, make_bot
 from century.engine import load_engine
 
@@ -47,17 +50,33 @@ def bot_game(engine: Any, ruleset: Any, spec: str, seed: int, players: int) -> s
 
 @pytest.mark.slow
 @pytest.mark.parametrize("key", ["spice-road", "golem", "spice-road-classic", "composed-variant"])
-def test_the_greedy_bot_plays_the_same_moves_in_c(rulesets, key):
+@pytest.mark.parametrize(("spec", "games"), [("greedy", 12), ("planner", 4), ("planner:2", 2)])
+def test_the_bots_play_the_same_moves_on_the_c_engine(rulesets, key, spec, games):
     ruleset = rulesets[key]
+    fast, pure = c_engine(ruleset), load_engine(ruleset)
+    low, high = pure.PLAYERS_MIN, pure.PLAYERS_MAX
+    for seed in range(games):
+        players = low + seed % (high - low + 1)
+        assert bot_game(fast, ruleset, spec, seed, players) == bot_game(
+            pure, ruleset, spec, seed, players
+        ), seed
+
+
+@pytest.mark.slow
+def test_the_bots_search_in_c_on_a_c_engine_only(rulesets):
+    ruleset = rulesets["spice-road"]
     fast, pure = c_engine(ruleset), load_engine(ruleset)
     assert GreedyBot(fast, ruleset, 0).native is not None  # the move is found in C
     assert GreedyBot(pure, ruleset, 0).native is None
-    low, high = pure.PLAYERS_MIN, pure.PLAYERS_MAX
-    for seed in range(GAMES):
-        players = low + seed % (high - low + 1)
-        assert bot_game(fast, ruleset, "greedy", seed, players) == bot_game(
-            pure, ruleset, "greedy", seed, players
-        ), seed
+    assert PlannerBot(fast, ruleset, 0).native is not None  # the search runs in C
+    assert PlannerBot(pure, ruleset, 0).native is None
+    know = knowledge(fast, ruleset)
+    owned = (0, 0, 1, 5)
+    paid, per_play = fast.planner_pace(owned, know.weights, PlannerBot.CYCLE, PlannerBot.BEAM)
+    assert len(paid) == len(fast.POINT_CARDS) and any(paid) and per_play > 0
+    assert PlannerBot(fast, ruleset, 0)._pace(know, owned) == PlannerBot(pure, ruleset, 0)._pace(
+        knowledge(pure, ruleset), owned
+    )
 
 
 @pytest.mark.slow
