@@ -1,7 +1,8 @@
 """The bots on the C engine (``--backend c``): the greedy bot finds its move in C and the
 planner runs its searches in C, and both play exactly the moves the Python bots play on the
 Python engine, over seeded games of every bundled game and of a variant with composed cards
-(digests of the move lists).
+(digests of the move lists); `century simulate` and `century experiment` with
+``--backend c`` write the same reports as on the Python engine.
 
 The C engines are compiled once per session (`helpers.native.c_engine`); the tests skip,
 saying why, where no C compiler is found (CI has one)."""
@@ -18,6 +19,8 @@ from century.bots.knowledge import knowledge
 from century.bots.planner import PlannerBot
 from century.bots.registry import GreedyBot, make_bot
 from century.engine import load_engine
+from century.engine.cbuild import missing
+from century.simulation.backend import chosen_backend, use_backend
 
 from helpers import bundled_rulesets, composed_variant
 from helpers.native import c_engine
@@ -104,3 +107,47 @@ def test_the_c_greedy_bot_answers_as_the_python_one_from_random_positions(rulese
             asked += 1
             moves = state.legal_moves()
             state.play(moves[chooser.randrange(len(moves))] if chooser.random() < 0.5 else move)
+
+
+@pytest.fixture
+def python_after():
+    """The simulations of later tests play the Python engine, whatever a test chose."""
+    yield
+    use_backend("python")
+
+
+@pytest.mark.slow
+def test_simulate_and_experiment_on_the_c_engine_write_the_same_reports(
+    run, tmp_path, python_after
+):
+    if missing():
+        pytest.skip(f"no C engine here: {missing()}")
+    commands = {
+        "simulate": ["simulate", "spice-road", "--games=24", "--bots=greedy,planner"],
+        "experiment": [
+            *("experiment", "spice-road", "--own=yy-rr", "--levels=planner", "--games=6"),
+        ],
+    }
+    for name, args in commands.items():
+        written = {}
+        for backend in ("python", "c"):
+            out = tmp_path / f"{name}-{backend}"
+            done = run(
+                *args, "--workers=1", "--seed=3", "-q", f"--out={out}", f"--backend={backend}"
+            )
+            assert done.exit_code == 0, done.output
+            written[backend] = {p.name: p.read_bytes() for p in sorted(out.iterdir())}
+            assert chosen_backend() == backend
+        assert written["c"] == written["python"], name
+        assert any(name.endswith(".json") for name in written["c"])
+
+
+def test_simulate_on_the_c_engine_without_a_compiler_says_so_in_one_line(
+    run, tmp_path, monkeypatch, python_after
+):
+    monkeypatch.setenv("CC", "")
+    out = tmp_path / "report"
+    done = run("simulate", "spice-road", "--games=4", "--backend=c", f"--out={out}")
+    assert done.exit_code == 1
+    assert done.output.strip() == "error: cannot compile the C engine: no C compiler (CC is empty)"
+    assert not out.exists()

@@ -15,6 +15,8 @@ from century.cli.common import (
     BUILD,
     COMPLETE_GAMES,
     SLOW_BOTS,
+    Backend,
+    BackendOpt,
     Command,
     PlayersOpt,
     QuietOpt,
@@ -31,6 +33,7 @@ from century.cli.common import (
     fail_with,
     games_option,
     load_game,
+    play_backend,
     read_json_input,
     stopping_on_signals,
     write_outputs,
@@ -89,10 +92,12 @@ def simulate(
     out: ReportOutOpt = None,
     quiet: QuietOpt = False,
     rules: RulesOpt = None,
+    backend: BackendOpt = Backend.python,
 ) -> None:
     """Simulate many seeded games between bots; write a balance report (JSON and HTML).
     With --compare A B and --stop sure or --width, both games stop as soon as the seats'
     changes are settled (--games is then the budget)."""
+    play_backend(backend)
     from century.reports.report import report_html, to_json_bytes
     from century.simulation.sequential import StopRule
 

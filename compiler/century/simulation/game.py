@@ -129,9 +129,13 @@ def summarise(engine: Engine, state: State, index: int, seed: int) -> GameResult
 
 
 def game_engine(ruleset: Ruleset) -> Engine:
-    """The generated engine module of `ruleset` (`load_engine` caches it per process)."""
+    """The generated engine module of `ruleset` (`load_engine` caches it per process), or its
+    C engine where this process plays the C backend (`century.simulation.backend`)."""
     from century.engine import load_engine
+    from century.simulation.backend import c_engine, chosen_backend
 
+    if chosen_backend() == "c":
+        return c_engine(ruleset)
     return load_engine(ruleset)
 
 
