@@ -150,5 +150,8 @@ def prime(engine: Engine, ruleset: Ruleset, players: int) -> None:
     key = (engine.__name__, tuple(ruleset.value_weights))
     if key not in _PRIMED:
         engine.warm_up()
+        reference = getattr(engine, "REFERENCE", None)  # a C engine: the views the bots read
+        if reference is not None:
+            reference.warm_up()
         knowledge(engine, ruleset)
         _PRIMED.add(key)
