@@ -72,3 +72,47 @@ def _serve(folder: Path, source: str, name: str, extension: str, data: bytes) ->
 
     engine_package.load_engine = load_engine
     return compiled
+
+
+_C_ENGINES: dict[str, Any] = {}
+_C_FOLDER: list[Any] = []
+
+
+def c_engine(ruleset: Any) -> Any:
+    """The C engine of `ruleset`, generated and compiled once per test session into a
+    temporary folder (beside its Python source) and imported under its module name without
+    staying in `sys.modules`; a test that needs one skips where no C compiler is found."""
+    import tempfile
+
+    import pytest
+
+    from century.engine.cbuild import compile_c
+    from century.engine.cbuild import missing as missing_c
+    from century.engine.cgen import generate_c
+
+    lacking = missing_c()
+    if lacking:
+        pytest.skip(f"no C engine here: {lacking}")
+    source = generate(ruleset)
+    digest = hashlib.sha256(source.encode("utf-8")).hexdigest()
+    found = _C_ENGINES.get(digest)
+    if found is None:
+        if not _C_FOLDER:
+            _C_FOLDER.append(tempfile.TemporaryDirectory(prefix="century-c-engines-"))
+        name = module_name(ruleset)
+        folder = Path(_C_FOLDER[0].name) / digest[:16]
+        folder.mkdir()
+        extension, data, _ = compile_c(generate_c(ruleset), name)
+        (folder / extension).write_bytes(data)
+        (folder / f"{name}.py").write_text(source, encoding="utf-8")
+        earlier = sys.modules.pop(name, None)
+        importlib.invalidate_caches()
+        sys.path.insert(0, str(folder))
+        try:
+            found = _C_ENGINES[digest] = importlib.import_module(name)
+        finally:
+            sys.path.remove(str(folder))
+            sys.modules.pop(name, None)
+            if earlier is not None:
+                sys.modules[name] = earlier
+    return found

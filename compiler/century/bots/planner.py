@@ -24,15 +24,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from century.bots.compiled import mypyc_attr
 from century.bots.knowledge import Knowledge, Node, knowledge
 from century.model.ruleset import Ruleset
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from century.engine import Engine
-    from century.runtime.engine import State, View
+    from century.runtime.engine import PointCard, State, View
 
 UNREACHED = 99.0
 """Turns of a point card the search does not reach and cannot estimate."""
@@ -82,6 +84,8 @@ class PlannerBot:
         self.engine = engine
         self.ruleset = ruleset
         self.depth = depth or self.DEPTH
+        self.native: Any = getattr(engine, "planner_turns", None)
+        """The search of `Plan.turns` in C, where `engine` is a C engine (else None)."""
 
     def choose(self, state: State) -> str:
         know = knowledge(self.engine, self.ruleset)
@@ -99,6 +103,11 @@ class PlannerBot:
 
     def _pace(self, know: Knowledge, owned: tuple[int, ...]) -> tuple[float, float]:
         deck = know.engine.POINT_CARDS
+        pace = getattr(know.engine, "planner_pace", None)  # the search in C, on a C engine
+        found = pace(owned, know.weights, self.CYCLE, self.BEAM) if pace is not None else None
+        if found is not None:
+            paid, per_play = found
+            return self._paced(deck, paid), per_play
         first = [0] * len(deck)  # the turn each point card is first paid, 0: not yet
         unpaid = (1 << len(deck)) - 1  # bit mask of the point cards not paid yet
         start = (know.empty, owned)
@@ -134,13 +143,20 @@ class PlannerBot:
                     paid ^= low
                     first[low.bit_length() - 1] = turn
             layer = [key for key, _ in kept]
+        return self._paced(deck, first), per_play
+
+    @staticmethod
+    def _paced(deck: Sequence[PointCard], first: Sequence[int]) -> float:
+        """The points per turn of a hand that first pays each point card on the turn
+        `first` gives (0: never), over the turns to pay and claim it and a rest, averaged
+        over the point deck."""
         copies = sum(card.copies for card in deck)
         pace = sum(
             card.copies * card.points / (turns + 2)
             for card, turns in zip(deck, first, strict=True)
             if turns
         )
-        return pace / copies, per_play
+        return pace / copies
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -448,6 +464,23 @@ class Plan:
     def turns(self, candidates: list[Candidate]) -> list[list[float]]:
         """Per candidate and point-row slot: the turns until the card can be paid, the
         candidate's turn included (searched exactly within the depth, estimated beyond).
+
+        On a C engine the search runs in C (`century.engine` ``cbots.c.in``), with the same
+        answer, unless a subclass changes how it searches (or a discard is larger than the C
+        tables)."""
+        native = self.bot.native
+        if native is not None and type(self) is Plan:
+            states = [(c.state[0].vector, c.state[1], c.state[2]) for c in candidates]
+            found: list[list[float]] | None = native(
+                states, self.row, self.values, self.per_play, self.bot.depth,
+                self.know.weights, UNREACHED,
+            )  # fmt: skip
+            if found is not None:
+                return found
+        return self.search(candidates)
+
+    def search(self, candidates: list[Candidate]) -> list[list[float]]:
+        """`turns` in Python.
 
         One layered search serves every candidate: a state carries the bit mask of the
         candidates that reach it first at this depth. Of the last layer only the caravans

@@ -77,8 +77,13 @@ class GreedyBot:
     def __init__(self, engine: Engine, ruleset: Ruleset, seed: int) -> None:
         self.engine = engine
         self.ruleset = ruleset
+        self.native: Callable[[State], str | None] | None = native_greedy(self, engine, ruleset)
 
     def choose(self, state: State) -> str:
+        if self.native is not None and type(state) is self.engine.State:
+            move = self.native(state)  # the same move, found in C (None: a large discard)
+            if move is not None:
+                return move
         return best_move(self.scored(state))
 
     def scored(self, state: State) -> list[Scored]:
@@ -135,6 +140,38 @@ class GreedyBot:
             return found
 
         return potential
+
+
+def native_greedy(
+    bot: GreedyBot, engine: Engine, ruleset: Ruleset
+) -> Callable[[State], str | None] | None:
+    """The greedy bot's move found in C, where `engine` is a C engine (``--backend c``) and
+    the bot scores moves as `GreedyBot` does (a subclass that scores otherwise stays in
+    Python); else None. The C function reads the state and the outcome tables and scores the
+    moves as `GreedyBot.scored` does, with what the bot derives from the rules alone (the
+    value weights, each card's worth, the tunings) passed in once."""
+    found = getattr(engine, "greedy", None)
+    cls = type(bot)
+    if found is None or cls.scored is not GreedyBot.scored:
+        return None
+    if cls.potential is not GreedyBot.potential:
+        return None
+    know = knowledge(engine, ruleset)
+    weights = tuple(float(w) for w in know.weights)
+    worth = tuple(know.card_worth)
+    tunings = (
+        float(bot.DISTANCE_WEIGHT),
+        float(bot.HAND_EARLY),
+        float(bot.HAND_TARGET),
+        float(bot.ACQUIRE_MIN),
+        float(bot.PAY_WEIGHT),
+    )
+
+    def native(state: State) -> str | None:
+        move: str | None = found(state, weights, worth, tunings)
+        return move
+
+    return native
 
 
 def best_move(scored: Iterable[Scored]) -> str:

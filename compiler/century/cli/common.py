@@ -372,6 +372,29 @@ def fail(message: str, code: int = 1, details: Sequence[str] = ()) -> NoReturn:
     raise typer.Exit(code)
 
 
+def play_backend(backend: Backend) -> None:
+    """Play this command's games on the engine `backend` (`century.simulation.backend`);
+    without a C compiler, ``--backend c`` stops the command in one line before anything
+    runs."""
+    from century.simulation.backend import missing, use_backend
+
+    use_backend(backend.value)
+    lacking = missing()
+    if lacking:
+        fail(f"cannot compile the C engine: {lacking}")
+
+
+BackendOpt = Annotated[
+    Backend,
+    typer.Option(
+        "--backend",
+        help="The engine the games are played on: python (the reference), or c: the C engine "
+        "generated from the same rules, on which the greedy bot and the planner search in C "
+        "(the same games, faster; needs a C compiler).",
+    ),
+]
+
+
 # -- output folders ----------------------------------------------------------------------------
 
 

@@ -15,6 +15,8 @@ from century.cli.common import (
     COMPLETE_CARDS,
     COMPLETE_GAMES,
     COMPLETE_REPLACEMENTS,
+    Backend,
+    BackendOpt,
     Command,
     PlayersOpt,
     QuietOpt,
@@ -30,6 +32,7 @@ from century.cli.common import (
     fail,
     games_option,
     load_game,
+    play_backend,
     stop_rule,
     stopping_on_signals,
     write_outputs,
@@ -193,12 +196,14 @@ def experiment(
     out: ReportOutOpt = None,
     quiet: QuietOpt = False,
     rules: RulesOpt = None,
+    backend: BackendOpt = Backend.python,
 ) -> None:
     """Play GAME and GAME changed (cards removed, added or replaced, rule values set) on the
     same seeds and report the paired effect on seat win rates and game length; or, with
     --own/--own-all, what owning a card from the start is worth to one seat, at two skill
     levels (95% intervals; JSON and HTML). With --stop sure or --width, each answer stops
     as soon as it is settled (--games is then the budget) and says after how many games."""
+    play_backend(backend)
     owning = bool(own) or own_all or row is not None
     changes = (remove or [], add or [], replace or [], set_ or [])
     if versus is not None and len(own or []) != 1:

@@ -15,6 +15,8 @@ from century.cli.common import (
     BUILD,
     COMPLETE_GAMES,
     SLOW_BOTS,
+    Backend,
+    BackendOpt,
     Command,
     PlayersOpt,
     QuietOpt,
@@ -31,6 +33,7 @@ from century.cli.common import (
     fail_with,
     games_option,
     load_game,
+    play_backend,
     read_json_input,
     stop_rule,
     stopping_on_signals,
@@ -99,10 +102,12 @@ def simulate(
     out: ReportOutOpt = None,
     quiet: QuietOpt = False,
     rules: RulesOpt = None,
+    backend: BackendOpt = Backend.python,
 ) -> None:
     """Simulate many seeded games between bots; write a balance report (JSON and HTML).
     With --compare A B and --stop sure or --width, both games stop as soon as the seats'
     changes are settled (--games is then the budget)."""
+    play_backend(backend)
     if (game is None) == (compare is None):
         fail("name one GAME, or two with --compare A B", 2)
     if recheck is not None:

@@ -258,5 +258,6 @@ def generate_c(ruleset: Ruleset) -> str:
         "static const char ENGINE_SOURCE[] =\n" + c_string(source) + ";\n"
         "static const char GLUE_SOURCE[] =\n" + c_string(glue) + ";\n",
         _resource("cengine.c.in").replace(VECTOR_MARK, _resource("cvector.c.in")),
+        _resource("cbots.c.in"),
     ]
     return "\n".join(parts)

@@ -129,9 +129,13 @@ def summarise(engine: Engine, state: State, index: int, seed: int) -> GameResult
 
 
 def game_engine(ruleset: Ruleset) -> Engine:
-    """The generated engine module of `ruleset` (`load_engine` caches it per process)."""
+    """The generated engine module of `ruleset` (`load_engine` caches it per process), or its
+    C engine where this process plays the C backend (`century.simulation.backend`)."""
     from century.engine import load_engine
+    from century.simulation.backend import c_engine, chosen_backend
 
+    if chosen_backend() == "c":
+        return c_engine(ruleset)
     return load_engine(ruleset)
 
 
@@ -146,5 +150,8 @@ def prime(engine: Engine, ruleset: Ruleset, players: int) -> None:
     key = (engine.__name__, tuple(ruleset.value_weights))
     if key not in _PRIMED:
         engine.warm_up()
+        reference = getattr(engine, "REFERENCE", None)  # a C engine: the views the bots read
+        if reference is not None:
+            reference.warm_up()
         knowledge(engine, ruleset)
         _PRIMED.add(key)

@@ -8,6 +8,7 @@ turns that began while it lay: the cost per move is two reads of the rows.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -15,12 +16,41 @@ if TYPE_CHECKING:
     from century.runtime.engine import State
 
 
+class Glance:
+    """What a `Recorder` reads of a C engine's state (``--backend c``), read in one call
+    (`refresh`) after every move (the state changes only in a move): a C state's `view` is a
+    copy, not a live view."""
+
+    def __init__(self, glance: Callable[[State], tuple[Any, ...]], state: State) -> None:
+        self.glance, self.state = glance, state
+        self.merchant_row: tuple[int, ...] = ()
+        self.point_row: tuple[int, ...] = ()
+        self.discarding = False
+        self._rounds = 0
+        self._turns: tuple[int, ...] = ()
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Read the state again."""
+        found = self.glance(self.state)
+        self.merchant_row, self.point_row, self.discarding, self._rounds, self._turns = found
+
+    def turns(self, seat: int) -> int:
+        return self._turns[seat]
+
+    def rounds(self) -> int:
+        return self._rounds
+
+
 class Recorder:
     """The market and scores of one game: call `before` ahead of each move and `after` it
     (with the seat that moved), then `result` at the end."""
 
     def __init__(self, engine: Engine, state: State) -> None:
-        self.engine, self.state, self.view = engine, state, state.view()
+        glance = getattr(engine, "glance", None)
+        self.glance = Glance(glance, state) if glance is not None else None
+        self.engine, self.state = engine, state
+        self.view: Any = self.glance or state.view()
         seats = state.players
         self.offered: list[set[int]] = [set() for _ in range(seats)]  # merchant cards seen
         self.slots: Counter = Counter()  # (card, slot) -> turns on offer there
@@ -41,6 +71,8 @@ class Recorder:
 
     def after(self, seat: int) -> None:
         """`seat`'s move was played: note a card taken from either row, a round's end."""
+        if self.glance is not None:
+            self.glance.refresh()
         view = self.view
         row = view.merchant_row
         if row != self.mrow:  # a card taken: the first slot that differs held it
