@@ -1153,3 +1153,127 @@ def test_back_pictures_keep_their_borders_off_the_cut(tmp_path):
             assert worst and max(worst.values()) < EDGE_STEP, (game, paper, worst)
     old = back_edges(old_golem_backs(tmp_path), "a4")
     assert max(old.values()) > 5 * EDGE_STEP, old
+
+
+# -- the fifth proof: card drawings ----------------------------------------------------------
+
+
+def step_pages(ruleset: Ruleset, options: cards.CardOptions, steps: set[str]) -> list[int]:
+    """The kit's card pages with a front whose effect has one of `steps` at any depth."""
+
+    def has(effect: object) -> bool:
+        if isinstance(effect, dict):
+            return bool(steps & effect.keys()) or any(has(v) for v in effect.values())
+        return isinstance(effect, list) and any(has(v) for v in effect)
+
+    pages = cards.document(ruleset, options)["pages"]
+    return [
+        i
+        for i, page in enumerate(pages)
+        if page["type"] == "cards" and any(has(c["face"].get("effect")) for c in page["fronts"])
+    ]
+
+
+@pytest.fixture(scope="module")
+def composed_kits(variant) -> list[Printed]:
+    """The composed variant's kits, per language and paper: the card pages with an upgrade or
+    a choice (the pages the fifth proof read), rendered as the kit renders them."""
+    from century.shared.cards.faces import look_assets
+    from century.shared.typst import compile_pdf
+
+    found = []
+    for lang in variant.languages:
+        for paper in PAPERS:
+            options = cards.CardOptions(paper=paper, lang=lang)
+            doc = cards.document(variant, options)
+            chosen = [doc["pages"][i] for i in step_pages(variant, options, {"upgrade", "choose"})]
+            pdf = compile_pdf(cards.TEMPLATE, {**doc, "pages": chosen}, look_assets(variant))
+            name = f"kit {variant.id} {lang} {paper}"
+            found.append(Printed(name, variant, lang, extracted(pdf), False, pdf))
+    return found
+
+
+def counts_written_twice(text: str) -> list[str]:
+    """An upgrade's count written beside its arrows ("↑↑↑ × 3" reads as nine upgrades); on a
+    card "×" belongs to the repeat, after its bound ("≤2×")."""
+    return re.findall(r"×[ \u00a0]*\d+", text)
+
+
+def test_an_upgrade_is_counted_by_its_arrows_alone(printed, composed_sheets, composed_kits):
+    """Every sheet (with its card drawings) and every kit page with an upgrade card."""
+    found = {}
+    for doc in printed + composed_sheets + composed_kits:
+        text = doc.text
+        if not doc.sheet and doc.ruleset.id != composed_kits[0].ruleset.id:
+            paper, lang = doc.what.rsplit(" ", 2)[2], doc.lang
+            options = cards.CardOptions(paper=paper, lang=lang)
+            text = extracted(doc.pdf, step_pages(doc.ruleset, options, {"upgrade"}))
+            assert text.strip(), doc.what  # the kit has upgrade cards, and they were read
+        found[doc.what] = counts_written_twice(text)
+    assert {what: bad for what, bad in found.items() if bad} == {}
+    assert any("≤2×" in doc.text for doc in composed_kits)  # the repeat's bound stays
+    assert counts_written_twice("Upgrade card\n× 3\nSpice Road · up3") == ["× 3"]
+
+
+@dataclass(frozen=True)
+class Glyph:
+    """A separator as drawn: its printed size (pt) and its grey (0 black, 1 white)."""
+
+    size: float
+    grey: float
+
+
+def separators(pdf: bytes) -> list[list[Glyph]]:
+    """Per page, every "/" drawn: the slash between a choice's options, on the face and in
+    the index corner."""
+    pages = []
+    for page in PdfReader(io.BytesIO(pdf)).pages:
+        grey = [0.0]
+        found: list[Glyph] = []
+
+        def before(op, args, cm, tm, grey=grey):
+            if op in (b"scn", b"sc", b"g") and len(args) == 1:
+                grey[0] = float(args[0])
+            elif op in (b"scn", b"sc", b"rg") and len(args) == 3:
+                grey[0] = sum(float(a) for a in args) / 3
+
+        def visit(text, cm, tm, font, size, found=found, grey=grey):
+            if text.strip() == "/":
+                found.append(Glyph(size * abs(tm[3] or 1) * abs(cm[3] or 1), grey[0]))
+
+        page.extract_text(visitor_operand_before=before, visitor_text=visit)
+        pages.append(found)
+    return pages
+
+
+CHOICE_PT = 10.0
+"""The least printed size of the slash between a choice's options on a card's face."""
+
+
+def faint_choices(pages: list[list[Glyph]]) -> list[str]:
+    """Pages whose choice is parted by a slash that is grey, or none on the face as large as
+    `CHOICE_PT` (the proof read "YYY / ↑↑" as "YYY ↑↑")."""
+    bad = []
+    for number, found in enumerate(pages, start=1):
+        if not found:
+            continue
+        if any(g.grey > 0.1 for g in found):
+            bad.append(f"p{number}: grey {max(g.grey for g in found):.2f}")
+        if max(g.size for g in found) < CHOICE_PT:
+            bad.append(f"p{number}: {max(g.size for g in found):.1f} pt")
+    return bad
+
+
+def test_a_choice_is_parted_by_a_black_slash(composed_kits, composed_sheets):
+    """Every page of a composed variant's kit with a choice, and its sheets (whose drawings
+    are the kit's faces, smaller: only their colour is read there)."""
+    found = {}
+    for doc in composed_kits:
+        pages = separators(doc.pdf)
+        assert any(pages), doc.what  # the choices are there, and read
+        found[doc.what] = faint_choices(pages)
+    for doc in composed_sheets:
+        found[doc.what] = [g for page in separators(doc.pdf) for g in page if g.grey > 0.1]
+    assert {what: bad for what, bad in found.items() if bad} == {}
+    planted = [[Glyph(7.5, 0.0), Glyph(9.0, 0.6)]]  # a thin light-grey slash on the face
+    assert faint_choices(planted) == ["p1: grey 0.60", "p1: 9.0 pt"]
