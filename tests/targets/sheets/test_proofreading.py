@@ -66,6 +66,7 @@ OLD_ERRORS = {
         "alle Stapel Münzen",
         "der später am Zug ist",
         "ihren eigenen Vorrat",
+        "und weniger",
     ),
     "en": (
         "This is checked at the end",
@@ -90,6 +91,13 @@ OLD_ERRORS = {
     "fr": (),
 }
 """Wrong text the proofreader found, which must not come back."""
+LEGEND_ERRORS = {
+    "de": ("„+“ nach einem anderen Schritt", "dann weiter darunter"),
+    "en": ("“+” after another step",),
+    "fr": (),
+}
+"""Wrong text in the legend of the card symbols (composed variants only), which must not come
+back; their card sentences may say "1 Gewürz", which the sheets' own prose never does."""
 
 
 @dataclass(frozen=True)
@@ -357,10 +365,34 @@ def test_seats_are_defined_where_the_sheet_uses_them(printed):
         )
 
 
-def test_the_errors_found_before_stay_fixed(printed):
+def old_errors(doc: Printed, errors: dict[str, tuple[str, ...]] = OLD_ERRORS) -> list[str]:
+    """The wrong texts of `errors` that `doc` prints again."""
+    flat = re.sub(r"-\n", "", doc.text).replace("\u00a0", " ").replace("\n", " ")
+    return [old for old in errors[doc.lang] if old in flat]
+
+
+def test_the_errors_found_before_stay_fixed(printed, composed_sheets):
+    """The composed variant's sheets too: the legend of the card symbols is theirs alone."""
     for doc in printed:
-        flat = re.sub(r"-\n", "", doc.text).replace("\u00a0", " ").replace("\n", " ")
-        assert [old for old in OLD_ERRORS[doc.lang] if old in flat] == [], doc.what
+        assert old_errors(doc) == [], doc.what
+    for doc in printed + composed_sheets:
+        assert old_errors(doc, LEGEND_ERRORS) == [], doc.what
+    # the fifth proof's legend ("+" left without a verb, "dann weiter darunter") and the two
+    # permissions of the upgrade card joined as one
+    old = (
+        "Y nimm diese Gewürze; „+“ nach einem anderen Schritt ↓ gib die Gewürze über dem Pfeil"
+        " ab, dann weiter darunter. Du darfst ein Gewürz auch mehrmals hintereinander"
+        " aufwerten und weniger Aufwertungen nutzen."
+    )
+    doc = Printed("x", bundled_rulesets()["spice-road"], "de", old, True)
+    assert old_errors(doc) == ["und weniger"]
+    assert old_errors(doc, LEGEND_ERRORS) == [
+        "„+“ nach einem anderen Schritt",
+        "dann weiter darunter",
+    ]
+    old = "Y take these spices; “+” after another step"
+    doc = Printed("x", doc.ruleset, "en", old, True)
+    assert old_errors(doc, LEGEND_ERRORS) == ["“+” after another step"]
 
 
 # -- the fourth proof: words -----------------------------------------------------------------
@@ -1277,3 +1309,21 @@ def test_a_choice_is_parted_by_a_black_slash(composed_kits, composed_sheets):
     assert {what: bad for what, bad in found.items() if bad} == {}
     planted = [[Glyph(7.5, 0.0), Glyph(9.0, 0.6)]]  # a thin light-grey slash on the face
     assert faint_choices(planted) == ["p1: grey 0.60", "p1: 9.0 pt"]
+
+
+# -- the fifth proof: labels -----------------------------------------------------------------
+
+
+def lone_labels(doc: Printed) -> list[str]:
+    """A line that holds only a one-word label and its colon, the list it opens starting on
+    the next line ("Münzen:" above "10 Kupfermünzen ...")."""
+    return re.findall(r"(?m)^(?:•\s*)?[^\W\d_]+[ \u202f]?:[ \t\u00a0]*$", doc.text)
+
+
+def test_a_label_keeps_the_first_word_of_its_list(printed, composed_sheets):
+    found = {doc.what: lone_labels(doc) for doc in printed + composed_sheets}
+    assert {what: bad for what, bad in found.items() if bad} == {}
+    assert all(re.search(r"\w\u202f?:\u00a0\d", doc.text) for doc in printed if doc.sheet)
+    old = "• Münzen: \n10 Kupfermünzen  3 , 10 Silbermünzen  1\n• Kristalle in vier Farben, in"
+    doc = Printed("x", bundled_rulesets()["golem"], "de", old, True)
+    assert lone_labels(doc) == ["• Münzen: "]
