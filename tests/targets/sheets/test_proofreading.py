@@ -32,9 +32,11 @@ from pypdf import PdfReader
 from century import prose
 from century.model.ruleset import Ruleset
 from century.model.text import form
+from century.pipeline import compile_paths
 from century.targets import cards, sheets
 
 from helpers import bundled_rulesets, composed_variant
+from helpers.rulesets import checked
 
 pytestmark = pytest.mark.slow
 
@@ -1327,3 +1329,51 @@ def test_a_label_keeps_the_first_word_of_its_list(printed, composed_sheets):
     old = "• Münzen: \n10 Kupfermünzen  3 , 10 Silbermünzen  1\n• Kristalle in vier Farben, in"
     doc = Printed("x", bundled_rulesets()["golem"], "de", old, True)
     assert lone_labels(doc) == ["• Münzen: "]
+
+
+# -- the fifth proof: card sizes -------------------------------------------------------------
+
+SIZES = {"poker": (63, 88), "bridge": (57, 89), "mini": (44, 63), "tarot": (70, 120)}
+TITLE_PT = 9.5
+"""The size of a card's title at poker size (`title-box` in faces.typ)."""
+SMALLEST_TITLE_PT = 6.0
+
+
+def title_sizes(ruleset: Ruleset) -> list[float]:
+    """The printed sizes of the titles on the English A4 kit's first page of fronts."""
+    from century.shared.cards.faces import look_assets
+    from century.shared.typst import compile_pdf
+
+    doc = cards.document(ruleset, cards.CardOptions(paper="a4", lang="en"))
+    page = next(p for p in doc["pages"] if p["type"] == "cards")
+    pdf = compile_pdf(cards.TEMPLATE, {**doc, "pages": [page]}, look_assets(ruleset))
+    titles = {c["face"]["title"] for c in page["fronts"]}
+    return [r.size for r in runs(pdf)[0] if r.text.strip() in titles]
+
+
+def misscaled_titles(sizes: list[float], card: tuple[float, float]) -> list[str]:
+    """Titles not drawn at the card's scale of a poker face (the larger of the two when that
+    is under `SMALLEST_TITLE_PT`): a face left at poker scale on a large card, or shrunk
+    past legibility on a small one."""
+    zoom = min(card[0] / 63, card[1] / 88)
+    want = max(TITLE_PT * zoom, SMALLEST_TITLE_PT)
+    return [f"{size:.2f} pt, not {want:.2f} pt" for size in sizes if abs(size - want) > 0.05 * want]
+
+
+def test_a_cards_face_is_drawn_at_its_cards_scale(tmp_path):
+    """Each card size of the look scales the whole face, up on a tarot card and down on a
+    mini one, the title never under 6 pt (the fifth proof found a tarot face at poker scale,
+    two-thirds empty)."""
+    (tmp_path / "rules").mkdir()
+    for size in SIZES:
+        (tmp_path / "rules" / f"sized-{size}.yaml").write_text(
+            f"id: sized-{size}\nextends: spice-road\nlook: {{card_size: {size}}}\n", "utf-8"
+        )
+    rulesets = checked(compile_paths([tmp_path / "rules"])).rulesets
+    found = {}
+    for size, card in SIZES.items():
+        sizes = title_sizes(rulesets[f"sized-{size}"])
+        assert sizes, size  # the titles are there, and read
+        found[size] = misscaled_titles(sizes, card)
+    assert {size: bad for size, bad in found.items() if bad} == {}
+    assert misscaled_titles([9.5], SIZES["tarot"]) == ["9.50 pt, not 10.56 pt"]
