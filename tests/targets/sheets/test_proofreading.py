@@ -1101,7 +1101,7 @@ def back_edges(ruleset: Ruleset, paper: str) -> dict[str, float]:
     pages = [doc["pages"][i] for i in chosen]
     pngs = compile_png(cards.TEMPLATE, {**doc, "pages": pages}, EDGE_PPI, look_assets(ruleset))
     px = EDGE_PPI / 25.4
-    w, h = doc["card"]["width"], doc["card"]["height"]
+    w, h = doc["printed"]["width"], doc["printed"]["height"]
     worst: dict[str, float] = {}
     for page, png in zip(pages, pngs, strict=True):
         grey = Image.open(io.BytesIO(png)).convert("L")
