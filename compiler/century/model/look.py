@@ -123,19 +123,37 @@ def deck_regions(
 ) -> dict[str, Region]:
     """The regions of one deck: each region's default, changed by the look's `layout` and
     then by the deck's own, key by key. A region that ``extends`` another starts from that
-    region's values (as given in these two layouts) instead of its own default."""
+    region's values (as resolved here: it may extend a third, to any depth) instead of its
+    own default. A chain that comes back to a region (an error, `extends_cycle`) stops there,
+    at that region's default."""
     defaults = default_regions(size, deck)
 
-    def own(name: str) -> dict[str, Any]:
-        return {**layout.get(name, {}), **deck_layout.get(name, {})}
-
-    found = {}
-    for name in REGIONS:
-        given = own(name)
+    def resolved(name: str, seen: tuple[str, ...]) -> Region:
+        given = {**layout.get(name, {}), **deck_layout.get(name, {})}
         start = given.get("extends")
-        base = region(own(start), defaults[start]) if start in defaults else defaults[name]
-        found[name] = region(given, base)
-    return found
+        if start in defaults and start not in seen:
+            return region(given, resolved(start, (*seen, start)))
+        return region(given, defaults[name])
+
+    return {name: resolved(name, (name,)) for name in REGIONS}
+
+
+def extends_chain(
+    layout: Mapping[str, Mapping[str, Any]],
+    deck_layout: Mapping[str, Mapping[str, Any]],
+    name: str,
+) -> list[str]:
+    """The regions `name` extends, nearest first, as the two layouts give them; when the
+    chain comes back to a region, it ends with that region again (a cycle)."""
+    chain = [name]
+    while True:
+        start = {**layout.get(name, {}), **deck_layout.get(name, {})}.get("extends")
+        if start not in REGIONS:
+            return chain[1:]
+        chain.append(start)
+        if chain.count(start) > 1:
+            return chain[1:]
+        name = start
 
 
 CARD_MARK = re.compile(r"\[([^\[\]\s]{1,40})\]")
