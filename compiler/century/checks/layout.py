@@ -34,6 +34,7 @@ from century.model.look import (
     Region,
     card_marks,
     card_size,
+    common_layout,
     deck_regions,
     default_regions,
     extends_chain,
@@ -54,7 +55,7 @@ def _declared(look: Mapping[str, Any], deck: str) -> dict[str, Path_]:
     """The regions `deck`'s faces take from the look's data, each with where it is written
     (the deck's own layout before the look's)."""
     found: dict[str, Path_] = {}
-    for name in (look.get("layout") or {}) if deck in LOOK_DECKS else ():
+    for name in common_layout(look, deck) if deck in LOOK_DECKS else ():
         found[name] = ("look", "layout", name)
     for name in ((look.get("decks") or {}).get(deck) or {}).get("layout") or {}:
         found[name] = ("look", "decks", deck, "layout", name)
@@ -64,7 +65,7 @@ def _declared(look: Mapping[str, Any], deck: str) -> dict[str, Path_]:
 def _regions(look: Mapping[str, Any], deck: str) -> dict[str, Region]:
     size = card_size(look.get("card_size", DEFAULT_SIZE))
     own = ((look.get("decks") or {}).get(deck) or {}).get("layout") or {}
-    return deck_regions(size, look.get("layout") or {}, own, deck)
+    return deck_regions(size, common_layout(look, deck), own, deck)
 
 
 def extends_cycle(ctx: Context) -> Iterator[Diagnostic]:
@@ -76,7 +77,7 @@ def extends_cycle(ctx: Context) -> Iterator[Diagnostic]:
         declared = _declared(look, deck)
         own = ((look.get("decks") or {}).get(deck) or {}).get("layout") or {}
         for name in declared:
-            chain = extends_chain(look.get("layout") or {}, own, name)
+            chain = extends_chain(common_layout(look, deck), own, name)
             if not chain or chain[-1] != name:
                 continue
             # a cycle of the look's layout is every deck's: named once
@@ -118,7 +119,7 @@ def overlaps(ctx: Context) -> Iterator[Diagnostic]:
     region counts for a deck with a card that has a text)."""
     look = _look(ctx)
     seen: set[tuple[Path_, Path_]] = set()
-    for deck in ("merchant", "starting", "point"):
+    for deck in ("merchant", "starting", "point", "reference"):
         declared = _declared(look, deck)
         if not declared:
             continue
@@ -157,7 +158,7 @@ def safe_area(ctx: Context) -> Iterator[Diagnostic]:
     margin = float(look.get("safe_margin", SAFE_MM))
     width, height = card_size(look.get("card_size", DEFAULT_SIZE))
     seen: set[Path_] = set()
-    for deck in ("merchant", "starting", "point"):
+    for deck in ("merchant", "starting", "point", "reference"):
         regions = _regions(look, deck)
         for name, path in _declared(look, deck).items():
             if path in seen or name in BACKDROPS or not _placed(look, path):

@@ -171,9 +171,9 @@ def marked(text: str, codes: str) -> str:
 def regions(ruleset: Ruleset, deck: str, card_id: str) -> dict[str, dict[str, Any]] | None:
     """The regions a front of `deck` is laid out in, as JSON, when the look declares a
     layout or the card has a text of its own (today's face as regions); else None: the face
-    is drawn as it always was. The reference cards keep their face."""
+    is drawn as it always was. A reference card draws its aid in its effect region."""
     look = ruleset.look
-    if look is None or deck == "reference":
+    if look is None:
         return None
     found = look.layouts.get(deck)
     if found is None and card_id in look.texts:
