@@ -95,9 +95,9 @@ Every rendered string is then set for print (`typeset`): the space between a num
 word or sign after it ("5 cards", "2 ×", "100 %", "5. Karte") and between a word and the
 number after it ("card 1", "seat 2") becomes a no-break space, and so does the space around
 an icon and after an arrow, and so does each space of a sum ("12 + 11 = 23"), so that no line
-ends inside "card 1", "[YY] → [RR]" or a sum. A one-word label that opens a text ("Coins: 10
-gold coins ...") keeps the word after it on its line, so a list never starts under a label
-left alone at a line's end.
+ends inside "card 1", "[YY] → [RR]" or a sum. A one-word label that opens a text with a count
+("Coins: 10 gold coins ...") keeps the count on its line, so a list never starts under a
+label left alone at a line's end.
 """
 
 from __future__ import annotations
@@ -1157,8 +1157,8 @@ _NO_BREAK = re.compile(
     r"|(?<=[\d)] [+=]) (?=[\d(])"  # a sign and the number after it
 )
 
-_LEAD = re.compile(rf"^({_LETTER}+:) ")
-"""A one-word label opening a text, and the space after it."""
+_LEAD = re.compile(rf"^({_LETTER}+:) (?=\d)")
+"""A one-word label opening a text with a count, and the space after it."""
 
 
 NNBSP = "\u202f"
