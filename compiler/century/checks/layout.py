@@ -85,7 +85,7 @@ def extends_cycle(ctx: Context) -> Iterator[Diagnostic]:
             if cycle in seen:
                 continue
             seen.add(cycle)
-            where = ("look", "decks", deck, "layout", name)
+            where: Path_ = ("look", "decks", deck, "layout", name)
             if "extends" not in (own.get(name) or {}):
                 where = ("look", "layout", name)
             said = ", which extends ".join(chain)
