@@ -1,4 +1,5 @@
-"""Benchmark: one card at a time, and the cost of a card layout with card texts.
+"""Benchmark: one card at a time, and the cost of a card layout with card texts in the kit
+and on the rule sheet.
 
 Preview: ``century preview GAME CARD --out FILE`` as a user runs it (a whole process:
 interpreter start, loading and checking the rules, one card drawn by Typst, the PNG written),
@@ -10,7 +11,11 @@ Kit A/B: ``century cards GAME --lang en`` for a variant that only extends GAME (
 and for the same variant with a layout of every region and a text on every merchant card,
 run alternately in one process loop so both see the same machine load.
 
+Sheet A/B: ``century sheets GAME --lang en`` for the same two variants, alternately (the
+layout's variant replaces every merchant card, so its sheet also lists what changed).
+
     python benchmarks/bench_layout.py [--game spice-road] [--card yy-g] [--runs 5]
+        [--only preview|kit|sheet ...]
 """
 
 from __future__ import annotations
@@ -97,6 +102,7 @@ def laid_variant(game: str) -> str:
         {
             "en": f"Play it [{low}] when the market is slow; keep the rest [up] for later.",
             "de": f"Spiel sie [{low}], wenn der Markt ruhig ist; den Rest [up] für später.",
+            "fr": f"Jouez-la [{low}] quand le marché est calme ; gardez le reste [up].",
         },
         ensure_ascii=False,
     )
@@ -110,34 +116,56 @@ def laid_variant(game: str) -> str:
     return LAID.format(game=game, cards="\n".join(lines))
 
 
+PARTS = ["preview", "kit", "sheet"]
+"""What the benchmark can measure (`--only`)."""
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--game", default="spice-road")
     parser.add_argument("--card", default="yy-g")
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument(
+        "--only", action="append", choices=PARTS, help="measure only this (repeatable)"
+    )
     args = parser.parse_args()
+    parts = args.only or PARTS
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         (folder / "rules").mkdir()
         (folder / "rules" / "plain.yaml").write_text(PLAIN.format(game=args.game), "utf-8")
         (folder / "rules" / "laid.yaml").write_text(laid_variant(args.game), "utf-8")
         env = {**os.environ, "CENTURY_CACHE_DIR": str(folder / "cache")}
-        one = ["preview", "laid", args.card, "--lang", "en", "--out", "p.png"]
-        cold = []
-        for i in range(args.runs):
-            cold.append(run(one, folder, {**env, "CENTURY_CACHE_DIR": str(folder / f"c{i}")}))
-        report("preview, cold cache", cold)
-        report("preview, warm", [run(one, folder, env) for _ in range(args.runs)])
-        cards = ["images", "laid", "--card", args.card, "--lang", "en", "--out", "o"]
-        report("images --card (one language)", [run(cards, folder, env) for _ in range(args.runs)])
-        every = ["images", "laid", "--lang", "en", "--out", "o"]
-        report("images, every card (one language)", [run(every, folder, env)])
-        plain, laid = [], []
-        for _ in range(args.runs):
-            plain.append(run(["cards", "plain", "--lang", "en", "--out", "o"], folder, env))
-            laid.append(run(["cards", "laid", "--lang", "en", "--out", "o"], folder, env))
-        report("kit, today's face", plain)
-        report("kit, layout and card texts", laid)
+        if "preview" in parts:
+            preview(folder, env, args.card, args.runs)
+        if "kit" in parts:
+            a_b(folder, env, ["cards"], "kit", args.runs)
+        if "sheet" in parts:
+            a_b(folder, env, ["sheets"], "sheet", args.runs)
+
+
+def a_b(folder: Path, env: dict[str, str], command: list[str], what: str, runs: int) -> None:
+    """`command` for the plain and the laid-out variant, alternately, `runs` times each."""
+    plain, laid = [], []
+    for _ in range(runs):
+        plain.append(run([*command, "plain", "--lang", "en", "--out", "o"], folder, env))
+        laid.append(run([*command, "laid", "--lang", "en", "--out", "o"], folder, env))
+    report(f"{what}, today's face", plain)
+    report(f"{what}, layout and card texts", laid)
+
+
+def preview(folder: Path, env: dict[str, str], card: str, runs: int) -> None:
+    """One card's preview, cold and warm, against the images of one and of every card."""
+    one = ["preview", "laid", card, "--lang", "en", "--out", "p.png"]
+    cold = []
+    for i in range(runs):
+        cold.append(run(one, folder, {**env, "CENTURY_CACHE_DIR": str(folder / f"c{i}")}))
+    report("preview, cold cache", cold)
+    report("preview, warm", [run(one, folder, env) for _ in range(runs)])
+    cards = ["images", "laid", "--card", card, "--lang", "en", "--out", "o"]
+    report("images --card (one language)", [run(cards, folder, env) for _ in range(runs)])
+    every = ["images", "laid", "--lang", "en", "--out", "o"]
+    report("images, every card (one language)", [run(every, folder, env)])
 
 
 if __name__ == "__main__":

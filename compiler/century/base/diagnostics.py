@@ -88,6 +88,7 @@ CODES: dict[str, str] = {
     "C325": "a card's text that does not fit its region",
     "C326": "a mark in a card's text that names no resource or symbol",
     "C327": "a word's forms that miss a plural category (CLDR) of their language",
+    "C328": "a region of a card layout whose `extends` chain comes back to it",
     "C401": "rule-sheet text lacks keys the sheet needs",
     "C402": "a rule-sheet sentence does not render",
     "C403": "a rule-sheet sentence goes past a limit of the prose sandbox",

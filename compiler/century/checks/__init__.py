@@ -62,6 +62,7 @@ CHECKS: dict[str, Check] = {
     "C325": layout.text_fit,
     "C326": layout.marks,
     "C327": languages.word_forms,
+    "C328": layout.extends_cycle,
 }
 
 MODEL_CHECKS = [limits.move_tables, prose.check_prose]

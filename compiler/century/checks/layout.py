@@ -5,8 +5,8 @@ others and may), a region that reaches into the margin the cut may take (C324: t
 lies `century.model.look.SAFE_MM` inside the trim unless the look says ``safe_margin``), a
 card's text that does not fit its region even at the region's smallest size (C325, with the
 size it would need). Errors: a mark in a card's text that names no resource code or symbol
-(C326). Only regions the look declares are checked for overlap and the margin; the default
-regions are today's face.
+(C326), a region whose ``extends`` chain comes back to it (C328). Only regions the look
+declares are checked for overlap and the margin; the default regions are today's face.
 
 A text is measured as ``faces.typ`` sets it: words broken into lines at the region's width
 with the font's advance widths, a mark one em wide, lines `LINE_EM` apart.
@@ -34,8 +34,10 @@ from century.model.look import (
     Region,
     card_marks,
     card_size,
+    common_layout,
     deck_regions,
     default_regions,
+    extends_chain,
     used,
 )
 
@@ -53,7 +55,7 @@ def _declared(look: Mapping[str, Any], deck: str) -> dict[str, Path_]:
     """The regions `deck`'s faces take from the look's data, each with where it is written
     (the deck's own layout before the look's)."""
     found: dict[str, Path_] = {}
-    for name in (look.get("layout") or {}) if deck in LOOK_DECKS else ():
+    for name in common_layout(look, deck) if deck in LOOK_DECKS else ():
         found[name] = ("look", "layout", name)
     for name in ((look.get("decks") or {}).get(deck) or {}).get("layout") or {}:
         found[name] = ("look", "decks", deck, "layout", name)
@@ -63,7 +65,36 @@ def _declared(look: Mapping[str, Any], deck: str) -> dict[str, Path_]:
 def _regions(look: Mapping[str, Any], deck: str) -> dict[str, Region]:
     size = card_size(look.get("card_size", DEFAULT_SIZE))
     own = ((look.get("decks") or {}).get(deck) or {}).get("layout") or {}
-    return deck_regions(size, look.get("layout") or {}, own, deck)
+    return deck_regions(size, common_layout(look, deck), own, deck)
+
+
+def extends_cycle(ctx: Context) -> Iterator[Diagnostic]:
+    """No region's ``extends`` chain comes back to it: each cycle is named once, where the
+    first of its regions the layout names says ``extends``."""
+    look = _look(ctx)
+    seen: set[frozenset[tuple[str, str]]] = set()
+    for deck in LOOK_DECKS:
+        declared = _declared(look, deck)
+        own = ((look.get("decks") or {}).get(deck) or {}).get("layout") or {}
+        for name in declared:
+            chain = extends_chain(common_layout(look, deck), own, name)
+            if not chain or chain[-1] != name:
+                continue
+            # a cycle of the look's layout is every deck's: named once
+            cycle = frozenset((m, deck if "extends" in (own.get(m) or {}) else "") for m in chain)
+            if cycle in seen:
+                continue
+            seen.add(cycle)
+            where: Path_ = ("look", "decks", deck, "layout", name)
+            if "extends" not in (own.get(name) or {}):
+                where = ("look", "layout", name)
+            said = ", which extends ".join(chain)
+            yield ctx.diag(
+                (*where, "extends"),
+                f"the {name} region of the {deck} cards extends {said}: a cycle, so no region "
+                "of it has values to start from",
+                "let one region of the cycle start from its own default: drop its `extends`",
+            )
 
 
 def _overlap(a: Region, b: Region) -> float:
@@ -88,7 +119,7 @@ def overlaps(ctx: Context) -> Iterator[Diagnostic]:
     region counts for a deck with a card that has a text)."""
     look = _look(ctx)
     seen: set[tuple[Path_, Path_]] = set()
-    for deck in ("merchant", "starting", "point"):
+    for deck in ("merchant", "starting", "point", "reference"):
         declared = _declared(look, deck)
         if not declared:
             continue
@@ -127,7 +158,7 @@ def safe_area(ctx: Context) -> Iterator[Diagnostic]:
     margin = float(look.get("safe_margin", SAFE_MM))
     width, height = card_size(look.get("card_size", DEFAULT_SIZE))
     seen: set[Path_] = set()
-    for deck in ("merchant", "starting", "point"):
+    for deck in ("merchant", "starting", "point", "reference"):
         regions = _regions(look, deck)
         for name, path in _declared(look, deck).items():
             if path in seen or name in BACKDROPS or not _placed(look, path):

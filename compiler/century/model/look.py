@@ -84,17 +84,21 @@ class Region:
 def default_regions(size: tuple[float, float], deck: str = "merchant") -> dict[str, Region]:
     """Today's face of a card of `size` as regions: the layout a game that declares none
     keeps, where a card with a text of its own gives the lower part of its art area to it (a
-    point card's points above its cost)."""
+    point card's points above its cost; a reference card's aid, its effect, in the whole art
+    area)."""
     width, height = size
     inner = width - 2 * FRAME_MM
     art_w, art_h = art_area(size)
     top = FRAME_MM + TITLE_MM
     text_h = min(22.0, art_h / 3)
     body_top = top + (24.0 if deck == "point" else 2.0)
+    effect = Region(FRAME_MM + 10, body_top, inner - 20, top + art_h - text_h - body_top - 2)
+    if deck == "reference":
+        effect = Region(FRAME_MM, top, art_w, art_h)
     return {
         "title": Region(FRAME_MM, FRAME_MM, inner, TITLE_MM, "title", 9.5, 4.0),
         "art": Region(FRAME_MM, top, art_w, art_h),
-        "effect": Region(FRAME_MM + 10, body_top, inner - 20, top + art_h - text_h - body_top - 2),
+        "effect": effect,
         "points": Region(FRAME_MM + 10, top + 2, inner - 20, 20, "title", 24.0, 8.0),
         "index": Region(
             FRAME_MM + 1.4, top + 1.4, 8.0, art_h - text_h - 3, "title", 7.5, valign="top"
@@ -105,7 +109,10 @@ def default_regions(size: tuple[float, float], deck: str = "merchant") -> dict[s
 
 
 def used(deck: str) -> tuple[str, ...]:
-    """The regions a deck's faces draw (only point cards have points)."""
+    """The regions a deck's faces draw (only point cards have points; a reference card has
+    no index corner and no text of its own: its aid is its effect)."""
+    if deck == "reference":
+        return tuple(r for r in REGIONS if r not in ("points", "index", "text"))
     return tuple(r for r in REGIONS if r != "points" or deck == "point")
 
 
@@ -123,19 +130,37 @@ def deck_regions(
 ) -> dict[str, Region]:
     """The regions of one deck: each region's default, changed by the look's `layout` and
     then by the deck's own, key by key. A region that ``extends`` another starts from that
-    region's values (as given in these two layouts) instead of its own default."""
+    region's values (as resolved here: it may extend a third, to any depth) instead of its
+    own default. A chain that comes back to a region (an error, `extends_cycle`) stops there,
+    at that region's default."""
     defaults = default_regions(size, deck)
 
-    def own(name: str) -> dict[str, Any]:
-        return {**layout.get(name, {}), **deck_layout.get(name, {})}
-
-    found = {}
-    for name in REGIONS:
-        given = own(name)
+    def resolved(name: str, seen: tuple[str, ...]) -> Region:
+        given = {**layout.get(name, {}), **deck_layout.get(name, {})}
         start = given.get("extends")
-        base = region(own(start), defaults[start]) if start in defaults else defaults[name]
-        found[name] = region(given, base)
-    return found
+        if start in defaults and start not in seen:
+            return region(given, resolved(start, (*seen, start)))
+        return region(given, defaults[name])
+
+    return {name: resolved(name, (name,)) for name in REGIONS}
+
+
+def extends_chain(
+    layout: Mapping[str, Mapping[str, Any]],
+    deck_layout: Mapping[str, Mapping[str, Any]],
+    name: str,
+) -> list[str]:
+    """The regions `name` extends, nearest first, as the two layouts give them; when the
+    chain comes back to a region, it ends with that region again (a cycle)."""
+    chain = [name]
+    while True:
+        start = {**layout.get(name, {}), **deck_layout.get(name, {})}.get("extends")
+        if start not in REGIONS:
+            return chain[1:]
+        chain.append(start)
+        if chain.count(start) > 1:
+            return chain[1:]
+        name = start
 
 
 CARD_MARK = re.compile(r"\[([^\[\]\s]{1,40})\]")
@@ -227,17 +252,27 @@ def _file(path: str, want: str) -> Asset:
     return probe(Path(path), name, Mark(name, WHOLE, WHOLE), want)
 
 
+def common_layout(data: Mapping[str, Any], deck: str) -> Mapping[str, Mapping[str, Any]]:
+    """The part of the look's `layout` (its data `data`) that holds for `deck`: all of it for
+    the cards of the game, none for the reference cards, whose aid is laid out by their own
+    deck's ``layout`` alone."""
+    common: Mapping[str, Mapping[str, Any]] = data.get("layout") or {}
+    return {} if deck == "reference" else common
+
+
 def layouts(data: Mapping[str, Any]) -> dict[str, dict[str, Region]]:
-    """Every deck's regions when the look (its data `data`) declares a layout, else none."""
+    """Every deck's regions when the look (its data `data`) declares a layout, else none;
+    the reference cards' only when their own deck declares one (else they keep their face)."""
     decks = data.get("decks") or {}
     if not data.get("layout") and not any("layout" in (d or {}) for d in decks.values()):
         return {}
     size = card_size(data.get("card_size", DEFAULT_SIZE))
-    common = data.get("layout") or {}
-    return {
-        deck: deck_regions(size, common, (decks.get(deck) or {}).get("layout") or {}, deck)
-        for deck in LOOK_DECKS
-    }
+    found = {}
+    for deck in LOOK_DECKS:
+        own = (decks.get(deck) or {}).get("layout") or {}
+        if deck != "reference" or own:
+            found[deck] = deck_regions(size, common_layout(data, deck), own, deck)
+    return found
 
 
 def build_look(

@@ -95,7 +95,9 @@ Every rendered string is then set for print (`typeset`): the space between a num
 word or sign after it ("5 cards", "2 ×", "100 %", "5. Karte") and between a word and the
 number after it ("card 1", "seat 2") becomes a no-break space, and so does the space around
 an icon and after an arrow, and so does each space of a sum ("12 + 11 = 23"), so that no line
-ends inside "card 1", "[YY] → [RR]" or a sum.
+ends inside "card 1", "[YY] → [RR]" or a sum. A one-word label that opens a text with a count
+("Coins: 10 gold coins ...") keeps the count on its line, so a list never starts under a
+label left alone at a line's end.
 """
 
 from __future__ import annotations
@@ -1175,6 +1177,9 @@ _NO_BREAK = re.compile(
     r"|(?<=[\d)] [+=]) (?=[\d(])"  # a sign and the number after it
 )
 
+_LEAD = re.compile(rf"^({_LETTER}+:) (?=\d)")
+"""A one-word label opening a text with a count, and the space after it."""
+
 
 NNBSP = "\u202f"
 _QUOTED = re.compile(r'[“"]\s*(.*?)\s*[”"]')
@@ -1202,7 +1207,7 @@ def typeset(text: str, lang: str = "") -> str:
     in a language of `SPACED_PUNCTUATION`, “quotes” become « guillemets », ``: ; ? !``
     get a narrow no-break space before them (the data is typed without either) and the
     hyphen of a compound with a part under three letters does not break."""
-    text = _NO_BREAK.sub(NBSP, text)
+    text = _LEAD.sub(rf"\1{NBSP}", _NO_BREAK.sub(NBSP, text))
     if lang in SPACED_PUNCTUATION:
         text = _QUOTED.sub(f"«{NNBSP}\\1{NNBSP}»", text)
         text = _HIGH_PUNCTUATION.sub(f"{NNBSP}\\1", text)

@@ -334,7 +334,7 @@ def test_a_pdf_without_an_xref_table_is_refused_not_damaged() -> None:
 def frames(d: Drawing, geo, colour: str) -> list[tuple[float, float]]:
     """Top-left corners (the cut lines) of the cards whose frames, with their bleed, a page
     fills in `colour`."""
-    cw, ch = geo.card
+    cw, ch = geo.printed
     b = geo.bleed
     return [(round(x + b, 2), round(y + b, 2)) for x, y in sized(d, cw + 2 * b, ch + 2 * b, colour)]
 
@@ -348,7 +348,7 @@ def test_cards_stand_apart_with_marks_across_every_gap(paper: str, bleed: float 
     geo = layout(paper, bleed=bleed)
     b = geo.bleed
     d = drawing(data, 2)  # the first page of merchant fronts
-    cw, ch = geo.card
+    cw, ch = geo.printed
     found = frames(d, geo, DECK_COLOURS["merchant"])
     xs = sorted({x for x, _ in found})
     ys = sorted({y for _, y in found})
@@ -522,7 +522,7 @@ def test_bleed_with_a_gap_draws_each_cut_line_through_the_frame() -> None:
     d = drawing(pdf(spice_road(), CardOptions(bleed=1.0)), 2)
     ink = deck_colour("merchant")["ink"]
     lines = [s for s in d.segments if s[4] == ink]
-    cw, ch = geo.card
+    cw, ch = geo.printed
     for i in range(9):
         x, y = geo.slot(i)
         for edge in (x, x + cw):
@@ -537,7 +537,7 @@ def test_bleed_with_a_gap_draws_each_cut_line_through_the_frame() -> None:
 def backs_of(d: Drawing, geo, deck: str) -> list[tuple[float, float]]:
     """Top-left corners of the cards whose backs a back page fills (from the tinted areas)."""
     r = geo.back_reach
-    cw, ch = geo.card
+    cw, ch = geo.printed
     colour = deck_colour(deck)["back"]
     return [(round(x + r, 2), round(y + r, 2)) for x, y in sized(d, cw + 2 * r, ch + 2 * r, colour)]
 
@@ -548,7 +548,7 @@ def test_backs_are_mirrored_for_long_edge_duplex_and_shifted_by_the_offset() -> 
     data = pdf(r, CardOptions(back_offset=(dx, dy)))
     geo = layout("a4")
     w = PAPER_MM["a4"][0]
-    cw = geo.card[0]
+    cw = geo.printed[0]
     front = frames(drawing(data, 2), geo, DECK_COLOURS["merchant"])
     back = backs_of(drawing(data, 3), geo, "merchant")
     assert len(front) == 2
@@ -584,7 +584,7 @@ def test_backs_are_borderless_and_forgive_a_2mm_shift() -> None:
     assert geo.back_reach >= BACK_BLEED
     assert len(backs_of(d, geo, "merchant")) == 9  # each back reaches 2 mm past its cut lines
     cards = [geo.slot(i, back=True) for i in range(9)]
-    cw, ch = geo.card
+    cw, ch = geo.printed
     for x1, y1, x2, y2, *_ in d.segments:  # no outline: every line is in a card's middle
         mx, my = (x1 + x2) / 2, (y1 + y2) / 2
         [(x, y)] = [(x, y) for x, y in cards if x <= mx <= x + cw and y <= my <= y + ch]
@@ -614,13 +614,13 @@ def test_fold_mode_puts_fronts_and_mirrored_backs_side_by_side() -> None:
     page = pages_of(spice_road(), options, "cards")[0]
     d = drawing(data, page)
     fronts = frames(d, geo, DECK_COLOURS["merchant"])
-    assert len(fronts) == 4 and all(x + geo.card[0] < w / 2 for x, _ in fronts)
+    assert len(fronts) == 4 and all(x + geo.printed[0] < w / 2 for x, _ in fronts)
     # backs touching the fold are clipped there; compare their other edge
     reach = geo.back_reach
     right_edges = sorted(
         (round(x + fw - reach, 2), round(y + reach, 2))
         for x, y, fw, fh, c in d.fills
-        if c == deck_colour("merchant")["back"] and near(fh, geo.card[1] + 2 * reach)
+        if c == deck_colour("merchant")["back"] and near(fh, geo.printed[1] + 2 * reach)
     )
     assert len(right_edges) == 4
     assert right_edges == sorted((round(w - x, 2), round(y, 2)) for x, y in fronts)
@@ -648,7 +648,7 @@ def test_index_corner_shows_each_cards_effect_in_miniature() -> None:
     for (x, y), card in zip(
         sorted(cards, key=lambda p: (p[1], p[0])), r.merchant_deck[:9], strict=True
     ):
-        corner = [f for f in minis if x < f[0] < x + 10 and y < f[1] < y + geo.card[1] / 2]
+        corner = [f for f in minis if x < f[0] < x + 10 and y < f[1] < y + geo.printed[1] / 2]
         if card.kind == "upgrade":  # grey upgrade marks, one per step
             assert len(corner) == short_fields(card.effect, len(colours))["steps"]
             continue
@@ -729,8 +729,8 @@ def test_an_unknown_card_kind_or_step_is_an_error_not_another(monkeypatch, chang
 
     real = cards.document
 
-    def odd(ruleset, options):
-        doc = real(ruleset, options)
+    def odd(ruleset, options, geo=None):
+        doc = real(ruleset, options, geo)
         face = doc["pages"][0]["fronts"][0]["face"]
         face.update(change)
         if face["effect"] is None:
@@ -938,3 +938,29 @@ def test_build_target_writes_a_kit_per_language_and_paper(tmp_path: Path) -> Non
     )
     assert (tmp_path / "cards-en-a4.pdf").read_bytes() == pdf(r, CardOptions(lang="en"))
     assert "Gewürzkarte" in text((tmp_path / "cards-de-a4.pdf").read_bytes())
+
+
+# -- one geometry per kit --------------------------------------------------------------------
+
+
+def test_a_kit_computes_its_geometry_once(monkeypatch) -> None:
+    """Every position, size and box of one kit (the pages, the cover's figures, the PDF's
+    TrimBox and BleedBox) comes from one `Layout`, computed once."""
+    from century.targets import cards
+
+    made = []
+    real = cards.layout
+
+    def counted(*args, **kwargs):
+        made.append(real(*args, **kwargs))
+        return made[-1]
+
+    monkeypatch.setattr(cards, "layout", counted)
+    pdf = render(spice_road(), CardOptions(kit=False, gap=5.0))
+    assert len(made) == 1
+    geo = made[0]
+    page = next(p for p in PdfReader(io.BytesIO(pdf)).pages if "/TrimBox" in p)
+    x, y, w, h = geo.trim_box()
+    box = [float(v) * 25.4 / 72 for v in page.trimbox]  # left, bottom, right, top
+    assert box == pytest.approx([x, geo.page[1] - y - h, x + w, geo.page[1] - y], abs=0.02)
+    assert geo.card_size == (63.0, 88.0) and geo.printed == (63.0, 88.0)

@@ -32,9 +32,11 @@ from pypdf import PdfReader
 from century import prose
 from century.model.ruleset import Ruleset
 from century.model.text import form
+from century.pipeline import compile_paths
 from century.targets import cards, sheets
 
 from helpers import bundled_rulesets, composed_variant
+from helpers.rulesets import checked
 
 pytestmark = pytest.mark.slow
 
@@ -66,6 +68,7 @@ OLD_ERRORS = {
         "alle Stapel Münzen",
         "der später am Zug ist",
         "ihren eigenen Vorrat",
+        "und weniger",
     ),
     "en": (
         "This is checked at the end",
@@ -90,6 +93,13 @@ OLD_ERRORS = {
     "fr": (),
 }
 """Wrong text the proofreader found, which must not come back."""
+LEGEND_ERRORS = {
+    "de": ("„+“ nach einem anderen Schritt", "dann weiter darunter"),
+    "en": ("“+” after another step",),
+    "fr": (),
+}
+"""Wrong text in the legend of the card symbols (composed variants only), which must not come
+back; their card sentences may say "1 Gewürz", which the sheets' own prose never does."""
 
 
 @dataclass(frozen=True)
@@ -357,10 +367,34 @@ def test_seats_are_defined_where_the_sheet_uses_them(printed):
         )
 
 
-def test_the_errors_found_before_stay_fixed(printed):
+def old_errors(doc: Printed, errors: dict[str, tuple[str, ...]] = OLD_ERRORS) -> list[str]:
+    """The wrong texts of `errors` that `doc` prints again."""
+    flat = re.sub(r"-\n", "", doc.text).replace("\u00a0", " ").replace("\n", " ")
+    return [old for old in errors[doc.lang] if old in flat]
+
+
+def test_the_errors_found_before_stay_fixed(printed, composed_sheets):
+    """The composed variant's sheets too: the legend of the card symbols is theirs alone."""
     for doc in printed:
-        flat = re.sub(r"-\n", "", doc.text).replace("\u00a0", " ").replace("\n", " ")
-        assert [old for old in OLD_ERRORS[doc.lang] if old in flat] == [], doc.what
+        assert old_errors(doc) == [], doc.what
+    for doc in printed + composed_sheets:
+        assert old_errors(doc, LEGEND_ERRORS) == [], doc.what
+    # the fifth proof's legend ("+" left without a verb, "dann weiter darunter") and the two
+    # permissions of the upgrade card joined as one
+    old = (
+        "Y nimm diese Gewürze; „+“ nach einem anderen Schritt ↓ gib die Gewürze über dem Pfeil"
+        " ab, dann weiter darunter. Du darfst ein Gewürz auch mehrmals hintereinander"
+        " aufwerten und weniger Aufwertungen nutzen."
+    )
+    doc = Printed("x", bundled_rulesets()["spice-road"], "de", old, True)
+    assert old_errors(doc) == ["und weniger"]
+    assert old_errors(doc, LEGEND_ERRORS) == [
+        "„+“ nach einem anderen Schritt",
+        "dann weiter darunter",
+    ]
+    old = "Y take these spices; “+” after another step"
+    doc = Printed("x", doc.ruleset, "en", old, True)
+    assert old_errors(doc, LEGEND_ERRORS) == ["“+” after another step"]
 
 
 # -- the fourth proof: words -----------------------------------------------------------------
@@ -1067,7 +1101,7 @@ def back_edges(ruleset: Ruleset, paper: str) -> dict[str, float]:
     pages = [doc["pages"][i] for i in chosen]
     pngs = compile_png(cards.TEMPLATE, {**doc, "pages": pages}, EDGE_PPI, look_assets(ruleset))
     px = EDGE_PPI / 25.4
-    w, h = doc["card"]["width"], doc["card"]["height"]
+    w, h = doc["printed"]["width"], doc["printed"]["height"]
     worst: dict[str, float] = {}
     for page, png in zip(pages, pngs, strict=True):
         grey = Image.open(io.BytesIO(png)).convert("L")
@@ -1153,3 +1187,193 @@ def test_back_pictures_keep_their_borders_off_the_cut(tmp_path):
             assert worst and max(worst.values()) < EDGE_STEP, (game, paper, worst)
     old = back_edges(old_golem_backs(tmp_path), "a4")
     assert max(old.values()) > 5 * EDGE_STEP, old
+
+
+# -- the fifth proof: card drawings ----------------------------------------------------------
+
+
+def step_pages(ruleset: Ruleset, options: cards.CardOptions, steps: set[str]) -> list[int]:
+    """The kit's card pages with a front whose effect has one of `steps` at any depth."""
+
+    def has(effect: object) -> bool:
+        if isinstance(effect, dict):
+            return bool(steps & effect.keys()) or any(has(v) for v in effect.values())
+        return isinstance(effect, list) and any(has(v) for v in effect)
+
+    pages = cards.document(ruleset, options)["pages"]
+    return [
+        i
+        for i, page in enumerate(pages)
+        if page["type"] == "cards" and any(has(c["face"].get("effect")) for c in page["fronts"])
+    ]
+
+
+@pytest.fixture(scope="module")
+def composed_kits(variant) -> list[Printed]:
+    """The composed variant's kits, per language and paper: the card pages with an upgrade or
+    a choice (the pages the fifth proof read), rendered as the kit renders them."""
+    from century.shared.cards.faces import look_assets
+    from century.shared.typst import compile_pdf
+
+    found = []
+    for lang in variant.languages:
+        for paper in PAPERS:
+            options = cards.CardOptions(paper=paper, lang=lang)
+            doc = cards.document(variant, options)
+            chosen = [doc["pages"][i] for i in step_pages(variant, options, {"upgrade", "choose"})]
+            pdf = compile_pdf(cards.TEMPLATE, {**doc, "pages": chosen}, look_assets(variant))
+            name = f"kit {variant.id} {lang} {paper}"
+            found.append(Printed(name, variant, lang, extracted(pdf), False, pdf))
+    return found
+
+
+def counts_written_twice(text: str) -> list[str]:
+    """An upgrade's count written beside its arrows ("↑↑↑ × 3" reads as nine upgrades); on a
+    card "×" belongs to the repeat, after its bound ("≤2×")."""
+    return re.findall(r"×[ \u00a0]*\d+", text)
+
+
+def test_an_upgrade_is_counted_by_its_arrows_alone(printed, composed_sheets, composed_kits):
+    """Every sheet (with its card drawings) and every kit page with an upgrade card."""
+    found = {}
+    for doc in printed + composed_sheets + composed_kits:
+        text = doc.text
+        if not doc.sheet and doc.ruleset.id != composed_kits[0].ruleset.id:
+            paper, lang = doc.what.rsplit(" ", 2)[2], doc.lang
+            options = cards.CardOptions(paper=paper, lang=lang)
+            text = extracted(doc.pdf, step_pages(doc.ruleset, options, {"upgrade"}))
+            assert text.strip(), doc.what  # the kit has upgrade cards, and they were read
+        found[doc.what] = counts_written_twice(text)
+    assert {what: bad for what, bad in found.items() if bad} == {}
+    assert any("≤2×" in doc.text for doc in composed_kits)  # the repeat's bound stays
+    assert counts_written_twice("Upgrade card\n× 3\nSpice Road · up3") == ["× 3"]
+
+
+@dataclass(frozen=True)
+class Glyph:
+    """A separator as drawn: its printed size (pt) and its grey (0 black, 1 white)."""
+
+    size: float
+    grey: float
+
+
+def separators(pdf: bytes) -> list[list[Glyph]]:
+    """Per page, every "/" drawn: the slash between a choice's options, on the face and in
+    the index corner."""
+    pages = []
+    for page in PdfReader(io.BytesIO(pdf)).pages:
+        grey = [0.0]
+        found: list[Glyph] = []
+
+        def before(op, args, cm, tm, grey=grey):
+            if op in (b"scn", b"sc", b"g") and len(args) == 1:
+                grey[0] = float(args[0])
+            elif op in (b"scn", b"sc", b"rg") and len(args) == 3:
+                grey[0] = sum(float(a) for a in args) / 3
+
+        def visit(text, cm, tm, font, size, found=found, grey=grey):
+            if text.strip() == "/":
+                found.append(Glyph(size * abs(tm[3] or 1) * abs(cm[3] or 1), grey[0]))
+
+        page.extract_text(visitor_operand_before=before, visitor_text=visit)
+        pages.append(found)
+    return pages
+
+
+CHOICE_PT = 10.0
+"""The least printed size of the slash between a choice's options on a card's face."""
+
+
+def faint_choices(pages: list[list[Glyph]]) -> list[str]:
+    """Pages whose choice is parted by a slash that is grey, or none on the face as large as
+    `CHOICE_PT` (the proof read "YYY / ↑↑" as "YYY ↑↑")."""
+    bad = []
+    for number, found in enumerate(pages, start=1):
+        if not found:
+            continue
+        if any(g.grey > 0.1 for g in found):
+            bad.append(f"p{number}: grey {max(g.grey for g in found):.2f}")
+        if max(g.size for g in found) < CHOICE_PT:
+            bad.append(f"p{number}: {max(g.size for g in found):.1f} pt")
+    return bad
+
+
+def test_a_choice_is_parted_by_a_black_slash(composed_kits, composed_sheets):
+    """Every page of a composed variant's kit with a choice, and its sheets (whose drawings
+    are the kit's faces, smaller: only their colour is read there)."""
+    found = {}
+    for doc in composed_kits:
+        pages = separators(doc.pdf)
+        assert any(pages), doc.what  # the choices are there, and read
+        found[doc.what] = faint_choices(pages)
+    for doc in composed_sheets:
+        found[doc.what] = [g for page in separators(doc.pdf) for g in page if g.grey > 0.1]
+    assert {what: bad for what, bad in found.items() if bad} == {}
+    planted = [[Glyph(7.5, 0.0), Glyph(9.0, 0.6)]]  # a thin light-grey slash on the face
+    assert faint_choices(planted) == ["p1: grey 0.60", "p1: 9.0 pt"]
+
+
+# -- the fifth proof: labels -----------------------------------------------------------------
+
+
+def lone_labels(doc: Printed) -> list[str]:
+    """A line that holds only a one-word label and its colon, the list it opens starting on
+    the next line ("Münzen:" above "10 Kupfermünzen ...")."""
+    return re.findall(r"(?m)^(?:•\s*)?[^\W\d_]+[ \u202f]?:[ \t\u00a0]*$", doc.text)
+
+
+def test_a_label_keeps_the_first_word_of_its_list(printed, composed_sheets):
+    found = {doc.what: lone_labels(doc) for doc in printed + composed_sheets}
+    assert {what: bad for what, bad in found.items() if bad} == {}
+    assert all(re.search(r"\w\u202f?:\u00a0\d", doc.text) for doc in printed if doc.sheet)
+    old = "• Münzen: \n10 Kupfermünzen  3 , 10 Silbermünzen  1\n• Kristalle in vier Farben, in"
+    doc = Printed("x", bundled_rulesets()["golem"], "de", old, True)
+    assert lone_labels(doc) == ["• Münzen: "]
+
+
+# -- the fifth proof: card sizes -------------------------------------------------------------
+
+SIZES = {"poker": (63, 88), "bridge": (57, 89), "mini": (44, 63), "tarot": (70, 120)}
+TITLE_PT = 9.5
+"""The size of a card's title at poker size (`title-box` in faces.typ)."""
+SMALLEST_TITLE_PT = 6.0
+
+
+def title_sizes(ruleset: Ruleset) -> list[float]:
+    """The printed sizes of the titles on the English A4 kit's first page of fronts."""
+    from century.shared.cards.faces import look_assets
+    from century.shared.typst import compile_pdf
+
+    doc = cards.document(ruleset, cards.CardOptions(paper="a4", lang="en"))
+    page = next(p for p in doc["pages"] if p["type"] == "cards")
+    pdf = compile_pdf(cards.TEMPLATE, {**doc, "pages": [page]}, look_assets(ruleset))
+    titles = {c["face"]["title"] for c in page["fronts"]}
+    return [r.size for r in runs(pdf)[0] if r.text.strip() in titles]
+
+
+def misscaled_titles(sizes: list[float], card: tuple[float, float]) -> list[str]:
+    """Titles not drawn at the card's scale of a poker face (the larger of the two when that
+    is under `SMALLEST_TITLE_PT`): a face left at poker scale on a large card, or shrunk
+    past legibility on a small one."""
+    zoom = min(card[0] / 63, card[1] / 88)
+    want = max(TITLE_PT * zoom, SMALLEST_TITLE_PT)
+    return [f"{size:.2f} pt, not {want:.2f} pt" for size in sizes if abs(size - want) > 0.05 * want]
+
+
+def test_a_cards_face_is_drawn_at_its_cards_scale(tmp_path):
+    """Each card size of the look scales the whole face, up on a tarot card and down on a
+    mini one, the title never under 6 pt (the fifth proof found a tarot face at poker scale,
+    two-thirds empty)."""
+    (tmp_path / "rules").mkdir()
+    for size in SIZES:
+        (tmp_path / "rules" / f"sized-{size}.yaml").write_text(
+            f"id: sized-{size}\nextends: spice-road\nlook: {{card_size: {size}}}\n", "utf-8"
+        )
+    rulesets = checked(compile_paths([tmp_path / "rules"])).rulesets
+    found = {}
+    for size, card in SIZES.items():
+        sizes = title_sizes(rulesets[f"sized-{size}"])
+        assert sizes, size  # the titles are there, and read
+        found[size] = misscaled_titles(sizes, card)
+    assert {size: bad for size, bad in found.items() if bad} == {}
+    assert misscaled_titles([9.5], SIZES["tarot"]) == ["9.50 pt, not 10.56 pt"]

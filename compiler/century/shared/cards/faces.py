@@ -193,9 +193,9 @@ def marked(text: str, codes: str) -> str:
 def regions(ruleset: Ruleset, deck: str, card_id: str) -> dict[str, dict[str, Any]] | None:
     """The regions a front of `deck` is laid out in, as JSON, when the look declares a
     layout or the card has a text of its own (today's face as regions); else None: the face
-    is drawn as it always was. The reference cards keep their face."""
+    is drawn as it always was. A reference card draws its aid in its effect region."""
     look = ruleset.look
-    if look is None or deck == "reference":
+    if look is None:
         return None
     found = look.layouts.get(deck)
     if found is None and card_id in look.texts:
@@ -316,14 +316,14 @@ def resources(ruleset: Ruleset) -> list[dict[str, str]]:
 
 def look_data(ruleset: Ruleset) -> dict[str, Any]:
     """What every template that draws cards reads of the look besides the faces (as
-    ``data.look``: the card size in mm and the font family per role), or nothing for a game
-    without a look."""
+    ``data.look``: `card_size` and the font family per role), or nothing for a game without
+    a look."""
     look = ruleset.look
     if look is None:
         return {}
     return {
         "look": {
-            "card": list(look.card_size),
+            "card_size": list(look.card_size),
             "fonts": {role: font.family for role, font in look.fonts.items()},
         }
     }
@@ -335,7 +335,9 @@ def look_assets(ruleset: Ruleset) -> list[Asset]:
 
 
 def card_size(ruleset: Ruleset) -> tuple[float, float]:
-    """The game's card size in mm (poker size without a look)."""
+    """The game's card size: a card's width and height in mm at full size (poker size
+    without a look). Every target means this by `card_size`; a kit may print it smaller
+    (`century.shared.cards.layout.Layout.printed`)."""
     return ruleset.look.card_size if ruleset.look is not None else (CARD_W, CARD_H)
 
 

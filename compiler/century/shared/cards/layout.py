@@ -40,7 +40,7 @@ PAPERS: dict[str, tuple[float, float]] = {"a4": (210.0, 297.0), "letter": (215.9
 
 CARD_W, CARD_H = 63.0, 88.0
 """The card size of a game without a look of its own (poker size); a look gives another
-(`Layout.size`), and the sheet holds as many of them as fit at full size."""
+(`Layout.card_size`), and the sheet holds as many of them as fit at full size."""
 PRINT_MARGIN = 4.0
 """No mark comes closer than this to the paper edge: most home printers cannot print there."""
 MARK_GAP = 0.5
@@ -86,8 +86,9 @@ class Layout:
     gap: float = DEFAULT_GAP
     bleed: float = DEFAULT_BLEED
     fold: bool = False
-    size: tuple[float, float] = (CARD_W, CARD_H)
-    """The card's width and height in mm at full size."""
+    card_size: tuple[float, float] = (CARD_W, CARD_H)
+    """The card's width and height in mm at full size (the look's `card_size`); the size it
+    prints at is `printed`."""
 
     # -- the page and the block ---------------------------------------------------------
 
@@ -106,11 +107,11 @@ class Layout:
     @property
     def cols(self) -> int:
         """Columns of cards (fronts and backs side by side when folding: 2 + 2)."""
-        return 4 if self.fold else self._count(self.page[0], self.size[0])
+        return 4 if self.fold else self._count(self.page[0], self.card_size[0])
 
     @property
     def rows(self) -> int:
-        return 2 if self.fold else self._count(self.page[1], self.size[1])
+        return 2 if self.fold else self._count(self.page[1], self.card_size[1])
 
     @property
     def front_cols(self) -> int:
@@ -131,19 +132,19 @@ class Layout:
     def scale(self) -> float:
         """Card size factor: 1, or less when the printable area cannot hold the block."""
         w, h = self.page
-        card_w, card_h = self.size
+        card_w, card_h = self.card_size
         fit_w = (w - 2 * self.need - (self.cols - 1) * self.gap) / (self.cols * card_w)
         fit_h = (h - 2 * self.need - (self.rows - 1) * self.gap) / (self.rows * card_h)
         return min(1.0, _floor(fit_w), _floor(fit_h))
 
     @property
-    def card(self) -> tuple[float, float]:
-        """Printed card size (trim)."""
-        return self.size[0] * self.scale, self.size[1] * self.scale
+    def printed(self) -> tuple[float, float]:
+        """The card's width and height in mm as printed (trim): `card_size` times `scale`."""
+        return self.card_size[0] * self.scale, self.card_size[1] * self.scale
 
     @property
     def block(self) -> tuple[float, float]:
-        cw, ch = self.card
+        cw, ch = self.printed
         return self.cols * cw + (self.cols - 1) * self.gap, self.rows * ch + (
             self.rows - 1
         ) * self.gap
@@ -156,7 +157,7 @@ class Layout:
 
     def cell(self, row: int, col: int) -> tuple[float, float]:
         """Top-left corner of the card in `row`, `col`."""
-        (x0, y0), (cw, ch) = self.origin, self.card
+        (x0, y0), (cw, ch) = self.origin, self.printed
         return x0 + col * (cw + self.gap), y0 + row * (ch + self.gap)
 
     def slot(self, index: int, back: bool = False) -> tuple[float, float]:
@@ -176,7 +177,7 @@ class Layout:
     @property
     def cut_xs(self) -> list[float]:
         """Every vertical cut line of the fronts, left to right."""
-        cw = self.card[0]
+        cw = self.printed[0]
         xs: list[float] = []
         for col in range(self.front_cols):
             x = self.cell(0, col)[0]
@@ -185,7 +186,7 @@ class Layout:
 
     @property
     def cut_ys(self) -> list[float]:
-        ch = self.card[1]
+        ch = self.printed[1]
         ys: list[float] = []
         for row in range(self.rows):
             y = self.cell(row, 0)[1]
@@ -225,7 +226,7 @@ class Layout:
         """Inside the sheet: each cut line continued across the gaps it meets."""
         if self.gap <= 0:
             return []
-        (cw, ch), b = self.card, self.bleed
+        (cw, ch), b = self.printed, self.bleed
         marks: list[Segment] = []
         for row in range(self.rows - 1):  # vertical lines across the gaps between rows
             y1 = self.cell(row, 0)[1] + ch + b
@@ -247,7 +248,7 @@ class Layout:
         Without a gap neighbouring frames meet, so every shared cut line gets one, end to
         end; with bleed every card edge does.
         """
-        (x0, y0), bh, (cw, ch), b = self.origin, self.block[1], self.card, self.bleed
+        (x0, y0), bh, (cw, ch), b = self.origin, self.block[1], self.printed, self.bleed
         if self.gap <= 0:
             front_w = self.front_cols * cw
             lines = [(x, y0 - b, x, y0 + bh + b) for x in self.cut_xs]
@@ -279,7 +280,7 @@ class Layout:
 
     def trim_box(self) -> Rect:
         """The fronts' outer cut lines."""
-        (x0, y0), (bw, bh), cw = self.origin, self.block, self.card[0]
+        (x0, y0), (bw, bh), cw = self.origin, self.block, self.printed[0]
         width = self.front_cols * cw + (self.front_cols - 1) * self.gap if self.fold else bw
         return x0, y0, width, bh
 
@@ -296,7 +297,7 @@ class Layout:
 
     def back_rect(self, index: int) -> Rect:
         """The area the back of front slot `index` fills."""
-        (x, y), (cw, ch), r = self.slot(index, back=True), self.card, self.back_reach
+        (x, y), (cw, ch), r = self.slot(index, back=True), self.printed, self.back_reach
         left = x - r if self.fold_x is None else max(self.fold_x, x - r)  # not past the fold
         return left, y - r, x + cw + r - left, ch + 2 * r
 
@@ -304,7 +305,7 @@ class Layout:
         """Centres of the registration marks (duplex only), mirror-symmetric."""
         if self.fold:
             return []
-        (x0, y0), (bw, bh), (cw, ch) = self.origin, self.block, self.card
+        (x0, y0), (bw, bh), (cw, ch) = self.origin, self.block, self.printed
         reach = self.back_reach
         w, h = self.page
         if y0 >= x0:
@@ -347,9 +348,9 @@ def layout(
     gap: float = DEFAULT_GAP,
     bleed: float | None = None,
     fold: bool = False,
-    size: tuple[float, float] = (CARD_W, CARD_H),
+    card_size: tuple[float, float] = (CARD_W, CARD_H),
 ) -> Layout:
-    """The layout for these options and cards of `size` (mm; `bleed` None:
+    """The layout for these options and cards of `card_size` (mm at full size; `bleed` None:
     `default_bleed`), or `LayoutError` naming what is out of range."""
     if paper not in PAPERS:
         raise LayoutError(f"unknown paper {paper!r} (known: {', '.join(PAPERS)})")
@@ -367,17 +368,17 @@ def layout(
                 f"use --gap 0, or a gap of at least {2 * bleed + MIN_CLEAR:g} mm"
             )
         raise LayoutError(f"a bleed of {bleed:g} mm is too much (at most {most:g} mm)")
-    return Layout(paper, gap, bleed, fold, (float(size[0]), float(size[1])))
+    return Layout(paper, gap, bleed, fold, (float(card_size[0]), float(card_size[1])))
 
 
 def full_size_gap(
-    paper: str, fold: bool = False, size: tuple[float, float] = (CARD_W, CARD_H)
+    paper: str, fold: bool = False, card_size: tuple[float, float] = (CARD_W, CARD_H)
 ) -> float:
     """The widest gap (mm, to 0.1 mm) at which `paper` still holds the cards at full size."""
-    geo = Layout(paper, 0.0, 0.0, fold, size)
+    geo = Layout(paper, 0.0, 0.0, fold, card_size)
     (w, h), need = geo.page, geo.need
-    room_w = (w - 2 * need - geo.cols * size[0]) / max(1, geo.cols - 1)
-    room_h = (h - 2 * need - geo.rows * size[1]) / max(1, geo.rows - 1)
+    room_w = (w - 2 * need - geo.cols * card_size[0]) / max(1, geo.cols - 1)
+    room_h = (h - 2 * need - geo.rows * card_size[1]) / max(1, geo.rows - 1)
     return min(MAX_GAP, _floor(min(room_w, room_h), 1))
 
 

@@ -375,23 +375,27 @@ def _paginate(
     return [cover, guide, *parts.pages]
 
 
-def document(ruleset: Ruleset, options: CardOptions) -> dict[str, Any]:
+def document(ruleset: Ruleset, options: CardOptions, geo: Layout | None = None) -> dict[str, Any]:
     """Everything ``cards.typ`` draws, as JSON-ready data: the options checked (`check`),
-    the pages laid out (`_paginate`), and what every page draws from."""
-    geo = check(ruleset, options)
+    the pages laid out (`_paginate`) on the kit's geometry `geo` (`check`'s, when not
+    given), and what every page draws from. Every position, size and box of the kit comes
+    from that one `Layout`."""
+    if geo is None:
+        geo = check(ruleset, options)
     lang = options.lang or ruleset.languages[0]
     text = prose_texts(ruleset, lang)  # a TextError names what is missing
     seats = options.players if options.players is not None else ruleset.players_max
     coin_list = coins(ruleset, seats)
     pages = _paginate(ruleset, options, geo, text, lang, coin_list)
-    cw, ch = geo.card
+    cw, ch = geo.printed
     return {
         "game": typeset(shown(ruleset.name, lang, ruleset.id), lang),  # the cover may wrap it
         "lang": lang,
         **mat_text(ruleset, lang, text),
         "resources": resources(ruleset),
         "coins": coin_list,
-        "card": {"width": _mm(cw)[0], "height": _mm(ch)[0], "scale": geo.scale},
+        # the card as printed: `card_size` (in the look's data) times `scale`
+        "printed": {"width": _mm(cw)[0], "height": _mm(ch)[0], "scale": geo.scale},
         "layout": {
             "paper": options.paper,
             "gap": geo.gap,
@@ -423,9 +427,9 @@ def render(ruleset: Ruleset, options: CardOptions) -> bytes:
     from century.shared.typst import compile_pdf
     from century.shared.typst.pdf import print_settings
 
-    doc = document(ruleset, options)
-    pdf = compile_pdf(TEMPLATE, doc, look_assets(ruleset))
     geo = check(ruleset, options)
+    doc = document(ruleset, options, geo)
+    pdf = compile_pdf(TEMPLATE, doc, look_assets(ruleset))
     trim, bleed = geo.trim_box(), geo.bleed_box()
     boxes = {i: (trim, bleed) for i, p in enumerate(doc["pages"]) if p["type"] == "cards"}
     return print_settings(pdf, _duplex_mode(options), boxes)
