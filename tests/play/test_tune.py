@@ -90,6 +90,7 @@ def test_a_band_rule_stops_when_the_interval_is_wholly_inside_or_outside() -> No
 def test_versions_move_one_number_one_step_in_one_direction() -> None:
     from century.experiments.tune import tuned_card
     from century.experiments.versions import STRONGER, WEAKER, versions
+    from century.model.ruleset import MerchantCard
 
     rs = compile_paths().rulesets["spice-road"]
     card = tuned_card(rs, "yy-rr")
@@ -106,6 +107,15 @@ def test_versions_move_one_number_one_step_in_one_direction() -> None:
     assert not set(texts) & set(stronger)
     # a trade that would give back what it takes is never tried (a repeat without end)
     assert "{kind: trade, pay: R, get: RR}" not in stronger
+    repeat = MerchantCard(
+        "x", 1, (("repeat", (("pay", (1, 0, 0, 0)), ("gain", (0, 2, 0, 0))), 2),), {}
+    )
+    assert "{effect: [{repeat: [pay: Y, gain: RR], max: 1}]}" in [
+        v.text for v in versions(rs, repeat, WEAKER, 40, 1)
+    ]
+    assert "{effect: [{repeat: [pay: Y, gain: RR], max: 3}]}" in [
+        v.text for v in versions(rs, repeat, STRONGER, 40, 1)
+    ]
     upgrade = tuned_card(rs, "up2")
     assert [v.text for v in versions(rs, upgrade, WEAKER, 40, 3)] == ["{kind: upgrade, steps: 1}"]
 

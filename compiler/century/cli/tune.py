@@ -65,7 +65,7 @@ BudgetOpt = Annotated[
         metavar="N",
         min=50,
         max=100_000,
-        help="The most games per version and level (screening spends at most half).",
+        help="The most games per version and level (screening spends at most a quarter).",
     ),
 ]
 ClusterOpt = Annotated[

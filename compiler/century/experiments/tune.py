@@ -11,7 +11,8 @@ Two stages, on different deals:
 
 1. **Screening** at a cheap level (greedy), on the deals of seed S: the card, then its
    versions nearest first, one edit more at a time, each until its always-valid interval
-   lies wholly inside or outside the band or half the budget is spent. Screening only picks
+   lies wholly inside or outside the band or a quarter of the budget is
+   spent. Screening only picks
    which versions to confirm; it claims nothing.
 2. **Confirming** at each named level, on the fresh deals of seed S + 1: the (at most
    `CONFIRM`) screened versions nearest the card whose estimate lay in the band, each until
@@ -168,7 +169,7 @@ def tune(
     card_ids = dict(zip(every, ids, strict=True))
     search = Search([], [])
     screen = Plan(
-        max(50, request.budget // 2),
+        max(50, request.budget // 4),
         request.players,
         (SCREEN_LEVEL,),
         request.seed,

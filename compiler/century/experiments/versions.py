@@ -1,14 +1,15 @@
 """The versions of a card `century tune` tries: the card's numbers changed one step at a time.
 
 A card's numbers are the cubes it gains and pays, its upgrades, a `pay_any`'s count and a
-repeat's `max` (a merchant card), or its points and cost (a point card). One edit adds or
+repeat's `max` (a merchant card), or its points (a point card: one owned from the start is
+already claimed, so its cost moves nothing the owner effect measures). One edit adds or
 removes one cube of one rank in one cube string, moves one cube of a string one rank up or
-down, or moves one count by one. Every edit makes
-the card stronger or weaker for its owner (a cube more gained, fewer paid, one upgrade more,
-a repeat allowed once more, a point more: stronger), so the versions of one direction form a
-lattice walked outward from the card (`neighbours`); a version is kept only when it is a card
-the checks accept (no empty field, a trade that pays other cubes than it gets and cannot give
-back what it takes, a caravan that can hold it).
+down, or moves one count by one. Every edit makes the card stronger or weaker for its owner
+(a cube more gained, fewer paid, one upgrade more, a repeat allowed once more, a point more:
+stronger), so the versions of one direction form a lattice walked outward from the card
+(`versions`); a version is kept only when it is a card the checks accept (no empty field, a
+trade that pays other cubes than it gets and cannot give back what it takes, a caravan that
+can hold it).
 """
 
 from __future__ import annotations
@@ -44,11 +45,8 @@ class NothingToTune(ValueError):
 
 def slots(card: MerchantCard | PointCard) -> tuple[list[Slot], Numbers]:
     """The numbers of `card` the search may change, with their values."""
-    if isinstance(card, PointCard):
-        return [Slot("cost", True, WEAKER), Slot("points", False, STRONGER)], (
-            card.cost,
-            card.points,
-        )
+    if isinstance(card, PointCard):  # owned from the start, its cost is paid: points only
+        return [Slot("points", False, STRONGER)], (card.points,)
     found: list[tuple[Slot, Any]] = list(_step_slots(card.effect))
     if not found:
         raise NothingToTune(f"card {card.id!r} has no number to change")
@@ -77,7 +75,7 @@ def rebuilt(card: MerchantCard | PointCard, numbers: Numbers) -> MerchantCard | 
     from dataclasses import replace
 
     if isinstance(card, PointCard):
-        return replace(card, cost=numbers[0], points=numbers[1])
+        return replace(card, points=numbers[0])
     values = iter(numbers)
     return replace(card, effect=_rebuilt_steps(card.effect, values))
 
@@ -99,8 +97,8 @@ def _rebuilt_steps(steps: Any, values: Iterator[Any]) -> tuple[Any, ...]:
 def edits(numbers: Numbers, found: list[Slot], direction: int, limit: int) -> Iterator[Numbers]:
     """The numbers one edit away from `numbers` that move the card in `direction`: a cube of
     one rank added to or removed from one cube string (at most `limit` cubes, at least one),
-    one cube of a string moved one rank up or down, a count moved by one (at least 1, at
-    most `limit`)."""
+    one cube of a string moved one rank up or down, a count moved by one (at least 1; at most
+    `limit`, but for points)."""
     for k, (slot, value) in enumerate(zip(found, numbers, strict=True)):
         if slot.cubes:
             for rank in range(len(value)):
@@ -116,7 +114,7 @@ def edits(numbers: Numbers, found: list[Slot], direction: int, limit: int) -> It
             )
         else:
             count = value + slot.sign * direction
-            if 1 <= count <= limit:
+            if count >= 1 and (count <= limit or slot.name == "points"):
                 yield (*numbers[:k], count, *numbers[k + 1 :])
 
 

@@ -73,6 +73,16 @@ def tune_lines(answer: Mapping[str, Any]) -> list[str]:
         lines.append("  proposals: " + "; ".join(answer["proposals"]))
     elif not answer["interrupted"]:
         lines.append("  no proposal: no confirmed interval lies inside the band at every level")
+        near = [
+            version["card"]
+            for version in answer["confirmed"]
+            if all(e["place"] == "undecided" and e["estimate_in_band"] for e in version["levels"])
+        ]
+        if near:
+            lines.append(
+                "  undecided, estimated inside the band (a larger --budget may settle them): "
+                + "; ".join(near)
+            )
     return lines
 
 
