@@ -144,6 +144,8 @@ class Search:
     screened: list[dict[str, Any]]
     confirmed: list[dict[str, Any]]
     interrupted: bool = False
+    chosen: int = 0
+    """The versions picked for confirming (the Bonferroni split's K; 0: none yet)."""
 
 
 def tune(
@@ -279,6 +281,7 @@ def _confirm(
     """Each chosen version at each named level on the fresh deals of the next seed, at
     alpha / (versions x levels); `asked`: the request, the screening plan, the versions."""
     request, screen, chosen = asked
+    search.chosen = len(chosen)
     alpha = ALPHA / (len(chosen) * len(request.levels))
     bases: dict[str, Side] = {}
     for picked in chosen:
@@ -313,9 +316,7 @@ def _answer(
     """The JSON-ready answer of a tune."""
     screened = sum(s["stop"]["games"] for s in search.screened)
     confirmed = sum(e["stop"]["games"] for c in search.confirmed for e in c["levels"])
-    tests = CONFIRM * len(request.levels)
-    if search.confirmed:
-        tests = len(search.confirmed) * len(request.levels)
+    tests = search.chosen * len(request.levels)
     return {
         "tune_version": TUNE_VERSION,
         "game": request.game.id,
@@ -328,7 +329,12 @@ def _answer(
         "players": request.players,
         "seeds": {"screen": request.seed, "confirm": request.seed + 1},
         "screen_budget": screen.games,
-        "alpha": {"total": ALPHA, "each": ALPHA / tests if search.confirmed else None},
+        "alpha": {
+            "total": ALPHA,
+            "each": ALPHA / tests if tests else None,
+            "versions": search.chosen,
+            "levels": len(request.levels),
+        },
         "screened": search.screened,
         "confirmed": search.confirmed,
         "proposals": [c["card"] for c in search.confirmed if c["proposed"]],

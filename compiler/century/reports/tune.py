@@ -29,14 +29,14 @@ def measured(entry: Mapping[str, Any]) -> str:
 
 def multiple_testing(answer: Mapping[str, Any]) -> str:
     """How the answer's error rate is held across the versions confirmed."""
-    each = answer["alpha"]["each"]
-    tests = len(answer["confirmed"]) * len(answer["levels"])
-    if each is None:
+    alpha = answer["alpha"]
+    if alpha["each"] is None:
         return "no version was confirmed"
+    versions, levels = alpha["versions"], alpha["levels"]
     return (
-        f"each of the {tests} confirming intervals is an always-valid "
-        f"{100 * (1 - each):.2f}% interval (5% split evenly across {len(answer['confirmed'])} "
-        f"versions x {len(answer['levels'])} levels), so every proposal holds together with "
+        f"each of the {versions * levels} confirming intervals is an always-valid "
+        f"{100 * (1 - alpha['each']):.2f}% interval (5% split evenly across {versions} "
+        f"versions x {levels} levels), so every proposal holds together with "
         "at least 95% confidence; screening picks the versions on other deals and claims nothing"
     )
 
