@@ -32,6 +32,7 @@ MODULES = (
     "play",
     "simulate",
     "experiment",
+    "tune",
     "bots",
     "watch",
     "preview",

@@ -29,7 +29,15 @@ from century.reports.report import value_line
 from century.reports.verdicts import across, band, points, sign_verdict
 from century.simulation.compare import paired_interval, row
 from century.simulation.config import ProgressFn, SimConfig
-from century.simulation.sequential import Side, StopRule, stop_json, stop_line, watch, watched_row
+from century.simulation.sequential import (
+    ALPHA,
+    Side,
+    StopRule,
+    stop_json,
+    stop_line,
+    watch,
+    watched_row,
+)
 from century.simulation.simulate import check_config, iter_results
 
 OWN_VERSION = 1
@@ -57,11 +65,17 @@ class Plan:
     after `games` games."""
     cluster: str | None = None
     """The Dask scheduler the games run on (None: this machine); the answers are the same."""
+    band: tuple[float, float] | None = None
+    """Stop each card's games once its interval lies wholly inside or outside this band."""
+    alpha: float = ALPHA
+    """The error rate of each card's always-valid interval (sequential plans)."""
 
     @property
     def rule(self) -> StopRule:
         """When a card's games at a level stop (`games` is their budget)."""
-        return StopRule(self.games) if self.stop is None else replace(self.stop, budget=self.games)
+        rule = StopRule(self.games) if self.stop is None else replace(self.stop, budget=self.games)
+        band = self.band if self.band is not None else rule.band
+        return replace(rule, alpha=self.alpha, band=band)
 
     def config(self, level: str, owned: str = "") -> SimConfig:
         """The simulation of one side at `level`: as dealt, or with `owned` given."""
@@ -93,6 +107,8 @@ class Plan:
         if self.rule.sequential:  # a fixed-size plan keeps the key of the tables before
             rule = self.rule
             found["stop"] = {"sure": rule.sure, "width": rule.width, "alpha": rule.alpha}
+            if rule.band is not None:
+                found["stop"]["band"] = list(rule.band)
         return found
 
 

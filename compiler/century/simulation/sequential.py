@@ -33,6 +33,8 @@ ALPHA = 0.05
 
 SURE = "the interval leaves out zero"
 NARROW = "the interval is narrower than {width}"
+INSIDE = "the interval lies inside the band"
+OUTSIDE = "the interval lies outside the band"
 BUDGET = "the budget of games is reached"
 
 FIRST_LOOK = 25
@@ -43,16 +45,18 @@ FIRST_LOOK = 25
 class StopRule:
     """When a comparison stops: `sure`, as soon as its interval leaves out zero; `width`
     (a difference, e.g. 0.04 for 4 points), as soon as it is narrower than that; and at
-    `budget` games in any case. Neither: a fixed-size comparison of `budget` games."""
+    `budget` games in any case. Neither: a fixed-size comparison of `budget` games. With a
+    `band` (low, high), as soon as the interval lies wholly inside it or wholly outside it."""
 
     budget: int
     sure: bool = False
     width: float | None = None
     alpha: float = ALPHA
+    band: tuple[float, float] | None = None
 
     @property
     def sequential(self) -> bool:
-        return self.sure or self.width is not None
+        return self.sure or self.width is not None or self.band is not None
 
     def to_json(self) -> dict[str, object]:
         """The rule as a report records it; a fixed-size comparison names no sequential rule
@@ -63,6 +67,8 @@ class StopRule:
             "width": self.width,
             "alpha": self.alpha,
         }
+        if self.band is not None:
+            found["band"] = list(self.band)
         if self.sequential:
             found["rule"] = "predictable plug-in empirical-Bernstein confidence sequence"
         return found
@@ -137,7 +143,15 @@ class ConfidenceSequence:
 def reason(sequences: Sequence[ConfidenceSequence], rule: StopRule, games: int) -> str | None:
     """Why a comparison of `sequences` (its figures) stops after `games` games, or None to
     go on: some figure's interval leaves out zero (`rule.sure`), every figure's interval is
-    narrower than `rule.width`, or the budget is reached."""
+    narrower than `rule.width`, its interval lies wholly inside or outside `rule.band`, or
+    the budget is reached."""
+    if rule.band is not None:
+        low, high = rule.band
+        lo, hi = sequences[0].interval
+        if low <= lo and hi <= high:
+            return INSIDE
+        if hi < low or lo > high:
+            return OUTSIDE
     if rule.sure and any(lo > 0 or hi < 0 for lo, hi in (s.interval for s in sequences)):
         return SURE
     if rule.width is not None and all(
