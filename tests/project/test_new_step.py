@@ -3,13 +3,15 @@
 rank below) is its runtime function and its registry record, here in the test, and its
 phrase in each language's prose data. With those alone, `century validate` passes on a
 variant that uses it, `century build` writes its engine and its printed cards, the generated
-engine plays it, and a short simulation runs. Every dispatcher refuses a step the registry
-does not hold."""
+engine plays it, a short simulation runs, and a person plays it in `century play` and at the
+browser table. Every dispatcher refuses a step the registry does not hold."""
 
 from __future__ import annotations
 
 import importlib.util
+import json
 import sys
+import warnings
 from collections.abc import Iterator
 from dataclasses import replace
 from itertools import combinations_with_replacement
@@ -143,6 +145,59 @@ def test_a_toy_step_is_a_function_a_record_and_its_phrases(toy_game: Path) -> No
     sim = century("simulate", "toy", "-n", "4", "-s", "1", "-b", "random", "-w", "1", "-q")
     assert sim.exit_code == 0, sim.output
     assert load_engine(ruleset).new_game(2, seed=3).legal_moves()
+
+
+PLAYED = ["acquire 1", "play up2 yy", "play split1+y r"]
+"""A person's first moves in the toy game of seed 1 (the toy card is first in the row): take
+it, raise two cubes for a red one, break the red one into two yellow."""
+
+
+def test_a_person_plays_the_toy_card_in_the_terminal(toy_game: Path) -> None:
+    """The one-line effect of the board and the hand comes from the step's record (the
+    engine of a game of built-in steps knows no other step)."""
+    record = toy_game / "game.json"
+    args = ["play", "toy", "--rules", "rules", "--seed", "1", "--record", str(record)]
+    played = CliRunner().invoke(cli.app, args, input="\n".join([*PLAYED, "quit"]) + "\n")
+    assert played.exit_code == 0, played.output
+    out = played.output
+    assert "Merchant cards: 1: split1+y(split 1, then +Y)" in out
+    assert "Your hand:   +yy(+YY) split1+y(split 1, then +Y)" in out
+    assert "seat 1 (you): play split1+y r" in out
+    assert "Played:      up2(upgrade 2) split1+y(split 1, then +Y)" in out
+    assert "caravan YYYYR (5/10)" in out  # Y R R: a red broken into two yellow, and +Y
+    assert json.loads(record.read_text(encoding="utf-8"))["moves"][0::2] == PLAYED
+
+
+def test_the_browser_table_shows_and_plays_the_toy_card(toy_game: Path) -> None:
+    pytest.importorskip("httpx")
+    with warnings.catch_warnings():  # Starlette 1.x would rather have httpx2; httpx works
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+    from century.serve.app import Config, make_app
+
+    ruleset = compile_paths([toy_game / "rules"]).rulesets["toy"]
+    base = "http://127.0.0.1:8000"
+    config = Config(games={"toy": ruleset}, bot_pause=0.0, port=8000)
+    with TestClient(make_app(config), base_url=base) as client:
+        client.headers["Origin"] = base
+        body = {"game": "toy", "seats": ["human", "human"], "seed": 1}
+        made = client.post("/api/tables", json=body)
+        assert made.status_code == 201, made.text
+        table, token = made.json()["table"], made.json()["links"][0]["token"]
+        seat = {"X-Seat-Token": token}
+        for move in ["acquire 1", "rest", "play up2 yy", "rest"]:
+            sent = client.post(f"/api/tables/{table}/move", json={"move": move}, headers=seat)
+            assert sent.status_code == 200, sent.text
+        seen = client.get(f"/api/tables/{table}", headers=seat).json()
+        (entry,) = [m for m in seen["moves"] if m["key"] == "play split1+y"]
+        assert entry["name"] == "the merchant card (split 1, then +Y)"
+        (option,) = entry["options"]
+        assert option["words"] == "breaking R"
+        assert (option["move"], option["after"]) == ("play split1+y r", "yyyyr")
+        sent = client.post(f"/api/tables/{table}/move", json={"move": option["move"]}, headers=seat)
+        assert sent.status_code == 200, sent.text
+        log = client.get(f"/api/tables/{table}", headers=seat).json()["log"]
+        assert "split 1, then +Y" in log[-1]["text"], log[-1]
 
 
 def test_a_step_the_registry_does_not_hold_is_refused(toy_game: Path) -> None:

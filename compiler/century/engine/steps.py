@@ -4,7 +4,9 @@ language's own (`century.model.steps.register`), written after the runtime's sou
 The runtime (`century.runtime.engine`) plays the built-in steps in ``_step``. A generated
 engine whose game uses an added step carries that step's function (its source, as it is
 written beside its record) and a ``_step`` that hands the added steps to their functions and
-every other step to the runtime's: the engine stands alone as before. A game of built-in
+every other step to the runtime's, and an ``_added_text`` that gives the one-line effect
+(``effect_text``) each added step's words from its record: the engine stands alone as
+before. A game of built-in
 steps only gets the runtime's source unchanged. `rules` is that code imported in memory for
 the compiler's own reading of an effect (the checks, the move bound).
 """
@@ -19,7 +21,7 @@ from functools import cache
 from typing import Any
 
 from century import runtime as copies
-from century.model.steps import StepKind, added
+from century.model.steps import CUBES, StepKind, added
 
 HOOK = '''
 
@@ -35,6 +37,18 @@ def _step(step: tuple[Any, ...], codes: str, most: int, partials: list[_Partial]
     """The partial ways after one more step: an added step's own function, else the runtime's."""
     own = _ADDED_STEPS.get(step[0])
     return own(step, codes, most, partials) if own else _RUNTIME_STEP(step, codes, most, partials)
+
+
+_ADDED_TEXT = {{{texts}}}
+
+
+def _added_text(step: tuple[Any, ...]) -> tuple[str, tuple[int, ...] | None]:
+    """The words of an added step in the one-line effect, and the cubes it names (None for a
+    count)."""
+    if step[0] not in _ADDED_TEXT:
+        raise ValueError(f"unknown step {{step[0]!r}}")
+    words, names_cubes = _ADDED_TEXT[step[0]]
+    return (words + " ", step[1]) if names_cubes else (f"{{words}} {{step[1]}}", None)
 '''
 
 
@@ -67,6 +81,7 @@ def _code(kinds: tuple[StepKind, ...]) -> str:
     return HOOK.format(
         functions="\n\n\n".join(text for _, _, text in sources),
         table=", ".join(f"{name!r}: {function}" for name, function, _ in sources),
+        texts=", ".join(f"{k.name!r}: ({k.text!r}, {k.takes == CUBES})" for k in kinds),
     )
 
 

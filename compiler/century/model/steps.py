@@ -6,11 +6,11 @@ a count, steps, or options of steps), which gives its schema fragment
 `steps_json`) and its one-cell notation (`century.model.notation`); its part of a derived
 card id; whether it is a payment; its icon mark and sign (the prose's icon tokens, the face
 drawing of an added step); the words of its move in the table's dialog; and, for a step added
-to the language, its runtime function. The built-in steps' runtime is
-`century.runtime.engine._step` (the copied rules code, which imports nothing); an added
-step's function is written into the generated engine after it (`century.engine.steps`). The
-phrase of a step in a language is ``eff_<name>`` and its legend ``sym_<name>`` (the prose
-data).
+to the language, its runtime function and its words in the one-line effect. The built-in
+steps' runtime is `century.runtime.engine._step` (the copied rules code, which imports
+nothing); an added step's function and words are written into the generated engine after it
+(`century.engine.steps`). The phrase of a step in a language is ``eff_<name>``; a built-in
+step's legend is ``sym_<name>`` (the prose data).
 
 A step may only move cubes: its ways are changes of the caravan, each with the least caravan
 that can afford it. Every dispatcher looks a step up here with `step_kind`, which refuses a
@@ -54,12 +54,20 @@ class StepKind:
     drawing: its sign in a square, on the card faces and in the rule sheet."""
     words: str = ""
     """What the table's dialog says before the cubes of its move (a `COUNT` step)."""
+    label: str = ""
+    """An added step's words in the one-line effect of the terminal and the browser table
+    (``split 2``, ``swap`` before its cubes); its name, ``_`` as a space, when empty."""
     native: bool = True
     """Whether the C backend tables it (it tables the plays of the Python engine, so a step
     that moves cubes needs no C of its own)."""
     ways: Callable[..., Any] | None = None
     """An added step's runtime function, in the runtime's terms: ``(step, codes, most,
     partials) -> partials`` (the partial ways after the step); None for a built-in step."""
+
+    @property
+    def text(self) -> str:
+        """Its words in the one-line effect (`label`, else its name)."""
+        return self.label or self.name.replace("_", " ")
 
     @property
     def phrase(self) -> str:

@@ -698,8 +698,11 @@ def effect_text(steps: tuple[Any, ...], codes: str) -> tuple[str, ...]:
                     tokens.append((False, " or (" if number else "either ("))
                     walk(option)
                     tokens.append((False, ")"))
-            else:
-                raise ValueError(f"unknown step {op!r}")
+            else:  # a step added to the language: its words, then the cubes it names
+                words, named = _added_text(step)
+                tokens.append((False, words))
+                if named is not None:
+                    cubes(named)
 
     walk(steps)
     parts = [""]
@@ -713,6 +716,12 @@ def effect_text(steps: tuple[Any, ...], codes: str) -> tuple[str, ...]:
         else:
             parts.append(text)
     return tuple(parts)
+
+
+def _added_text(step: tuple[Any, ...]) -> tuple[str, tuple[int, ...] | None]:
+    """The words of a step added to the language and the cubes it names (None for a count).
+    The rules code knows none; an engine whose game uses one replaces this function."""
+    raise ValueError(f"unknown step {step[0]!r}")
 
 
 def _is_trade(steps: tuple[Any, ...]) -> bool:
