@@ -147,6 +147,22 @@ def test_a_toy_step_is_a_function_a_record_and_its_phrases(toy_game: Path) -> No
     assert load_engine(ruleset).new_game(2, seed=3).legal_moves()
 
 
+def test_the_legend_of_the_symbols_shows_the_added_step(toy_game: Path) -> None:
+    """The toy game's rule sheet lists the step's sign and its phrase for one unit after the
+    language's own symbols; a game without it lists only those."""
+    made = century("sheets", "toy", "--rules", "rules", "-l", "en", "-o", "sheets")
+    assert made.exit_code == 0, made.output
+    pdf = PdfReader(toy_game / "sheets" / "rules-en-a4.pdf")
+    text = " ".join(" ".join(page.extract_text().split()) for page in pdf.pages)
+    legend = text[text.index("Symbols on the cards") :]
+    assert "÷ break 1 spice into two of the rank below each" in legend
+    assert legend.index("do exactly one of the options") < legend.index("÷ break 1")
+    spice = century("sheets", "spice-road", "-l", "en", "-o", "base")
+    assert spice.exit_code == 0, spice.output
+    base = PdfReader(toy_game / "base" / "rules-en-a4.pdf")
+    assert "÷" not in "".join(page.extract_text() for page in base.pages)
+
+
 PLAYED = ["acquire 1", "play up2 yy", "play split1+y r"]
 """A person's first moves in the toy game of seed 1 (the toy card is first in the row): take
 it, raise two cubes for a red one, break the red one into two yellow."""

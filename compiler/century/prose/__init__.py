@@ -116,6 +116,8 @@ from century.model.steps import (
     OPTIONS,
     REGISTRY,
     STEPS_OF,
+    StepKind,
+    added,
     step_kind,
     used,
 )
@@ -277,6 +279,40 @@ cards), in the order it is listed."""
 def has_composed(ruleset: Ruleset) -> bool:
     """Whether a merchant card of the game is composed (none of the short forms)."""
     return any(c.kind == COMPOSED for c in (*ruleset.starting_cards, *ruleset.merchant_deck))
+
+
+def _added_steps(ruleset: Ruleset) -> tuple[StepKind, ...]:
+    """The steps added to the language (`century.model.steps.register`) the game's cards use."""
+    cards = (*ruleset.starting_cards, *ruleset.merchant_deck)
+    return added(used(step for card in cards for step in card.effect))
+
+
+def symbol_keys(ruleset: Ruleset) -> tuple[str, ...]:
+    """The legend of the symbols on the game's cards, in its order (none for a game without a
+    composed card): `SYMBOL_KEYS`, then ``sym_<name>`` of each added step the game uses (its
+    text made by `prose_texts` from the step's sign and phrase)."""
+    if not has_composed(ruleset):
+        return ()
+    return (*SYMBOL_KEYS, *(kind.symbol for kind in _added_steps(ruleset)))
+
+
+def _added_symbols(ruleset: Ruleset, lang: str, context: dict[str, Any]) -> dict[str, str]:
+    """The legend line of each added step the game uses, by ``sym_<name>``: its sign, as the
+    cards draw it, then its phrase for one unit (one cube of the lowest rank, or a count of 1),
+    marked like the language's own legend lines."""
+    found: dict[str, str] = {}
+    kinds = _added_steps(ruleset)
+    if kinds:
+        say = phrase_renderer(ruleset, lang, context)
+        part = cube_part(ruleset, lang)
+        for kind in kinds:
+            if kind.takes == CUBES:
+                words = say(kind.phrase, cubes=say("eff_cubes", cubes=[part(0, 1)]))
+            else:
+                words = say(kind.phrase, n=1)
+            text = f"[[sign:{kind.sign}]] {words}" if kind.sign else words
+            found[kind.symbol] = _mark(text, lang, kind.symbol, ruleset)
+    return found
 
 
 def effect_keys(names: Iterable[str] = BUILT_IN) -> tuple[str, ...]:
@@ -1075,9 +1111,14 @@ def _mark(text: str, lang: str, key: str, ruleset: Ruleset) -> str:
 
 def prose_texts(ruleset: Ruleset, lang: str) -> dict[str, str]:
     """Every prose string of `lang`, rendered within the sandbox's caps and one shared
-    deadline and set for print (`typeset`); a bad placeholder, an unknown icon marker or a
-    string past a cap raises `ProseError`."""
-    return {key: typeset(text, lang) for key, text in _rendered(ruleset, lang).items()}
+    deadline and set for print (`typeset`), with the legend line of each added step the game
+    uses (`symbol_keys`); a bad placeholder, an unknown icon marker or a string past a cap
+    raises `ProseError`."""
+    if lang not in ruleset.prose:
+        raise TextError(f"no prose in language {lang!r}")
+    context = prose_context(ruleset, lang)
+    texts = {**_rendered(ruleset, lang, context), **_added_symbols(ruleset, lang, context)}
+    return {key: typeset(text, lang) for key, text in texts.items()}
 
 
 def check_prose_renders(ruleset: Ruleset, lang: str) -> list[tuple[MerchantCard, str, str]]:

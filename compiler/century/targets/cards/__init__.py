@@ -30,7 +30,7 @@ from typing import Any
 
 from century.model.ruleset import Ruleset
 from century.model.text import shown
-from century.prose import SYMBOL_KEYS, has_composed, prose_texts, typeset
+from century.prose import prose_texts, symbol_keys, typeset
 from century.shared.cards import kit
 from century.shared.cards.faces import (
     Deck,
@@ -413,7 +413,7 @@ def document(ruleset: Ruleset, options: CardOptions, geo: Layout | None = None) 
         "reg_radius": _mm(geo.reg_radius())[0],
         "pages": pages,
         # the legend of the card symbols, for a game with composed cards
-        "symbols": list(SYMBOL_KEYS) if has_composed(ruleset) else [],
+        "symbols": list(symbol_keys(ruleset)),
         **look_data(ruleset),
     }
 

@@ -19,7 +19,6 @@ from century.model.ruleset import Ruleset
 from century.model.text import TextError, shown, term
 from century.prose import (
     CHANGE_KEYS,
-    SYMBOL_KEYS,
     coin_texts,
     colon,
     effect_words,
@@ -27,6 +26,7 @@ from century.prose import (
     prose_context,
     prose_keys,
     prose_texts,
+    symbol_keys,
     typeset,
 )
 from century.shared.cards.faces import (
@@ -170,7 +170,7 @@ def sheet_data(ruleset: Ruleset, lang: str, paper: str) -> dict[str, Any]:
         "coin_runout": ruleset.coin_runout,
         "cards": _card_faces(ruleset, lang),
         "composed": composed,
-        "symbols": [key for key in SYMBOL_KEYS if composed],
+        "symbols": list(symbol_keys(ruleset)) if composed else [],
         "examples": [
             {"key": key, "lead": _lead(ruleset, text, key, lang), "colon": colon(lang)}
             for key in EXAMPLES
