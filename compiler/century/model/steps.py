@@ -9,8 +9,9 @@ drawing of an added step); the words of its move in the table's dialog; and, for
 to the language, its runtime function and its words in the one-line effect. The built-in
 steps' runtime is `century.runtime.engine._step` (the copied rules code, which imports
 nothing); an added step's function and words are written into the generated engine after it
-(`century.engine.steps`). The phrase of a step in a language is ``eff_<name>``; a built-in
-step's legend is ``sym_<name>`` (the prose data).
+(`century.engine.steps`). The phrase of a step in a language is ``eff_<name>`` and its line
+in the legend of the symbols ``sym_<name>`` (the prose data for a built-in step; its sign and
+phrase for an added one, `century.prose.symbol_keys`).
 
 A step may only move cubes: its ways are changes of the caravan, each with the least caravan
 that can afford it. Every dispatcher looks a step up here with `step_kind`, which refuses a
