@@ -86,6 +86,20 @@ ColourOpt = Annotated[
 ]
 
 
+@dataclass(frozen=True)
+class PlayRequest:
+    """The options of one `century play` call, checked: the game, your seat (0-based) and the
+    bots of the other seats in seat order, the seed, where the record goes, the colours."""
+
+    ruleset: Ruleset
+    players: int
+    you: int
+    bots: tuple[str, ...]
+    seed: int
+    record: Path
+    colour: bool
+
+
 def play(
     game: PlayGameArg,
     players: PlayPlayersOpt = 2,
@@ -98,6 +112,38 @@ def play(
 ) -> None:
     """Play a game in the terminal against bots; the record is saved when you leave (also on
     end of input, Ctrl-C, SIGTERM and SIGHUP)."""
+    request = _request(game, players, bots, seat, seed, record, colour, rules)
+    table = _set_table(request)
+    typer.echo(
+        f"{_title(request.ruleset)}: {players} players, seed {request.seed}. You are seat {seat}."
+    )
+    typer.echo("Type help for the notation and the commands.")
+    stopped = None
+    try:
+        with signals_call(raise_stopped):
+            _loop(table)
+    except Stopped as stop:
+        stopped = stop.signum
+        typer.echo(f"\n{signal.Signals(stop.signum).name}: leaving the game")
+    finally:
+        _save(table, request.record)
+    if stopped is not None:
+        raise typer.Exit(128 + stopped)
+    if table.state.is_over():
+        _final(table)
+
+
+def _request(
+    game: str,
+    players: int,
+    bots: str,
+    seat: int,
+    seed: int | None,
+    record: Path | None,
+    colour: bool | None,
+    rules: list[Path] | None,
+) -> PlayRequest:
+    """The options of `play` as one request; a usage error (exit 2) for what cannot be."""
     if record is not None:
         _check_record_path(record)
     ruleset = load_game(game, rules)
@@ -109,25 +155,11 @@ def play(
         seed = random.SystemRandom().randrange(2**31)
     if colour is None:
         colour = sys.stdout.isatty() and "NO_COLOR" not in os.environ
-    table = _set_table(ruleset, players, _other_bots(bots, players), seat - 1, seed, colour)
+    others = tuple(_other_bots(bots, players))
     path = record or BUILD / "records" / f"{re.sub(r'[^A-Za-z0-9_-]', '_', game)}-{seed}.json"
     if record is None:
         _check_record_path(path)
-    typer.echo(f"{_title(ruleset)}: {players} players, seed {seed}. You are seat {seat}.")
-    typer.echo("Type help for the notation and the commands.")
-    stopped = None
-    try:
-        with signals_call(raise_stopped):
-            _loop(table)
-    except Stopped as stop:
-        stopped = stop.signum
-        typer.echo(f"\n{signal.Signals(stop.signum).name}: leaving the game")
-    finally:
-        _save(table, path)
-    if stopped is not None:
-        raise typer.Exit(128 + stopped)
-    if table.state.is_over():
-        _final(table)
+    return PlayRequest(ruleset, players, seat - 1, others, seed, path, colour)
 
 
 def _check_record_path(path: Path) -> None:
@@ -165,26 +197,25 @@ def _other_bots(spec: str, players: int) -> list[str]:
     return specs
 
 
-def _set_table(
-    ruleset: Ruleset, players: int, specs: list[str], you: int, seed: int, colour: bool
-) -> Table:
+def _set_table(request: PlayRequest) -> Table:
     """A new game with the bots seated around you."""
     from century.bots.registry import make_bot
     from century.simulation.config import derive_seed
 
+    ruleset, you, seed = request.ruleset, request.you, request.seed
     engine = _load_engine(ruleset)
-    others = iter(specs)
+    others = iter(request.bots)
     bots: dict[int, Bot] = {}
     labels = []
-    for s in range(players):
+    for s in range(request.players):
         if s == you:
             labels.append("you")
             continue
         spec = next(others)
         bots[s] = make_bot(spec, engine, ruleset, derive_seed(seed, "play", s))
         labels.append(spec)
-    state = engine.new_game(players, seed)
-    return Table(state, engine, ruleset, you, bots, labels, Painter(ruleset, colour))
+    state = engine.new_game(request.players, seed)
+    return Table(state, engine, ruleset, you, bots, labels, Painter(ruleset, request.colour))
 
 
 def _final(table: Table) -> None:
