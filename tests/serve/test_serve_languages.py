@@ -148,3 +148,39 @@ def test_the_bots_are_summed_up_in_the_readers_language(client, lang):
         assert english[name]["option"] == kind.option
         assert said[name]["summary"] == words(lang)[f"bot.{name}"] != kind.summary
         assert bool(said[name]["option"]) == bool(kind.option)
+
+
+def test_the_move_log_is_told_again_in_the_language_switched_to(client):
+    path, headers = _table(client)
+    snap = client.post(f"{path}/move", json={"move": "rest", "version": 0}, headers=headers).json()
+    play = next(m for m in snap["moves"] if m["verb"] == "play")
+    way = play["options"][-1]["move"]
+    client.post(f"{path}/move", json={"move": way, "version": 1}, headers=headers)
+    english = [e["text"] for e in client.get(path, headers=headers).json()["log"]]
+    german = [e["text"] for e in client.get(f"{path}?lang=de", headers=headers).json()["log"]]
+    assert english[0].startswith("Seat 1 (person) rests")
+    assert german[0].startswith("Platz 1 (Mensch) ruht sich aus"), german
+    assert german[1].startswith("Platz 2 (Mensch) spielt "), german
+    # the same lines as a table shown in German from the start writes as the moves are made
+    from century.serve.app import Config, make_app
+
+    config = Config(
+        games={"spice-road": bundled_rulesets()["spice-road"]}, port=8000, language="de"
+    )
+    with TestClient(make_app(config), base_url="http://127.0.0.1:8000") as other:
+        other.headers["Origin"] = "http://127.0.0.1:8000"
+        there, held = _table(other)
+        other.post(f"{there}/move", json={"move": "rest", "version": 0}, headers=held)
+        other.post(f"{there}/move", json={"move": way, "version": 1}, headers=held)
+        assert [e["text"] for e in other.get(there, headers=held).json()["log"]] == german
+    # a move undone and another made in its place is told anew
+    assert client.post(f"{path}/undo", json={}, headers=headers).status_code == 200
+    snap = client.get(path, headers=headers).json()
+    other_way = next(m for m in snap["moves"] if m["verb"] == "play")["options"][0]["move"]
+    client.post(
+        f"{path}/move", json={"move": other_way, "version": snap["version"]}, headers=headers
+    )
+    told = [e["text"] for e in client.get(f"{path}?lang=fr", headers=headers).json()["log"]]
+    again = [e["text"] for e in client.get(f"{path}?lang=de", headers=headers).json()["log"]]
+    assert len(told) == len(again) == 2 and told[0].startswith("Place 1 (personne)"), told
+    assert (other_way == way) == (again == german)

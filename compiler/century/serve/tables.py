@@ -98,6 +98,8 @@ class Table:
     names: list[str] = field(default_factory=list)
     """Per seat: the name its person goes by (empty: none given)."""
     store: Store | None = None
+    retold: dict[str, tuple[State, list[str], list[str]]] = field(default_factory=dict, repr=False)
+    """Per other language: the move log told again in it, its moves, the position after them."""
     """Where the table is kept (every move written before it is answered), or None."""
     rematch: dict[str, Any] | None = None
     """The rematch once one is made: its table id and, per token of this table, the token
@@ -330,7 +332,10 @@ class Table:
             "merchant_row": merchant_row,
             "decks_left": list(view.decks_left),
             "moves": self._moves(lang) if acting is not None else [],
-            "log": [{"seat": e.seat, "move": e.move, "text": e.text} for e in self.log[-MAX_LOG:]],
+            "log": [
+                {"seat": e.seat, "move": e.move, "text": text}
+                for e, text in zip(self.log[-MAX_LOG:], self.told(lang)[-MAX_LOG:], strict=True)
+            ],
             "log_size": len(self.log),
             "can_undo": (
                 not self.network
@@ -345,6 +350,22 @@ class Table:
             "rematch": self._rematch_for(seats),
             **self._result(over, lang),
         }
+
+    def told(self, lang: str) -> list[str]:
+        """The move log's lines in `lang`: as written in the table's language, else told
+        again from the record (kept, and carried on as moves come)."""
+        if speakable(lang) == speakable(self.lang):
+            return [entry.text for entry in self.log]
+        kept = self.retold.get(lang)
+        if kept is None or [e.move for e in self.log[: len(kept[2])]] != kept[2]:  # undone since
+            kept = (self.engine.replay({**self.state.record(), "moves": []}), [], [])
+        state, lines, moves = kept
+        for entry in self.log[len(lines) :]:
+            lines.append(describe(self, entry.move, lang, state))
+            moves.append(entry.move)
+            state.play(entry.move)
+        self.retold[lang] = (state, lines, moves)
+        return lines
 
     def _result(self, over: bool, lang: str) -> dict[str, Any]:
         if not over:
@@ -594,11 +615,13 @@ def _letters(cubes: str) -> str:
 # -- the move log in words -----------------------------------------------------------------
 
 
-def describe(table: Table, move: str) -> str:
-    """`move`, about to be made by the player to move, as the rulebook would say it:
-    ``Seat 2 (greedy) acquires +g from slot 3, placing Y on each card before it.``"""
-    engine, state = table.engine, table.state
-    texts = words(speakable(table.lang))
+def describe(table: Table, move: str, lang: str = "", state: State | None = None) -> str:
+    """`move`, about to be made by the player to move in `state` (else the table's), as the
+    rulebook would say it in `lang` (else the table's language): ``Seat 2 (greedy) acquires
+    +g from slot 3, placing Y on each card before it.``"""
+    lang = lang or table.lang
+    engine, state = table.engine, state or table.state
+    texts = words(speakable(lang))
 
     def say(key: str, **slots: Any) -> str:
         return texts[key].format(**slots)
@@ -619,9 +642,9 @@ def describe(table: Table, move: str) -> str:
     if verb == "play":
         index = _card_index(engine, what)
         effect = engine.CARDS[index].effect
-        voice = Voice(table.ruleset, engine, table.lang)
+        voice = Voice(table.ruleset, engine, lang)
         said = _option(Choice(key, (option,), option, ""), option, voice, effect)
-        card = phrase(table.ruleset, engine, index, table.lang, said if option else "")
+        card = phrase(table.ruleset, engine, index, lang, said if option else "")
         after = dict(view.outcomes()).get(move)
         held = after.text.upper() if after is not None else "?"
         return say(
@@ -629,7 +652,7 @@ def describe(table: Table, move: str) -> str:
         )
     if verb == "acquire":
         slot = int(what)
-        card = phrase(table.ruleset, engine, view.merchant_row[slot - 1], table.lang)
+        card = phrase(table.ruleset, engine, view.merchant_row[slot - 1], lang)
         lying = view.merchant_cubes[slot - 1].text.upper()
         placing = "log.placing_one" if len(option) == 1 else "log.placing"
         placed = say(placing, cubes=_letters(option)) if option else ""
@@ -641,7 +664,7 @@ def describe(table: Table, move: str) -> str:
         pile = view.coin_pile(slot - 1)
         coin = ""
         if pile >= 0 and view.coin_count(pile):
-            info = table._coin(pile)
+            info = table._coin(pile, lang)
             coin = say("log.coin", name=info["name"], value=info["value"])
         cost = _letters(_cubes(point.cost, engine.CODES))
         return say("log.claims", who=who, cost=cost, points=point.points, coin=coin)
