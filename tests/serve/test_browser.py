@@ -539,11 +539,20 @@ def test_the_page_speaks_the_tables_language_and_each_seat_switches_its_own(brow
         assert page.text_content("#rest") == french["actions.rest"]
         assert page.text_content("#seats-heading") == french["seats.heading"]
         card = page.locator("#hand-cards button.card").first
-        assert (card.get_attribute("aria-label") or "").startswith("Jouer ")
+        label = card.get_attribute("aria-label") or ""
+        assert label.startswith("Jouer ")
+        # the server's words follow the seat: the card's effect as the French rule sheet says it
+        from century.shared.effects import effect_sayer
+
+        ruleset = bundled_rulesets()["spice-road"]
+        say = effect_sayer(ruleset, "fr")
+        assert any(say(tuple(c.effect)) in label for c in ruleset.starting_cards), label
         logged = page.locator("#log li").count()
         card.click()  # a move in French: the card, and its first way when it has several
         if page.locator("#chooser").evaluate("d => d.open"):
-            page.locator("#chooser-options button").first.click()
+            way = page.locator("#chooser-options button").first
+            assert french["way.upgrade"].split("{")[0] in (way.get_attribute("aria-label") or "")
+            way.click()
         logged_more(page, logged + 1)  # the move and the bot's answer
         acting(page, 0)
         assert page.text_content("#status") == "Tour 3. Place 1 : à vous de jouer."

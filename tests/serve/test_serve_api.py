@@ -337,21 +337,26 @@ def test_a_composed_card_offers_its_choices_in_words_and_is_drawn():
     moves = {m["key"]: m for m in made.snapshot(made.tokens[token])["moves"]}
     choice = moves["play {+yyy/up2}"]
     words = {o["option"]: o["words"] for o in choice["options"]}
-    assert words["o1"] == "+YYY"  # a branch named by what it does
-    assert words["o2 yr"] == "upgrade 2, raising Y R"
+    assert words["o1"] == "Take 3 turmeric"  # a branch named by what it does, as the prose says
+    assert words["o2 yr"] == (
+        "Make 1 or 2 upgrades of one rank each, on one spice or several, raising Y R"
+    )
     outcome = {o["option"]: (o["paid"], o["gained"], o["after"]) for o in choice["options"]}
     assert outcome["o1"] == ("", "yyy", "yyyyyrg") and outcome["o2 yr"] == (
         "y",
         "g",
         "yrgg",
     )  # net: Y up to R, R up to G
-    assert choice["name"] == "the merchant card (either (+YYY) or (upgrade 2))"
+    assert choice["name"] == (
+        "the merchant card (Choose one: [take 3 turmeric] or "
+        "[make 1 or 2 upgrades of one rank each, on one spice or several])"
+    )
     repeat = moves["play {any1-+r}x2"]
     assert {o["option"]: o["words"] for o in repeat["options"]}["x2 y g"] == (
         "twice, paying Y, paying G"
     )
     made.apply(choice["options"][-1]["move"])
-    assert made.log[-1].text.startswith("Seat 1 (person) plays the merchant card (either (+YYY)")
+    assert made.log[-1].text.startswith("Seat 1 (person) plays the merchant card (Choose one: ")
     # the card is drawn as the print kit draws it, and named in words for those who cannot see it
     from century.serve.cards import game_cards
 

@@ -215,6 +215,13 @@ class Server:
 # -- checks --------------------------------------------------------------------------------
 
 
+def _reader_lang(request: Request) -> str:
+    """The language the asker reads (``?lang=``, else the page's ``X-Lang`` header) when the
+    page speaks it, else empty (the table's language; English for a refusal)."""
+    asked = request.query_params.get("lang", "") or request.headers.get("x-lang", "")
+    return asked if asked in languages() else ""
+
+
 def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status, headers=HEADERS)
 
@@ -282,7 +289,7 @@ def guarded(
         try:
             return await handler(request, server)
         except TableError as err:
-            return _error(err.status, err.message)
+            return _error(err.status, err.said(_reader_lang(request)))
         except ClientDisconnect:  # the client left mid-body: nobody to answer, nothing done
             say(f"a client left before its request arrived whole ({request.url.path})")
             return _error(400, "the request did not arrive whole")
@@ -325,8 +332,13 @@ async def games(request: Request, server: Server) -> Response:
         }
         for game, ruleset in config.games.items()
     ]
+    said = words(_reader_lang(request) or config.page_lang())  # a bot the words lack: English
     bots = [
-        {"name": name, "summary": kind.summary, "option": kind.option}
+        {
+            "name": name,
+            "summary": said.get(f"bot.{name}", kind.summary),
+            "option": said.get(f"bot.{name}.option", kind.option) if kind.option else "",
+        }
         for name, kind in BOTS.items()
     ]
     return _ok(
@@ -440,7 +452,7 @@ def _listed(config: Config, found: Stored) -> dict[str, Any]:
 async def state(request: Request, server: Server) -> Response:
     table = server.tables.get(request.path_params["table"])
     seats = table.seats_of(_token(request))
-    return _ok(table.snapshot(seats))
+    return _ok(table.snapshot(seats, _reader_lang(request)))
 
 
 async def move(request: Request, server: Server) -> Response:
@@ -452,7 +464,7 @@ async def move(request: Request, server: Server) -> Response:
     start = time.perf_counter()
     table.move(seats, body.get("move"), body.get("version"))
     server.changed(table)
-    seen = table.snapshot(seats)
+    seen = table.snapshot(seats, _reader_lang(request))
     spent = (time.perf_counter() - start) * 1000
     return JSONResponse(seen, headers={**HEADERS, "Server-Timing": f"move;dur={spent:.3f}"})
 
@@ -466,7 +478,7 @@ async def name(request: Request, server: Server) -> Response:
         raise TableError(400, 'send {"name": "..."}')
     table.name(seats, body.get("seat"), body.get("name"))
     server.changed(table)
-    return _ok(table.snapshot(seats))
+    return _ok(table.snapshot(seats, _reader_lang(request)))
 
 
 async def rematch(request: Request, server: Server) -> Response:
@@ -505,7 +517,7 @@ async def undo(request: Request, server: Server) -> Response:
     await _body(request)
     table.undo(seats)
     server.changed(table)
-    return _ok(table.snapshot(seats))
+    return _ok(table.snapshot(seats, _reader_lang(request)))
 
 
 async def record(request: Request, server: Server) -> Response:
@@ -531,6 +543,7 @@ async def events(request: Request, server: Server) -> Response:
         raise TableError(403, "the live channel is for this server's page")
     table = server.tables.get(request.path_params["table"])
     seats = table.seats_of(_token(request))
+    lang = _reader_lang(request)
     if table.watchers >= MAX_WATCHERS:
         raise TableError(429, f"a table takes at most {MAX_WATCHERS} live connections")
 
@@ -539,7 +552,7 @@ async def events(request: Request, server: Server) -> Response:
         while not server.stopped:
             if table.version != sent:
                 sent, quiet = table.version, 0.0
-                yield f"event: table\ndata: {json.dumps(table.snapshot(seats))}\n\n"
+                yield f"event: table\ndata: {json.dumps(table.snapshot(seats, lang))}\n\n"
                 continue
             waiter = server.waiter(table)
             with contextlib.suppress(TimeoutError):

@@ -81,7 +81,7 @@ def _draw(ruleset: Ruleset, engine: Engine, lang: str) -> GameCards:
         card.id: {
             "image": by_id.get(("merchant", card.id)),
             "name": title(ruleset, card.id, lang),
-            "words": effect_words(engine, card.effect),
+            "words": effect_words(ruleset, engine, card.effect, lang),
         }
         for card in engine.CARDS
     }

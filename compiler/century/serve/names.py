@@ -59,8 +59,23 @@ def title(ruleset: Ruleset, card_id: str, lang: str) -> str:
     return words[:1].upper() + words[1:]
 
 
-def effect_words(engine: Engine, effect: tuple[Any, ...]) -> str:
-    """A card's effect in the engine's words, its cubes in capitals."""
+_SAYERS: dict[tuple[str, str], Any] = {}
+
+
+def effect_words(ruleset: Ruleset, engine: Engine, effect: tuple[Any, ...], lang: str) -> str:
+    """A card's effect in `lang`: the sentence of the game's prose (as its rule sheet says
+    it), or, for a language the game's prose lacks, the engine's words, cubes in capitals."""
+    if lang in ruleset.prose:
+        key = (ruleset.source_hash, lang)
+        with _LOCK:
+            say = _SAYERS.get(key)
+            if say is None:
+                from century.shared.effects import effect_sayer
+
+                if len(_SAYERS) >= MAX_GAMES:
+                    _SAYERS.pop(next(iter(_SAYERS)))
+                say = _SAYERS[key] = effect_sayer(ruleset, lang)
+            return str(say(effect))
     parts = engine.effect_text(effect, engine.CODES)  # words and cube strings, alternating
     return "".join(part.upper() if index % 2 else part for index, part in enumerate(parts))
 
@@ -75,7 +90,7 @@ def phrase(ruleset: Ruleset, engine: Engine, index: int, lang: str, choices: str
         named = names(ruleset, lang).get(card.id, "")
         the = page_words(speakable(lang))["card.the"]
         head = named or the.format(kind=kind_words(ruleset, card.id, lang))
-        said = _PHRASES[key] = (head, effect_words(engine, card.effect))
+        said = _PHRASES[key] = (head, effect_words(ruleset, engine, card.effect, lang))
         if len(_PHRASES) > MAX_GAMES * 200:
             _PHRASES.clear()
     head, words = said

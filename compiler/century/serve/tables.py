@@ -22,7 +22,7 @@ from century.model.steps import COUNT, OPTIONS, STEPS_OF, step_kind
 from century.model.text import shown
 from century.serve.names import effect_words, phrase
 from century.serve.store import Status, Store, Stored, StoreError
-from century.serve.words import speakable, words
+from century.serve.words import languages, speakable, words
 
 if TYPE_CHECKING:
     from century.bots.registry import Bot
@@ -47,10 +47,19 @@ MAX_NAME = 24
 class TableError(Exception):
     """A request a table refuses, with the HTTP status that says why (the table unchanged)."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, key: str = "", **slots: Any) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.key = key
+        """The page's words that say it (``error.KEY``, with `slots`), or empty: English."""
+        self.slots = slots
+
+    def said(self, lang: str) -> str:
+        """The refusal in `lang` where the page's words say it, else in English."""
+        if not self.key or lang not in languages() or lang == "en":
+            return self.message
+        return words(lang)[f"error.{self.key}"].format(**self.slots)
 
 
 @dataclass
@@ -89,6 +98,8 @@ class Table:
     names: list[str] = field(default_factory=list)
     """Per seat: the name its person goes by (empty: none given)."""
     store: Store | None = None
+    retold: dict[str, tuple[State, list[str], list[str]]] = field(default_factory=dict, repr=False)
+    """Per other language: the move log told again in it, its moves, the position after them."""
     """Where the table is kept (every move written before it is answered), or None."""
     rematch: dict[str, Any] | None = None
     """The rematch once one is made: its table id and, per token of this table, the token
@@ -101,11 +112,11 @@ class Table:
     def seats_of(self, token: str | None) -> frozenset[int]:
         """The seats `token` may act for; `TableError` (403) for a token of no seat."""
         if not token or not isinstance(token, str):
-            raise TableError(403, "this table needs its secret link (a seat token)")
+            raise TableError(403, "this table needs its secret link (a seat token)", "secret_link")
         for known, seats in self.tokens.items():
             if secrets.compare_digest(known.encode(), token.encode()):
                 return seats
-        raise TableError(403, "that seat token is not one of this table's")
+        raise TableError(403, "that seat token is not one of this table's", "token")
 
     def label(self, seat: int) -> str:
         """``seat 2 (greedy)``, ``seat 1 (person)``; ``Ann (seat 1)`` once named."""
@@ -121,7 +132,7 @@ class Table:
         if seat is None and len(seats) == 1:
             seat = next(iter(seats))
         if not isinstance(seat, int) or seat not in seats:
-            raise TableError(403 if not seats else 400, "name one of your own seats")
+            raise TableError(403 if not seats else 400, "name one of your own seats", "own_seat")
         self.names[seat] = check_name(name)
         self.changed()
         if self.store is not None:
@@ -147,15 +158,20 @@ class Table:
         if not isinstance(move, str) or not move or len(move) > 200:
             raise TableError(400, "a move is a short text in the game's notation")
         if version is not None and version != self.version:
-            raise TableError(409, "the table has changed since: look again")
+            raise TableError(409, "the table has changed since: look again", "stale")
         if state.is_over():
-            raise TableError(409, "the game is over")
+            raise TableError(409, "the game is over", "over")
         if state.current_player not in seats:
             raise TableError(
-                409 if seats else 403, f"it is {self.label(state.current_player)}'s turn"
+                409 if seats else 403,
+                f"it is {self.label(state.current_player)}'s turn",
+                "turn",
+                n=state.current_player + 1,
             )
         if move not in state.legal_moves():
-            raise TableError(422, f"not a legal move now: {move[:60]!r}")
+            raise TableError(
+                422, f"not a legal move now: {move[:60]!r}", "illegal", move=repr(move[:60])
+            )
         self.apply(move)
 
     def apply(self, move: str) -> None:
@@ -211,12 +227,12 @@ class Table:
         included), so that person decides again; only where one token acts for every person
         (a solo or hot-seat table)."""
         if self.network:
-            raise TableError(409, "a table on the network has no undo")
+            raise TableError(409, "a table on the network has no undo", "undo_network")
         if not seats or seats != self.humans:
-            raise TableError(403, "only the table's own token may undo")
+            raise TableError(403, "only the table's own token may undo", "undo_token")
         last = max((i for i, seat in enumerate(self.movers) if seat in seats), default=None)
         if last is None:
-            raise TableError(409, "nothing to undo: no move of yours yet")
+            raise TableError(409, "nothing to undo: no move of yours yet", "undo_none")
         record = {**self.state.record(), "moves": self.state.moves()[:last]}
         if self.store is not None:
             try:
@@ -239,10 +255,12 @@ class Table:
         over (or cannot go on), since it holds what no seat may see before."""
         return not self.network or self.state.is_over() or bool(self.stalled)
 
-    def snapshot(self, seats: frozenset[int]) -> dict[str, Any]:
+    def snapshot(self, seats: frozenset[int], lang: str = "") -> dict[str, Any]:
         """The table as the holder of a token for `seats` may see it: everything on the
         table, the hands of `seats` only (the others' sizes), and the legal moves when one
-        of `seats` is to move."""
+        of `seats` is to move; what the server words (the dialogs' ways and cards, the end)
+        in `lang`, else the table's language."""
+        lang = lang or self.lang
         engine, state, ruleset = self.engine, self.state, self.ruleset
         view = state.view()
         codes = engine.CODES
@@ -282,7 +300,7 @@ class Table:
                     "points": card.points,
                     "coin": None
                     if pile < 0
-                    else {**self._coin(pile), "left": view.coin_count(pile)},
+                    else {**self._coin(pile, lang), "left": view.coin_count(pile)},
                 }
             )
         merchant_row = [
@@ -313,8 +331,11 @@ class Table:
             "point_row": point_row,
             "merchant_row": merchant_row,
             "decks_left": list(view.decks_left),
-            "moves": self._moves() if acting is not None else [],
-            "log": [{"seat": e.seat, "move": e.move, "text": e.text} for e in self.log[-MAX_LOG:]],
+            "moves": self._moves(lang) if acting is not None else [],
+            "log": [
+                {"seat": e.seat, "move": e.move, "text": text}
+                for e, text in zip(self.log[-MAX_LOG:], self.told(lang)[-MAX_LOG:], strict=True)
+            ],
             "log_size": len(self.log),
             "can_undo": (
                 not self.network
@@ -327,13 +348,29 @@ class Table:
             "winners": state.winners() if over else None,
             "names": list(self.names),
             "rematch": self._rematch_for(seats),
-            **self._result(over),
+            **self._result(over, lang),
         }
 
-    def _result(self, over: bool) -> dict[str, Any]:
+    def told(self, lang: str) -> list[str]:
+        """The move log's lines in `lang`: as written in the table's language, else told
+        again from the record (kept, and carried on as moves come)."""
+        if speakable(lang) == speakable(self.lang):
+            return [entry.text for entry in self.log]
+        kept = self.retold.get(lang)
+        if kept is None or [e.move for e in self.log[: len(kept[2])]] != kept[2]:  # undone since
+            kept = (self.engine.replay({**self.state.record(), "moves": []}), [], [])
+        state, lines, moves = kept
+        for entry in self.log[len(lines) :]:
+            lines.append(describe(self, entry.move, lang, state))
+            moves.append(entry.move)
+            state.play(entry.move)
+        self.retold[lang] = (state, lines, moves)
+        return lines
+
+    def _result(self, over: bool, lang: str) -> dict[str, Any]:
         if not over:
             return {"breakdown": None, "tie_break": ""}
-        seats, said = breakdown(self)
+        seats, said = breakdown(self, lang)
         return {"breakdown": seats, "tie_break": said}
 
     def _rematch_for(self, seats: frozenset[int]) -> dict[str, str] | None:
@@ -345,11 +382,12 @@ class Table:
                 return {"table": self.rematch["table"], "token": self.rematch["tokens"][token]}
         return None
 
-    def _coin(self, pile: int) -> dict[str, Any]:
+    def _coin(self, pile: int, lang: str = "") -> dict[str, Any]:
         coin = self.ruleset.coins[pile]
-        return {"id": coin.id, "value": coin.value, "name": shown(coin.name, self.lang, coin.id)}
+        said = shown(coin.name, lang or self.lang, coin.id)
+        return {"id": coin.id, "value": coin.value, "name": said}
 
-    def _moves(self) -> list[dict[str, Any]]:
+    def _moves(self, lang: str) -> list[dict[str, Any]]:
         """The legal moves of the player to move, grouped by what is pointed at: a card in
         the hand, a slot of a row, rest, the discard; each with its ways."""
         found = []
@@ -358,6 +396,7 @@ class Table:
         outcomes = {move: caravan.text for move, caravan in view.outcomes()}
         codes = engine.CODES
         changes: dict[str, tuple[str, str]] = {}  # per caravan after: what is paid, gained
+        voice = Voice(self.ruleset, engine, lang)
         for choice in group_moves(self.state.legal_moves(), engine.CODES):
             verb, _, what = choice.key.partition(" ")
             effect = engine.CARDS[_card_index(engine, what)].effect if verb == "play" else None
@@ -375,7 +414,7 @@ class Table:
                     {
                         "move": move,
                         "option": option,
-                        "words": _option(choice, option, effect, engine),
+                        "words": _option(choice, option, voice, effect),
                         "after": after,
                         "paid": change[0],
                         "gained": change[1],
@@ -386,25 +425,26 @@ class Table:
                     "key": choice.key,
                     "verb": verb,
                     "what": what,
-                    "name": self._named(verb, what),
+                    "name": self._named(verb, what, lang),
                     "options": options,
                     "default": choice.move(choice.default),
                 }
             )
         return found
 
-    def _named(self, verb: str, what: str) -> str:
+    def _named(self, verb: str, what: str, lang: str) -> str:
         """What a move points at, in words: a card played or acquired by its name or kind and
         effect, a point card by its cost and points."""
         engine, view = self.engine, self.state.view()
         if verb == "play":
-            return phrase(self.ruleset, engine, _card_index(engine, what), self.lang)
+            return phrase(self.ruleset, engine, _card_index(engine, what), lang)
         if verb == "acquire":
-            return phrase(self.ruleset, engine, view.merchant_row[int(what) - 1], self.lang)
+            return phrase(self.ruleset, engine, view.merchant_row[int(what) - 1], lang)
         if verb == "claim":
             point = engine.POINT_CARDS[view.point_row[int(what) - 1]]
             cost = _letters(_cubes(point.cost, engine.CODES))
-            return f"the point card worth {point.points} (pay {cost})"
+            texts = words(speakable(lang))
+            return texts["card.point"].format(points=point.points, cost=cost)
         return ""
 
 
@@ -417,23 +457,26 @@ def _less(have: str, minus: str, codes: str) -> str:
 def check_name(name: Any) -> str:
     """A player's name, trimmed: 1 to `MAX_NAME` printable characters (`TableError` 400)."""
     if not isinstance(name, str):
-        raise TableError(400, "a name is a text")
+        raise TableError(400, "a name is a text", "name_text")
     name = " ".join(name.split())
     if not 1 <= len(name) <= MAX_NAME or not name.isprintable():
-        raise TableError(400, f"a name is 1 to {MAX_NAME} letters, digits or signs")
+        raise TableError(
+            400, f"a name is 1 to {MAX_NAME} letters, digits or signs", "name_size", most=MAX_NAME
+        )
     return name
 
 
-def breakdown(table: Table) -> tuple[list[dict[str, Any]], str]:
+def breakdown(table: Table, lang: str = "") -> tuple[list[dict[str, Any]], str]:
     """Each seat's score by what made it (its point cards, each coin kind, its cubes by rank,
     each with the points it gives), and the tie-break in words when it decided the winner
-    (else empty)."""
+    (else empty); in `lang`, else the table's language."""
+    lang = lang or table.lang
     engine, ruleset, state = table.engine, table.ruleset, table.state
     view = state.view()
     seats = []
     for seat in range(view.players):
         coins = [
-            {"name": shown(coin.name, table.lang, coin.id), "count": count, "value": coin.value}
+            {"name": shown(coin.name, lang, coin.id), "count": count, "value": coin.value}
             for coin, count in zip(ruleset.coins, view.coins(seat), strict=True)
             if count
         ]
@@ -441,7 +484,7 @@ def breakdown(table: Table) -> tuple[list[dict[str, Any]], str]:
         cubes = [
             {
                 "code": resource.code.lower(),
-                "name": shown(resource.name, table.lang, resource.id),
+                "name": shown(resource.name, lang, resource.id),
                 "count": caravan.count(resource.code.lower()),
                 "each": ruleset.resource_points[rank],
             }
@@ -463,15 +506,15 @@ def breakdown(table: Table) -> tuple[list[dict[str, Any]], str]:
     best = max(scores)
     tied = [seat for seat, score in enumerate(scores) if score == best]
     said = ""
+    texts = words(speakable(lang))
+    who = texts["end.and"].join(_seat_words(table, seat, texts, capital=False) for seat in tied)
     if len(tied) > 1 and len(winners) == 1:
-        who = " and ".join(table.label(seat) for seat in tied)
-        when = "latest" if ruleset.tie_break == "latest_turn" else "earliest"
-        said = (
-            f"{who} tied on {best} points; the tie goes to {table.label(winners[0])}, "
-            f"whose last turn came {when}."
-        )
+        key = "end.tie_latest" if ruleset.tie_break == "latest_turn" else "end.tie_earliest"
+        winner = _seat_words(table, winners[0], texts, capital=False)
+        said = texts[key].format(who=who, points=best, winner=winner)
     elif len(tied) > 1:
-        said = f"{' and '.join(table.label(seat) for seat in tied)} share the win on {best} points."
+        said = texts["end.tie_shared"].format(who=who, points=best)
+    said = said[:1].upper() + said[1:]
     return seats, said
 
 
@@ -479,48 +522,61 @@ def _cubes(vector: tuple[int, ...], codes: str) -> str:
     return "".join(code * count for code, count in zip(codes, vector, strict=True))
 
 
+@dataclass(frozen=True)
+class Voice:
+    """What words a move's ways in a language: the table's game and engine, the language,
+    and the page's words in it."""
+
+    ruleset: Ruleset
+    engine: Engine
+    lang: str
+
+    @property
+    def texts(self) -> dict[str, str]:
+        return words(speakable(self.lang))
+
+    def say(self, key: str, **slots: Any) -> str:
+        return self.texts[key].format(**slots)
+
+
 def _option(
-    choice: Choice,
-    option: str,
-    effect: tuple[Any, ...] | None = None,
-    engine: Engine | None = None,
+    choice: Choice, option: str, voice: Voice, effect: tuple[Any, ...] | None = None
 ) -> str:
-    """An option of an entry in words: ``leaving Y, R`` (an acquisition), ``returning Y``
-    (a discard); for a card played, its choices read along its steps (`effect`): ``twice``,
-    ``raising Y, G``, ``option 2, paying R`` (with `engine`, a branch chosen is named by what
-    it does: ``upgrade 2, raising Y``)."""
+    """An option of an entry in `voice`'s language: ``leaving Y, R`` (an acquisition),
+    ``returning Y`` (a discard); for a card played, its choices read along its steps
+    (`effect`): ``twice``, ``raising Y, G``, a branch chosen by what it does (``upgrade 2,
+    raising Y``)."""
     verb = choice.key.split()[0]
     if not option:
-        return "as it is"
+        return voice.say("way.as_is")
     if verb == "acquire":
-        return "leaving " + _letters(option)
+        return voice.say("way.leaving", cubes=_letters(option))
     if verb == "discard":
-        return "returning " + _letters(option)
+        return voice.say("way.returning", cubes=_letters(option))
     words = option.split()
     if effect is not None:
         said: list[str] = []
-        if _walk(effect, words, said, engine) and not words:
+        if _walk(effect, words, said, voice) and not words:
             return ", ".join(said)
         words = option.split()
-    return ", ".join(_word(word) for word in words)
+    return ", ".join(_word(word, voice) for word in words)
 
 
-def _word(word: str) -> str:
+def _word(word: str, voice: Voice) -> str:
     """One word of a played card's choices, read alone."""
     if word[:1] == "x" and word[1:].isdigit():
-        return _times(int(word[1:]))
+        return _times(int(word[1:]), voice)
     if word[:1] == "o" and word[1:].isdigit():
-        return f"option {word[1:]}"
+        return voice.say("way.option", n=word[1:])
     return _letters(word)
 
 
-def _times(times: int) -> str:
-    return {1: "once", 2: "twice"}.get(times, f"{times} times")
+def _times(times: int, voice: Voice) -> str:
+    key = {1: "way.once", 2: "way.twice"}.get(times, "way.times")
+    return voice.say(key, n=times)
 
 
-def _walk(
-    steps: tuple[Any, ...], words: list[str], said: list[str], engine: Engine | None = None
-) -> bool:
+def _walk(steps: tuple[Any, ...], words: list[str], said: list[str], voice: Voice) -> bool:
     """Read `words` (taken from the front) along `steps`, saying each choice; False when
     they do not fit the steps."""
     for step in steps:
@@ -528,15 +584,16 @@ def _walk(
         if kind.takes == COUNT:
             if not words:
                 return False
-            cubes = words.pop(0)
-            said.append(kind.words + _letters(cubes))
+            cubes = _letters(words.pop(0))
+            key = f"way.{kind.name}"  # a step a variant adds says it in the engine's words
+            said.append(voice.say(key, cubes=cubes) if key in voice.texts else kind.words + cubes)
         elif kind.takes == STEPS_OF:
             if not words or words[0][:1] != "x" or not words[0][1:].isdigit():
                 return False
             times = int(words.pop(0)[1:])
-            said.append(_times(times))
+            said.append(_times(times, voice))
             for _ in range(times):
-                if not _walk(step[1], words, said, engine):
+                if not _walk(step[1], words, said, voice):
                     return False
         elif kind.takes == OPTIONS:
             if not words or words[0][:1] != "o" or not words[0][1:].isdigit():
@@ -544,9 +601,9 @@ def _walk(
             number = int(words.pop(0)[1:])
             if not 1 <= number <= len(step[1]):
                 return False
-            branch = step[1][number - 1]  # named by what it does, when the engine is at hand
-            said.append(effect_words(engine, branch) if engine else f"option {number}")
-            if not _walk(branch, words, said, engine):
+            branch = step[1][number - 1]  # named by what it does
+            said.append(effect_words(voice.ruleset, voice.engine, branch, voice.lang))
+            if not _walk(branch, words, said, voice):
                 return False
     return True
 
@@ -558,11 +615,13 @@ def _letters(cubes: str) -> str:
 # -- the move log in words -----------------------------------------------------------------
 
 
-def describe(table: Table, move: str) -> str:
-    """`move`, about to be made by the player to move, as the rulebook would say it:
-    ``Seat 2 (greedy) acquires +g from slot 3, placing Y on each card before it.``"""
-    engine, state = table.engine, table.state
-    texts = words(speakable(table.lang))
+def describe(table: Table, move: str, lang: str = "", state: State | None = None) -> str:
+    """`move`, about to be made by the player to move in `state` (else the table's), as the
+    rulebook would say it in `lang` (else the table's language): ``Seat 2 (greedy) acquires
+    +g from slot 3, placing Y on each card before it.``"""
+    lang = lang or table.lang
+    engine, state = table.engine, state or table.state
+    texts = words(speakable(lang))
 
     def say(key: str, **slots: Any) -> str:
         return texts[key].format(**slots)
@@ -583,8 +642,9 @@ def describe(table: Table, move: str) -> str:
     if verb == "play":
         index = _card_index(engine, what)
         effect = engine.CARDS[index].effect
-        said = _option(Choice(key, (option,), option, ""), option, effect, engine)
-        card = phrase(table.ruleset, engine, index, table.lang, said if option else "")
+        voice = Voice(table.ruleset, engine, lang)
+        said = _option(Choice(key, (option,), option, ""), option, voice, effect)
+        card = phrase(table.ruleset, engine, index, lang, said if option else "")
         after = dict(view.outcomes()).get(move)
         held = after.text.upper() if after is not None else "?"
         return say(
@@ -592,7 +652,7 @@ def describe(table: Table, move: str) -> str:
         )
     if verb == "acquire":
         slot = int(what)
-        card = phrase(table.ruleset, engine, view.merchant_row[slot - 1], table.lang)
+        card = phrase(table.ruleset, engine, view.merchant_row[slot - 1], lang)
         lying = view.merchant_cubes[slot - 1].text.upper()
         placing = "log.placing_one" if len(option) == 1 else "log.placing"
         placed = say(placing, cubes=_letters(option)) if option else ""
@@ -604,15 +664,16 @@ def describe(table: Table, move: str) -> str:
         pile = view.coin_pile(slot - 1)
         coin = ""
         if pile >= 0 and view.coin_count(pile):
-            info = table._coin(pile)
+            info = table._coin(pile, lang)
             coin = say("log.coin", name=info["name"], value=info["value"])
         cost = _letters(_cubes(point.cost, engine.CODES))
         return say("log.claims", who=who, cost=cost, points=point.points, coin=coin)
     return f"{who}: {move}."
 
 
-def _seat_words(table: Table, seat: int, texts: dict[str, str]) -> str:
-    """A seat as the move log names it, in the table's language, capitalised."""
+def _seat_words(table: Table, seat: int, texts: dict[str, str], capital: bool = True) -> str:
+    """A seat as the move log names it, in the table's language, capitalised unless not
+    `capital`."""
     name = table.names[seat] if seat < len(table.names) else ""
     kind = table.seats[seat]
     if name:
@@ -621,7 +682,7 @@ def _seat_words(table: Table, seat: int, texts: dict[str, str]) -> str:
         text = texts["seat.person"].format(n=seat + 1)
     else:
         text = texts["seat.bot"].format(n=seat + 1, kind=kind)
-    return text[:1].upper() + text[1:]
+    return text[:1].upper() + text[1:] if capital else text
 
 
 def _card_index(engine: Engine, card_id: str) -> int:
@@ -747,13 +808,13 @@ def rematch(table: Table, seats: frozenset[int], rotate: Any) -> Table:
     `rotate`: the second player starts), with a new seed; asked for by a player of the
     finished `table` (`seats`), and made once: the same rematch for whoever asks next."""
     if not table.state.is_over():
-        raise TableError(409, "a rematch follows a game that is over")
+        raise TableError(409, "a rematch follows a game that is over", "rematch_early")
     if not seats:
-        raise TableError(403, "a rematch is for the players, not the watchers")
+        raise TableError(403, "a rematch is for the players, not the watchers", "rematch_watcher")
     if not isinstance(rotate, bool):
         raise TableError(400, "rotate: true or false")
     if table.rematch is not None:
-        raise TableError(409, "this game's rematch is made already")
+        raise TableError(409, "this game's rematch is made already", "rematch_made")
     count = len(table.seats)
     order = [(seat + 1) % count for seat in range(count)] if rotate else list(range(count))
     setup = Setup(
@@ -849,7 +910,9 @@ class Tables:
             done = [t for t in self.tables.values() if t.state.is_over() and not t.watchers]
             idle = [t for t in self.tables.values() if now - t.touched >= IDLE_SECONDS]
             if not done and not [t for t in idle if not t.watchers]:
-                raise TableError(503, f"this server holds {self.most} tables already")
+                raise TableError(
+                    503, f"this server holds {self.most} tables already", "full", n=self.most
+                )
             gone = min(done or [t for t in idle if not t.watchers], key=lambda t: t.touched)
             del self.tables[gone.id]
         self.tables[table.id] = table
@@ -859,5 +922,5 @@ class Tables:
         if table is None and self.load is not None and isinstance(table_id, str):
             table = self.load(table_id)
         if table is None:
-            raise TableError(404, "no such table (the server may have restarted)")
+            raise TableError(404, "no such table (the server may have restarted)", "no_table")
         return table

@@ -51,11 +51,14 @@ async function switchLang() {
   await loadWords(lang);
   if (state.snap) {
     state.cards = await api(`/api/games/${encodeURIComponent(state.game)}/cards?lang=${encodeURIComponent(state.lang)}`);
-    const snap = state.snap;
+    // the server's words (the dialogs' ways, the cards' effects, the end) in this language too
+    const snap = await api(`/api/tables/${encodeURIComponent(state.table)}`).catch(() => state.snap);
     state.snap = null;
     state.logShown = 0;
     render(snap);
+    if (state.events) { state.events.close(); connect(); }
   } else if (state.games) {
+    state.games = await api("/api/games");
     fillGames();
     seatRows();
     await listTables();
@@ -80,6 +83,7 @@ function el(tag, props, ...children) {
 async function api(path, options) {
   const headers = { "Accept": "application/json" };
   if (state.token) headers["X-Seat-Token"] = state.token;
+  if (state.lang) headers["X-Lang"] = state.lang;
   if (options && options.body !== undefined) headers["Content-Type"] = "application/json";
   const response = await fetch(path, {
     method: options && options.method || "GET",
@@ -382,7 +386,7 @@ async function showTable(table, token) {
 }
 
 function connect() {
-  const url = `/api/tables/${encodeURIComponent(state.table)}/events?token=${encodeURIComponent(state.token)}`;
+  const url = `/api/tables/${encodeURIComponent(state.table)}/events?token=${encodeURIComponent(state.token)}&lang=${encodeURIComponent(state.lang || "")}`;
   const events = new EventSource(url);
   state.events = events;
   events.addEventListener("table", (event) => {

@@ -1,0 +1,186 @@
+"""What the server words for the page speaks the reader's language: a card's effect as the
+game's prose says it, the ways of a choice, the tie-break, a refusal and the bots on the
+new-game form; each read back in German and French through the API, and the ways checked
+against the caravans the engine makes of them."""
+
+from __future__ import annotations
+
+import warnings
+from collections import Counter
+
+import pytest
+
+from century.serve.words import words
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx")
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from helpers import bundled_rulesets
+
+pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx` with `starlette.testclient`")
+
+
+@pytest.fixture
+def client():
+    from century.serve.app import Config, make_app
+
+    rulesets = bundled_rulesets()
+    config = Config(games={"spice-road": rulesets["spice-road"]}, port=8000, language="en")
+    with TestClient(make_app(config), base_url="http://127.0.0.1:8000") as made:
+        made.headers["Origin"] = "http://127.0.0.1:8000"
+        yield made
+
+
+def _table(client, seats=("human", "human"), seed=3):
+    made = client.post(
+        "/api/tables", json={"game": "spice-road", "seats": list(seats), "seed": seed}
+    ).json()
+    return f"/api/tables/{made['table']}", {"X-Seat-Token": made["links"][0]["token"]}
+
+
+def _raised(before: str, cubes: str, codes: str) -> str:
+    """`before` with each cube of `cubes` raised one rank (codes lowest first), sorted."""
+    held = Counter(before)
+    for cube in cubes:
+        held[cube] -= 1
+        held[codes[codes.index(cube) + 1]] += 1
+    return "".join(code * held[code] for code in codes)
+
+
+@pytest.mark.parametrize("lang", ["de", "fr"])
+def test_a_cards_effect_and_its_ways_are_worded_in_the_seats_language(client, lang):
+    from century.shared.effects import effect_sayer
+
+    ruleset = bundled_rulesets()["spice-road"]
+    say = effect_sayer(ruleset, lang)
+    path, headers = _table(client)
+    snap = client.get(f"{path}?lang={lang}", headers=headers).json()
+    assert snap["lang"] == "en"  # the table's own language is unchanged
+    texts = words(lang)
+    cards = {card.id: card for card in ruleset.starting_cards}
+    plays = [m for m in snap["moves"] if m["verb"] == "play"]
+    assert plays
+    for choice in plays:
+        effect = say(tuple(cards[choice["what"]].effect))  # the rule sheet's sentence
+        assert f"({effect}" in choice["name"], (choice["name"], effect)
+    upgrade = next(m for m in plays if len(m["options"]) > 1)
+    codes = "".join(r.code.lower() for r in ruleset.resources)
+    before = next(s for s in snap["seats"] if s["seat"] == snap["acting"])["caravan"]
+    head, _, tail = texts["way.upgrade"].partition("{cubes}")
+    for way in upgrade["options"]:
+        said = way["words"]
+        assert said.startswith(head) and said.endswith(tail), said
+        cubes = said[len(head) : len(said) - len(tail)].replace(" ", "").lower()
+        assert cubes == way["option"]
+        # the words say what the engine does: each cube named is raised one rank
+        assert sorted(_raised(before, cubes, codes)) == sorted(way["after"]), (said, way)
+    # the page asks in its language by a header; the move's answer comes back in it
+    asked = client.get(path, headers={**headers, "X-Lang": lang}).json()
+    assert asked["moves"] == snap["moves"]
+
+
+def test_the_english_ways_are_unchanged_without_a_language_asked(client):
+    path, headers = _table(client)
+    snap = client.get(path, headers=headers).json()
+    upgrade = next(m for m in snap["moves"] if m["verb"] == "play" and len(m["options"]) > 1)
+    assert upgrade["options"][0]["words"] == "raising Y"
+
+
+@pytest.mark.parametrize(
+    ("lang", "start"),
+    [
+        ("de", "Ann (Platz 1) und Bo (Platz 2) haben gleich viele Punkte"),
+        ("fr", "Ann (place 1) et Bo (place 2) sont à égalité"),
+    ],
+)
+def test_the_tie_break_is_said_in_the_seats_language(lang, start):
+    from century.bots.registry import GreedyBot
+    from century.engine import load_engine
+    from century.serve.tables import Setup, new_table
+
+    ruleset = bundled_rulesets()["spice-road"]
+    engine = load_engine(ruleset)
+    made = new_table(
+        ruleset, engine, Setup(ruleset.id, ("human", "human"), 1, names=("Ann", "Bo")), "en"
+    )
+    bot = GreedyBot(engine, ruleset, 1)  # seed 1: both end on the same score, the tie-break decides
+    while not made.state.is_over():
+        made.apply(bot.choose(made.state))
+    (seats,) = made.tokens.values()
+    said = made.snapshot(seats, lang)["tie_break"]
+    score = made.state.scores()[0]
+    winner = made.state.winners()[0]
+    assert said.startswith(start) and str(score) in said, said
+    named = words(lang)["seat.named"].format(name=made.names[winner], n=winner + 1)
+    assert named in said.split(";")[1], said
+    assert made.snapshot(seats)["tie_break"].startswith("Ann (seat 1) and Bo (seat 2) tied")
+
+
+@pytest.mark.parametrize("lang", ["de", "fr"])
+def test_a_refusal_is_said_in_the_readers_language(client, lang):
+    path, headers = _table(client)
+    texts = words(lang)
+    asked = {**headers, "X-Lang": lang}
+    stale = client.post(f"{path}/move", json={"move": "rest", "version": 7}, headers=asked)
+    assert stale.status_code == 409 and stale.json()["error"] == texts["error.stale"]
+    wrong = client.post(f"{path}/move", json={"move": "play nothing", "version": 0}, headers=asked)
+    assert wrong.status_code == 422
+    assert wrong.json()["error"] == texts["error.illegal"].format(move="'play nothing'")
+    unknown = client.get("/api/tables/nothing-here", headers=asked)
+    assert unknown.status_code == 404 and unknown.json()["error"] == texts["error.no_table"]
+    english = client.post(f"{path}/move", json={"move": "rest", "version": 7}, headers=headers)
+    assert english.json()["error"] == "the table has changed since: look again"
+
+
+@pytest.mark.parametrize("lang", ["de", "fr"])
+def test_the_bots_are_summed_up_in_the_readers_language(client, lang):
+    from century.bots.registry import BOTS
+
+    english = {b["name"]: b for b in client.get("/api/games").json()["bots"]}
+    said = {b["name"]: b for b in client.get("/api/games", headers={"X-Lang": lang}).json()["bots"]}
+    assert set(said) == set(BOTS)
+    for name, kind in BOTS.items():
+        assert english[name]["summary"] == kind.summary  # the English words are the registry's
+        assert english[name]["option"] == kind.option
+        assert said[name]["summary"] == words(lang)[f"bot.{name}"] != kind.summary
+        assert bool(said[name]["option"]) == bool(kind.option)
+
+
+def test_the_move_log_is_told_again_in_the_language_switched_to(client):
+    path, headers = _table(client)
+    snap = client.post(f"{path}/move", json={"move": "rest", "version": 0}, headers=headers).json()
+    play = next(m for m in snap["moves"] if m["verb"] == "play")
+    way = play["options"][-1]["move"]
+    client.post(f"{path}/move", json={"move": way, "version": 1}, headers=headers)
+    english = [e["text"] for e in client.get(path, headers=headers).json()["log"]]
+    german = [e["text"] for e in client.get(f"{path}?lang=de", headers=headers).json()["log"]]
+    assert english[0].startswith("Seat 1 (person) rests")
+    assert german[0].startswith("Platz 1 (Mensch) ruht sich aus"), german
+    assert german[1].startswith("Platz 2 (Mensch) spielt "), german
+    # the same lines as a table shown in German from the start writes as the moves are made
+    from century.serve.app import Config, make_app
+
+    config = Config(
+        games={"spice-road": bundled_rulesets()["spice-road"]}, port=8000, language="de"
+    )
+    with TestClient(make_app(config), base_url="http://127.0.0.1:8000") as other:
+        other.headers["Origin"] = "http://127.0.0.1:8000"
+        there, held = _table(other)
+        other.post(f"{there}/move", json={"move": "rest", "version": 0}, headers=held)
+        other.post(f"{there}/move", json={"move": way, "version": 1}, headers=held)
+        assert [e["text"] for e in other.get(there, headers=held).json()["log"]] == german
+    # a move undone and another made in its place is told anew
+    assert client.post(f"{path}/undo", json={}, headers=headers).status_code == 200
+    snap = client.get(path, headers=headers).json()
+    other_way = next(m for m in snap["moves"] if m["verb"] == "play")["options"][0]["move"]
+    client.post(
+        f"{path}/move", json={"move": other_way, "version": snap["version"]}, headers=headers
+    )
+    told = [e["text"] for e in client.get(f"{path}?lang=fr", headers=headers).json()["log"]]
+    again = [e["text"] for e in client.get(f"{path}?lang=de", headers=headers).json()["log"]]
+    assert len(told) == len(again) == 2 and told[0].startswith("Place 1 (personne)"), told
+    assert (other_way == way) == (again == german)
