@@ -1491,7 +1491,7 @@ def dashed_strokes(pdf: bytes, page: int) -> list[Stroke]:
     return found
 
 
-BODY_PT = 8.4
+LEGEND_PT = 8.4
 """The size of the sheet's running text (the legend's)."""
 
 
@@ -1510,7 +1510,7 @@ def framed_repeat(pdf: bytes, heading: str) -> list[str]:
         marks = [
             r
             for r in found
-            if "×" in r.text and abs(r.size - BODY_PT) < 0.3 and tops and r.y < tops[0]
+            if "×" in r.text and abs(r.size - LEGEND_PT) < 0.3 and tops and r.y < tops[0]
         ]
         if marks:
             mark = max(marks, key=lambda r: (r.y, -r.x))
