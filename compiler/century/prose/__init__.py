@@ -78,9 +78,10 @@ things, ``c.name|form(c.n, "acc")`` in the accusative: the forms of the word in 
 Inline icons are markers in the prose: ``[[cube:CODE]]`` (one resource code),
 ``[[cubes:CODES]]``, ``[[coin:ID]]`` (a coin pile id), ``[[up]]`` (upgrade mark),
 ``[[arrow]]`` (trade arrow: a payment that may repeat), ``[[pay]]`` (the arrow of a payment
-made once), ``[[any]]`` (a cube of the player's choice), ``[[effect:TOKENS]]`` (a card's
-whole effect, from a card's ``icons``: `effect_tokens`), and in the page footer ``[[page]]``
-and ``[[pages]]``; an unknown marker is a `ProseError`.
+made once), ``[[any]]`` (a cube of the player's choice), ``[[frame]]`` (a repeat's dashed
+frame), ``[[effect:TOKENS]]`` (a card's whole effect, from a card's ``icons``:
+`effect_tokens`), and in the page footer ``[[page]]`` and ``[[pages]]``; an unknown marker is
+a `ProseError`.
 
 A merchant card's effect in words (``text``) is composed by `effect_sentence` from the
 phrases `EFFECT_KEYS` of the language, each a template rendered with part of the context above
@@ -354,7 +355,7 @@ a language missing one cannot be typeset."""
 MARK_OPEN, MARK_CLOSE = "\ue000", "\ue001"
 _LIT_OPEN, _LIT_CLOSE = "\ue002", "\ue003"  # "[[" / "]]" from values, restored after parsing
 _MARKER = re.compile(r"\[\[([^\[\]]*)\]\]")
-_PLAIN_MARKERS = frozenset({"up", "arrow", "pay", "any", "page", "pages"})
+_PLAIN_MARKERS = frozenset({"up", "arrow", "pay", "any", "frame", "page", "pages"})
 _JINJA = re.compile(r"\{[{%#]")
 """The start of a Jinja expression, statement or comment."""
 

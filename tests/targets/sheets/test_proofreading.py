@@ -36,6 +36,7 @@ from century.pipeline import compile_paths
 from century.targets import cards, sheets
 
 from helpers import bundled_rulesets, composed_variant
+from helpers.marks import Mark, pages
 from helpers.rulesets import checked
 
 pytestmark = pytest.mark.slow
@@ -1377,3 +1378,163 @@ def test_a_cards_face_is_drawn_at_its_cards_scale(tmp_path):
         found[size] = misscaled_titles(sizes, card)
     assert {size: bad for size, bad in found.items() if bad} == {}
     assert misscaled_titles([9.5], SIZES["tarot"]) == ["9.50 pt, not 10.56 pt"]
+
+
+# -- the fifth proof: rhythm and the legend's frame ------------------------------------------
+
+RHYTHM_MM = 1.2
+"""How much the white above one heading may differ between the sheets' last pages: a page
+without the room for the full spacing sets its sections evenly closer (Golem's German Letter
+sheet, by 1.0 mm)."""
+
+
+def uneven_rhythm(gaps: list[tuple[str, str, float]]) -> list[str]:
+    """Headings, from (sheet, heading, mm of white above it), whose white differs between the
+    sheets by more than `RHYTHM_MM` (the fifth proof found 4.7 to 19.3 mm above one kind)."""
+    by_heading: dict[str, list[tuple[float, str]]] = {}
+    for what, heading, mm in gaps:
+        by_heading.setdefault(heading, []).append((mm, what))
+    bad = []
+    for heading, found in sorted(by_heading.items()):
+        (low, lowest), (high, highest) = min(found), max(found)
+        if high - low > RHYTHM_MM:
+            bad.append(f"{heading}: {low:.1f} mm ({lowest}) to {high:.1f} mm ({highest})")
+    return bad
+
+
+def white_above_headings(pdf: bytes) -> list[tuple[int, str, float]]:
+    """(page, heading, mm of white between the heading's cap height and the lowest ink above
+    it, text or drawing, across the width of the rule under the heading)."""
+    found = []
+    for number, page in enumerate(pages(pdf), start=1):
+        big = sorted(
+            (m for m in page.marks if abs(m.size - HEADING_PT) < 0.3), key=lambda m: (-m.y0, m.x0)
+        )
+        lines: list[list[Mark]] = []
+        for m in big:
+            if lines and abs(m.y0 - lines[-1][-1].y0) < 0.2 and m.x0 - lines[-1][-1].x1 < 3:
+                lines[-1].append(m)
+            else:
+                lines.append([m])
+        for line in lines:
+            top, left, low = max(m.y1 for m in line), line[0].x0, line[0].y0
+            rules = [
+                m
+                for m in page.marks
+                if not m.text and abs(m.x0 - left) < 1 and low - 4 < m.y1 < low + 0.5
+            ]
+            right = max((m.x1 for m in rules), default=left + 30)
+            above = [
+                m for m in page.marks if m.y0 > top - 0.05 and m.x1 > left + 1 and m.x0 < right - 1
+            ]
+            if above:
+                heading = re.sub(r"\s+", "", "".join(m.text for m in line))
+                found.append((number, heading, min(m.y0 for m in above) - top))
+    return found
+
+
+def test_the_last_page_keeps_one_rhythm(printed, composed_sheets):
+    """On the last page of every sheet, the white above each heading is the same on every
+    sheet (its spare room goes to the page's foot, not between the sections). The kits set no
+    sections under headings, so only the sheets are read."""
+    gaps = []
+    for doc in [*printed, *composed_sheets]:
+        if doc.sheet:
+            last = len(PdfReader(io.BytesIO(doc.pdf)).pages)
+            found = [(doc.what, h, mm) for p, h, mm in white_above_headings(doc.pdf) if p == last]
+            assert len(found) >= 2 or doc in composed_sheets, doc.what  # the check sees them
+            gaps += found
+    assert uneven_rhythm(gaps) == []
+    planted = [("a4", "Die Karten", 19.3), ("letter", "Die Karten", 4.7), ("a4", "Ende", 5.4)]
+    assert uneven_rhythm(planted) == ["Die Karten: 4.7 mm (letter) to 19.3 mm (a4)"]
+
+
+@dataclass(frozen=True)
+class Stroke:
+    """A dashed line as drawn: its bounding box (mm from the page's bottom left)."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+
+def dashed_strokes(pdf: bytes, page: int) -> list[Stroke]:
+    """Every path the page strokes with a dash pattern, as pypdf reports its operators."""
+    found: list[Stroke] = []
+    dash, saved, path = [False], [], []
+
+    def before(op, args, cm, tm):
+        if op == b"q":
+            saved.append(dash[0])
+        elif op == b"Q" and saved:
+            dash[0] = saved.pop()
+        elif op == b"d":
+            dash[0] = len(args[0]) > 0
+        elif op in (b"m", b"l", b"c", b"v", b"y", b"re"):
+            pairs = [args[i : i + 2] for i in range(0, len(args) - 1, 2)]
+            if op == b"re":
+                x, y, w, h = (float(a) for a in args)
+                pairs = [(x, y), (x + w, y + h)]
+            for x, y in pairs:
+                x, y = float(x), float(y)
+                path.append(
+                    ((cm[0] * x + cm[2] * y + cm[4]) * PT, (cm[1] * x + cm[3] * y + cm[5]) * PT)
+                )
+        elif op in (b"S", b"s", b"B", b"B*", b"b", b"b*", b"f", b"F", b"f*", b"n"):
+            if op in (b"S", b"s", b"B", b"B*", b"b", b"b*") and dash[0] and path:
+                xs, ys = [p[0] for p in path], [p[1] for p in path]
+                found.append(Stroke(min(xs), min(ys), max(xs), max(ys)))
+            path.clear()
+
+    PdfReader(io.BytesIO(pdf)).pages[page].extract_text(visitor_operand_before=before)
+    return found
+
+
+LEGEND_PT = 8.4
+"""The size of the sheet's running text (the legend's)."""
+
+
+def framed_repeat(pdf: bytes, heading: str) -> list[str]:
+    """Where the legend under the composed cards' `heading` explains the repeat (the first "×"
+    set in running text below it), whether a dashed frame is drawn just before it, as the
+    cards frame what repeats: nothing when it is, else what was found."""
+    want = re.sub(r"\s+", "", heading)
+    for number, found in enumerate(runs(pdf)):
+        heads = [r for r in found if abs(r.size - HEADING_PT) < 0.5]
+        tops = [
+            y
+            for y in {round(r.y, 1) for r in heads}
+            if re.sub(r"\s+", "", "".join(r.text for r in heads if abs(r.y - y) < 0.2)) == want
+        ]
+        marks = [
+            r
+            for r in found
+            if "×" in r.text and abs(r.size - LEGEND_PT) < 0.3 and tops and r.y < tops[0]
+        ]
+        if marks:
+            mark = max(marks, key=lambda r: (r.y, -r.x))
+            beside = [
+                s
+                for s in dashed_strokes(pdf, number)
+                if mark.x - 6 <= s.x1 <= mark.x + 1 and s.y0 < mark.y + 3 and s.y1 > mark.y - 1
+            ]
+            return [] if beside else [f"p{number + 1}: no dashed frame before × at {mark.x:.1f} mm"]
+    return ["no × in the legend"]
+
+
+def test_the_legend_draws_the_repeats_frame(variant, composed_sheets):
+    """The legend of the card symbols draws the dashed frame it names, as on the cards (the
+    fifth proof found it in words only); a legend with the words alone fails."""
+    heading = {lang: prose.prose_texts(variant, lang)["composed_h"] for lang in variant.languages}
+    found = {doc.what: framed_repeat(doc.pdf, heading[doc.lang]) for doc in composed_sheets}
+    assert {what: bad for what, bad in found.items() if bad} == {}
+    from century.prose import MARK_CLOSE, MARK_OPEN
+    from century.shared.typst import compile_pdf
+
+    data = sheets.sheet_data(variant, "en", "a4")
+    data["text"]["sym_repeat"] = data["text"]["sym_repeat"].replace(
+        MARK_OPEN + "frame" + MARK_CLOSE, ""
+    )
+    old = compile_pdf(sheets.TEMPLATE, data, sheets.look_assets(variant))
+    assert framed_repeat(old, heading["en"])[0].startswith("p")
