@@ -73,7 +73,9 @@ Filters besides Jinja's own: ``cap`` (first letter upper case, the rest untouche
 digits) and ``form(count, case)`` (``t.resource|form(2)`` gives the word's form for two
 things, ``c.name|form(c.n, "acc")`` in the accusative: the forms of the word in the game's
 ``forms`` for the language, chosen by the CLDR plural category of the count through Babel;
-``forms`` is that table, word -> form key -> text).
+``forms`` is that table, word -> form key -> text) and ``plural`` (``n|plural`` gives the
+CLDR plural category of ``n`` in the language, for a choice that is not a word's form) and
+``ordinal`` (its CLDR ordinal category: ``2|ordinal`` is ``two`` in English, for "2nd").
 
 Inline icons are markers in the prose: ``[[cube:CODE]]`` (one resource code),
 ``[[cubes:CODES]]``, ``[[coin:ID]]`` (a coin pile id), ``[[up]]`` (upgrade mark),
@@ -119,7 +121,15 @@ from century.model.steps import (
     step_kind,
     used,
 )
-from century.model.text import TextError, capital, form, required, shown
+from century.model.text import (
+    TextError,
+    capital,
+    form,
+    ordinal_category,
+    plural_category,
+    required,
+    shown,
+)
 
 REFERENCE_KEYS = (
     "ref_title",
@@ -251,7 +261,6 @@ PROSE_KEYS = frozenset(
         "mat_points",
         # the contact sheet of the card images
         "img_card",
-        "img_cards",
         "img_back",
         # the legend of the symbols on the cards (shown when a game has a composed card)
         "sym_h",
@@ -974,6 +983,18 @@ def _form(context: Any, word: Any, count: Any, case: str = "") -> str:
         raise TextError(f"the word {str(word)!r}: {err} in {lang!r}") from None
 
 
+def _plural(context: Any, count: Any) -> str:
+    """The CLDR plural category of `count` in the prose's language (the ``plural`` filter:
+    ``one``, ``few``, ``many``, ``other``, ... by Babel's rule, `century.model.text`)."""
+    return plural_category(context["lang"], count)
+
+
+def _ordinal(context: Any, count: Any) -> str:
+    """The CLDR ordinal category of `count` in the prose's language (the ``ordinal`` filter:
+    English ``one`` for 1st, ``two`` for 2nd, ``few`` for 3rd, ``other`` for 4th)."""
+    return ordinal_category(context["lang"], count)
+
+
 def _series(values: Iterable[Any], last: str, sep: str = ", ") -> str:
     from century.prose.sandbox import joined
 
@@ -1006,6 +1027,8 @@ def _environment() -> Any:
             "series": _series,
             "words": _words,
             "form": pass_context(_form),
+            "plural": pass_context(_plural),
+            "ordinal": pass_context(_ordinal),
         }
         add_filters(env, filters)
     return env

@@ -36,6 +36,20 @@ CRYSTAL_FORMS = (
 )
 """The French forms of the re-theme's counted words."""
 
+PLAIN_FORMS = {
+    "en": (
+        ("crystal", "crystals"),
+        ("crystal card", "crystal cards"),
+        ("golem card", "golem cards"),
+    ),
+    "de": (
+        ("Kristall", "Kristalle"),
+        ("Kristallkarte", "Kristallkarten"),
+        ("Golemkarte", "Golemkarten"),
+    ),
+}
+"""The English and German forms of the re-theme's counted words (one, other)."""
+
 # -- helpers -------------------------------------------------------------------------------
 
 
@@ -64,6 +78,11 @@ def retheme(data: dict[str, Any]) -> None:
         **data["forms"]["fr"],
         **{w: {"one": w, "many": p, "other": p} for w, p in CRYSTAL_FORMS},
     }
+    for lang, pairs in PLAIN_FORMS.items():
+        data["forms"][lang] = {
+            **data["forms"][lang],
+            **{w: {"one": w, "other": p} for w, p in pairs},
+        }
 
 
 def pdf_text(pdf: bytes) -> str:
