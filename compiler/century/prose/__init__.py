@@ -110,7 +110,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from century.model.cards import COMPOSED, KINDS, steps_from_json
-from century.model.ruleset import MerchantCard, Ruleset, cube_string
+from century.model.ruleset import MerchantCard, Punctuation, Ruleset, cube_string
 from century.model.steps import (
     BUILT_IN,
     COUNT,
@@ -1100,7 +1100,8 @@ def prose_texts(ruleset: Ruleset, lang: str) -> dict[str, str]:
     """Every prose string of `lang`, rendered within the sandbox's caps and one shared
     deadline and set for print (`typeset`); a bad placeholder, an unknown icon marker or a
     string past a cap raises `ProseError`."""
-    return {key: typeset(text, lang) for key, text in _rendered(ruleset, lang).items()}
+    marks = punctuation(ruleset, lang)
+    return {key: typeset(text, marks) for key, text in _rendered(ruleset, lang).items()}
 
 
 def check_prose_renders(ruleset: Ruleset, lang: str) -> list[tuple[MerchantCard, str, str]]:
@@ -1183,7 +1184,7 @@ def coin_texts(
             raise ProseError(lang, key, str(err), err.code) from err
         except Exception as err:  # prose is data: any failure is reported with its key
             raise ProseError(lang, key, f"{type(err).__name__}: {err}") from err
-        texts.append(typeset(_mark(text.strip(), lang, key, ruleset), lang))
+        texts.append(typeset(_mark(text.strip(), lang, key, ruleset), punctuation(ruleset, lang)))
     return texts
 
 
@@ -1206,13 +1207,23 @@ _LEAD = re.compile(rf"^({_LETTER}+:) (?=\d)")
 
 NNBSP = "\u202f"
 _QUOTED = re.compile(r'[“"]\s*(.*?)\s*[”"]')
-_HIGH_PUNCTUATION = re.compile(r"(?<=[^\s\u202f])[ \u00a0]*([:;?!])(?=\s|$|[)\]»])")
 _COMPOUND = re.compile(r"\b([^\W\d_]+)-(?=([^\W\d_]+)\b)")
 NB_HYPHEN = "\u2011"
-SPACED_PUNCTUATION = frozenset({"fr"})
-"""The languages whose typography puts a narrow no-break space before ``: ; ? !`` and
-inside « guillemets », and keeps a compound whose part is shorter than three letters
-("au-dessus", "complétez-la") on one line (`typeset`)."""
+AS_TYPED = Punctuation()
+"""The punctuation of a language whose prose file says nothing of it: left as typed."""
+
+
+def punctuation(ruleset: Ruleset, lang: str) -> Punctuation:
+    """How `lang` sets its punctuation (its prose file's ``punctuation``; else as typed)."""
+    return ruleset.punctuation.get(lang, AS_TYPED)
+
+
+@functools.cache
+def _spaced(marks: str, closing: str) -> re.Pattern[str]:
+    """The space (if any) before one of `marks` that ends a clause, before a space, the end,
+    a bracket or the closing quote `closing`."""
+    after = re.escape(")]" + closing)
+    return re.compile(rf"(?<=[^\s\u202f])[ \u00a0]*([{re.escape(marks)}])(?=\s|$|[{after}])")
 
 
 def _short_compound(match: re.Match[str]) -> str:
@@ -1220,19 +1231,24 @@ def _short_compound(match: re.Match[str]) -> str:
     return match.group(1) + (NB_HYPHEN if short else "-")
 
 
-def colon(lang: str) -> str:
-    """The colon after a bold lead (``Play: ...``) as `lang` sets it (`typeset`)."""
-    return f"{NNBSP}:" if lang in SPACED_PUNCTUATION else ":"
+def colon(marks: Punctuation = AS_TYPED) -> str:
+    """The colon after a bold lead (``Play: ...``) as a language's `marks` set it (`typeset`)."""
+    return f"{NNBSP}:" if ":" in marks.space_before else ":"
 
 
-def typeset(text: str, lang: str = "") -> str:
-    """`text` with no-break spaces where a line must not break (see the module docstring);
-    in a language of `SPACED_PUNCTUATION`, “quotes” become « guillemets », ``: ; ? !``
-    get a narrow no-break space before them (the data is typed without either) and the
-    hyphen of a compound with a part under three letters does not break."""
+def typeset(text: str, marks: Punctuation = AS_TYPED) -> str:
+    """`text` with no-break spaces where a line must not break (see the module docstring),
+    its punctuation set as the language's `marks` say (the data is typed without it):
+    “quotes” become the language's quotes, the marks of ``space_before`` get a narrow
+    no-break space before them, and with ``short_compounds`` the hyphen of a compound with
+    a part under three letters does not break."""
     text = _LEAD.sub(rf"\1{NBSP}", _NO_BREAK.sub(NBSP, text))
-    if lang in SPACED_PUNCTUATION:
-        text = _QUOTED.sub(f"«{NNBSP}\\1{NNBSP}»", text)
-        text = _HIGH_PUNCTUATION.sub(f"{NNBSP}\\1", text)
+    closing = ""
+    if marks.quotes:
+        opening, closing = marks.quotes
+        text = _QUOTED.sub(lambda found: f"{opening}{found.group(1)}{closing}", text)
+    if marks.space_before:
+        text = _spaced(marks.space_before, closing.strip()).sub(f"{NNBSP}\\1", text)
+    if marks.short_compounds:
         text = _COMPOUND.sub(_short_compound, text)
     return text

@@ -212,7 +212,7 @@ def test_bundled_golem_variant_never_names_a_spice(bundled):
     assert golem.variant_of is not None
     for lang in golem.languages:
         text = pdf_text(sheets.sheet_pdf(golem, lang)).lower()
-        base = prose.typeset(golem.variant_of.name[lang], lang).lower()
+        base = prose.typeset(golem.variant_of.name[lang], prose.punctuation(golem, lang)).lower()
         assert base in text  # the box of differences names the game it re-themes
         assert [w for w in SPICE_WORDS if w in text.replace(base, "")] == []
 
@@ -410,7 +410,12 @@ def test_every_bundled_game_and_valid_case_renders(bundled):
     for ruleset in rulesets.values():
         for lang in ruleset.languages:
             text = pdf_text(sheets.sheet_pdf(ruleset, lang))
-            assert prose.typeset(ruleset.name[lang], lang).replace("\u00a0", " ") in text
+            assert (
+                prose.typeset(ruleset.name[lang], prose.punctuation(ruleset, lang)).replace(
+                    "\u00a0", " "
+                )
+                in text
+            )
             assert " ".join(r.name[lang] for r in ruleset.resources) in text  # the ladder
 
 
