@@ -260,6 +260,7 @@ def test_three_coin_piles_and_tie_break_from_data(base):
             {"id": "bronze", "value": 7, "per_player": 1, "position": 3, "colour": "#8D6E63",
              "name": {"en": "bronze coin", "de": "Bronzemünze", "fr": "bronze coin"}}
         )  # fmt: skip
+        data["forms"]["en"]["bronze coin"] = {"one": "bronze coin", "other": "bronze coins"}
         data["tie_break"] = "shared"
 
     three = edited(base, edit)
