@@ -39,4 +39,6 @@ def hostile(ruleset: Ruleset) -> Ruleset:
     data["point_deck"][0]["id"] = "'''" + HOSTILE
     for term in ("caravan", "point_cards"):
         data["terms"][term] = every(HOSTILE)
+    for lang in data["name"]:  # the coin's name, counted by the prose, never changes
+        data["forms"].setdefault(lang, {})[HOSTILE] = {"*": HOSTILE}
     return Ruleset.from_json(data)

@@ -93,6 +93,8 @@ def five_ranks(ruleset: Ruleset | None = None) -> Ruleset:
         {"id": "copper", "value": 2, "per_player": 1, "position": 3, "colour": "#B87333",
          "name": {"en": "copper coin", "de": "Kupfermünze", "fr": "copper coin"}}
     )  # fmt: skip
+    data["forms"]["en"]["copper coin"] = {"one": "copper coin", "other": "copper coins"}
+    data["forms"]["de"]["Kupfermünze"] = {"one": "Kupfermünze", "other": "Kupfermünzen"}
     return Ruleset.from_json(data)
 
 

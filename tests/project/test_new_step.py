@@ -67,11 +67,11 @@ SPLIT = StepKind(
 )
 
 PHRASES = {
-    "en": "break {{ n }} {{ t.resource if n == 1 else t.resources }} into two of the rank"
+    "en": "break {{ n }} {{ t.resource|form(n) }} into two of the rank"
     " below each",
-    "de": "zerlege {{ n }} {{ t.resource if n == 1 else t.resources }} in je zwei der Stufe"
+    "de": "zerlege {{ n }} {{ t.resource|form(n) }} in je zwei der Stufe"
     " darunter",
-    "fr": "cassez {{ n }} {{ t.resource if n == 1 else t.resources }} en deux du rang"
+    "fr": "cassez {{ n }} {{ t.resource|form(n) }} en deux du rang"
     " inférieur chacune",
 }
 """The prose data of the step: its phrase (``eff_split``) in every language."""
@@ -207,14 +207,19 @@ def test_the_browser_table_shows_and_plays_the_toy_card(toy_game: Path) -> None:
         seen = client.get(f"/api/tables/{table}", headers=seat).json()
         (entry,) = [m for m in seen["moves"] if m["key"] == "play split1+y"]
         # the card worded as the rule sheet words it, from the step's own phrase
-        assert entry["name"] == "the merchant card (Break 1 spice into two of the rank below each, then take 1 turmeric)"
+        assert (
+            entry["name"]
+            == "the merchant card (Break 1 spice into two of the rank below each, then take 1 turmeric)"
+        )
         (option,) = entry["options"]
         assert option["words"] == "breaking R"
         assert (option["move"], option["after"]) == ("play split1+y r", "yyyyr")
         sent = client.post(f"/api/tables/{table}/move", json={"move": option["move"]}, headers=seat)
         assert sent.status_code == 200, sent.text
         log = client.get(f"/api/tables/{table}", headers=seat).json()["log"]
-        assert "Break 1 spice into two of the rank below each, then take 1 turmeric" in log[-1]["text"], log[-1]
+        assert (
+            "Break 1 spice into two of the rank below each, then take 1 turmeric" in log[-1]["text"]
+        ), log[-1]
 
 
 def test_a_step_the_registry_does_not_hold_is_refused(toy_game: Path) -> None:

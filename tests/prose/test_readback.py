@@ -218,7 +218,10 @@ def test_random_effects_read_back_from_the_printed_sheet(effects):
         reader = Reader(ruleset, lang)
         pdf = sheets.sheet_pdf(ruleset, lang, "a4")
         text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages)
-        footer = re.escape(prose.typeset(ruleset.name[lang], lang)) + r" · [^\n]*"  # the footer
+        footer = (
+            re.escape(prose.typeset(ruleset.name[lang], prose.punctuation(ruleset, lang)))
+            + r" · [^\n]*"
+        )  # the footer
         text = re.sub(footer, " ", text)
         for i, steps in enumerate(effects):
             parts = re.split(rf"\bQ{i:02}\b", text)

@@ -81,6 +81,11 @@ def build_ruleset(
                 for lang, words in data.get("forms", {}).items()
             },
             "prose": {lang: doc["text"] for lang, doc in data["prose"].items()},
+            "punctuation": {
+                lang: doc["punctuation"]
+                for lang, doc in data["prose"].items()
+                if "punctuation" in doc
+            },
         }
     )
     texts = {

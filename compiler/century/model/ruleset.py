@@ -129,6 +129,19 @@ class VariantOf:
 
 
 @dataclass(frozen=True)
+class Punctuation:
+    """How a language sets its punctuation in print (the ``punctuation`` of its prose file);
+    the defaults leave the text as typed."""
+
+    space_before: str = ""
+    """The marks among ``: ; ? !`` that take a narrow no-break space before them."""
+    quotes: tuple[str, ...] = ()
+    """What an opening and a closing “quote” become (empty: they stay as typed)."""
+    short_compounds: bool = False
+    """Whether a compound with a part under three letters keeps its hyphen unbroken."""
+
+
+@dataclass(frozen=True)
 class Ruleset:
     """A complete, resolved and checked game."""
 
@@ -162,6 +175,8 @@ class Ruleset:
     """The inflected forms of words by language (`century.model.text.form`): word -> form
     key (a CLDR plural category, alone or with a case: ``"one acc"``; ``"*"``: every form)
     -> text."""
+    punctuation: Mapping[str, Punctuation] = field(default_factory=dict)
+    """How each language that says so sets its punctuation (`century.prose.typeset`)."""
     variant_of: VariantOf | None = None
     """The game this one extends and what it changes (None for a base game)."""
     look: Look | None = field(default=None, metadata={"json": False})

@@ -64,14 +64,23 @@ def plural_category(lang: str, count: int) -> str:
     return category
 
 
+def ordinal_category(lang: str, count: int) -> str:
+    """The CLDR ordinal category of `count` in `lang` (Babel's data): English ``one`` for 1st,
+    21st, ``two`` for 2nd, ``few`` for 3rd, ``other`` for 4th and 11th; French ``one`` for
+    1re."""
+    category: str = _plural_rule(lang, ordinal=True)(count)
+    return category
+
+
 @functools.cache
-def _plural_rule(lang: str) -> Any:
-    """Babel's plural rule of `lang` (read once per language); `TextError` for a language
-    Babel does not know."""
+def _plural_rule(lang: str, ordinal: bool = False) -> Any:
+    """Babel's plural rule of `lang`, its cardinal or its `ordinal` one (read once per
+    language); `TextError` for a language Babel does not know."""
     from babel import Locale, UnknownLocaleError
 
     try:
-        return Locale.parse(lang).plural_form
+        locale = Locale.parse(lang)
+        return locale.ordinal_form if ordinal else locale.plural_form
     except (UnknownLocaleError, ValueError):
         raise TextError(f"no plural rules are known for language {lang!r}") from None
 

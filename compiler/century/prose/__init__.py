@@ -73,7 +73,9 @@ Filters besides Jinja's own: ``cap`` (first letter upper case, the rest untouche
 digits) and ``form(count, case)`` (``t.resource|form(2)`` gives the word's form for two
 things, ``c.name|form(c.n, "acc")`` in the accusative: the forms of the word in the game's
 ``forms`` for the language, chosen by the CLDR plural category of the count through Babel;
-``forms`` is that table, word -> form key -> text).
+``forms`` is that table, word -> form key -> text) and ``plural`` (``n|plural`` gives the
+CLDR plural category of ``n`` in the language, for a choice that is not a word's form) and
+``ordinal`` (its CLDR ordinal category: ``2|ordinal`` is ``two`` in English, for "2nd").
 
 Inline icons are markers in the prose: ``[[cube:CODE]]`` (one resource code),
 ``[[cubes:CODES]]``, ``[[coin:ID]]`` (a coin pile id), ``[[up]]`` (upgrade mark),
@@ -109,7 +111,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from century.model.cards import COMPOSED, KINDS, steps_from_json
-from century.model.ruleset import MerchantCard, Ruleset, cube_string
+from century.model.ruleset import MerchantCard, Punctuation, Ruleset, cube_string
 from century.model.steps import (
     BUILT_IN,
     COUNT,
@@ -122,7 +124,15 @@ from century.model.steps import (
     step_kind,
     used,
 )
-from century.model.text import TextError, capital, form, required, shown
+from century.model.text import (
+    TextError,
+    capital,
+    form,
+    ordinal_category,
+    plural_category,
+    required,
+    shown,
+)
 
 REFERENCE_KEYS = (
     "ref_title",
@@ -254,7 +264,6 @@ PROSE_KEYS = frozenset(
         "mat_points",
         # the contact sheet of the card images
         "img_card",
-        "img_cards",
         "img_back",
         # the legend of the symbols on the cards (shown when a game has a composed card)
         "sym_h",
@@ -1011,6 +1020,18 @@ def _form(context: Any, word: Any, count: Any, case: str = "") -> str:
         raise TextError(f"the word {str(word)!r}: {err} in {lang!r}") from None
 
 
+def _plural(context: Any, count: Any) -> str:
+    """The CLDR plural category of `count` in the prose's language (the ``plural`` filter:
+    ``one``, ``few``, ``many``, ``other``, ... by Babel's rule, `century.model.text`)."""
+    return plural_category(context["lang"], count)
+
+
+def _ordinal(context: Any, count: Any) -> str:
+    """The CLDR ordinal category of `count` in the prose's language (the ``ordinal`` filter:
+    English ``one`` for 1st, ``two`` for 2nd, ``few`` for 3rd, ``other`` for 4th)."""
+    return ordinal_category(context["lang"], count)
+
+
 def _series(values: Iterable[Any], last: str, sep: str = ", ") -> str:
     from century.prose.sandbox import joined
 
@@ -1043,6 +1064,8 @@ def _environment() -> Any:
             "series": _series,
             "words": _words,
             "form": pass_context(_form),
+            "plural": pass_context(_plural),
+            "ordinal": pass_context(_ordinal),
         }
         add_filters(env, filters)
     return env
@@ -1119,7 +1142,8 @@ def prose_texts(ruleset: Ruleset, lang: str) -> dict[str, str]:
         raise TextError(f"no prose in language {lang!r}")
     context = prose_context(ruleset, lang)
     texts = {**_rendered(ruleset, lang, context), **_added_symbols(ruleset, lang, context)}
-    return {key: typeset(text, lang) for key, text in texts.items()}
+    marks = punctuation(ruleset, lang)
+    return {key: typeset(text, marks) for key, text in texts.items()}
 
 
 def check_prose_renders(ruleset: Ruleset, lang: str) -> list[tuple[MerchantCard, str, str]]:
@@ -1202,7 +1226,7 @@ def coin_texts(
             raise ProseError(lang, key, str(err), err.code) from err
         except Exception as err:  # prose is data: any failure is reported with its key
             raise ProseError(lang, key, f"{type(err).__name__}: {err}") from err
-        texts.append(typeset(_mark(text.strip(), lang, key, ruleset), lang))
+        texts.append(typeset(_mark(text.strip(), lang, key, ruleset), punctuation(ruleset, lang)))
     return texts
 
 
@@ -1225,13 +1249,23 @@ _LEAD = re.compile(rf"^({_LETTER}+:) (?=\d)")
 
 NNBSP = "\u202f"
 _QUOTED = re.compile(r'[“"]\s*(.*?)\s*[”"]')
-_HIGH_PUNCTUATION = re.compile(r"(?<=[^\s\u202f])[ \u00a0]*([:;?!])(?=\s|$|[)\]»])")
 _COMPOUND = re.compile(r"\b([^\W\d_]+)-(?=([^\W\d_]+)\b)")
 NB_HYPHEN = "\u2011"
-SPACED_PUNCTUATION = frozenset({"fr"})
-"""The languages whose typography puts a narrow no-break space before ``: ; ? !`` and
-inside « guillemets », and keeps a compound whose part is shorter than three letters
-("au-dessus", "complétez-la") on one line (`typeset`)."""
+AS_TYPED = Punctuation()
+"""The punctuation of a language whose prose file says nothing of it: left as typed."""
+
+
+def punctuation(ruleset: Ruleset, lang: str) -> Punctuation:
+    """How `lang` sets its punctuation (its prose file's ``punctuation``; else as typed)."""
+    return ruleset.punctuation.get(lang, AS_TYPED)
+
+
+@functools.cache
+def _spaced(marks: str, closing: str) -> re.Pattern[str]:
+    """The space (if any) before one of `marks` that ends a clause, before a space, the end,
+    a bracket or the closing quote `closing`."""
+    after = re.escape(")]" + closing)
+    return re.compile(rf"(?<=[^\s\u202f])[ \u00a0]*([{re.escape(marks)}])(?=\s|$|[{after}])")
 
 
 def _short_compound(match: re.Match[str]) -> str:
@@ -1239,19 +1273,24 @@ def _short_compound(match: re.Match[str]) -> str:
     return match.group(1) + (NB_HYPHEN if short else "-")
 
 
-def colon(lang: str) -> str:
-    """The colon after a bold lead (``Play: ...``) as `lang` sets it (`typeset`)."""
-    return f"{NNBSP}:" if lang in SPACED_PUNCTUATION else ":"
+def colon(marks: Punctuation = AS_TYPED) -> str:
+    """The colon after a bold lead (``Play: ...``) as a language's `marks` set it (`typeset`)."""
+    return f"{NNBSP}:" if ":" in marks.space_before else ":"
 
 
-def typeset(text: str, lang: str = "") -> str:
-    """`text` with no-break spaces where a line must not break (see the module docstring);
-    in a language of `SPACED_PUNCTUATION`, “quotes” become « guillemets », ``: ; ? !``
-    get a narrow no-break space before them (the data is typed without either) and the
-    hyphen of a compound with a part under three letters does not break."""
+def typeset(text: str, marks: Punctuation = AS_TYPED) -> str:
+    """`text` with no-break spaces where a line must not break (see the module docstring),
+    its punctuation set as the language's `marks` say (the data is typed without it):
+    “quotes” become the language's quotes, the marks of ``space_before`` get a narrow
+    no-break space before them, and with ``short_compounds`` the hyphen of a compound with
+    a part under three letters does not break."""
     text = _LEAD.sub(rf"\1{NBSP}", _NO_BREAK.sub(NBSP, text))
-    if lang in SPACED_PUNCTUATION:
-        text = _QUOTED.sub(f"«{NNBSP}\\1{NNBSP}»", text)
-        text = _HIGH_PUNCTUATION.sub(f"{NNBSP}\\1", text)
+    closing = ""
+    if marks.quotes:
+        opening, closing = marks.quotes
+        text = _QUOTED.sub(lambda found: f"{opening}{found.group(1)}{closing}", text)
+    if marks.space_before:
+        text = _spaced(marks.space_before, closing.strip()).sub(f"{NNBSP}\\1", text)
+    if marks.short_compounds:
         text = _COMPOUND.sub(_short_compound, text)
     return text

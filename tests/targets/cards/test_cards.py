@@ -47,6 +47,8 @@ CARD = (63.0, 88.0)
 def retheme(data: dict[str, Any]) -> None:
     data["terms"]["point_card"] = {"en": "golem card", "de": "Golemkarte", "fr": "golem card"}
     data["terms"]["point_cards"] = {"en": "golem cards", "de": "Golemkarten", "fr": "golem cards"}
+    data["forms"]["en"]["golem card"] = {"one": "golem card", "other": "golem cards"}
+    data["forms"]["de"]["Golemkarte"] = {"one": "Golemkarte", "other": "Golemkarten"}
 
 
 def short_merchant_deck(data: dict[str, Any]) -> None:

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from century import cli
 from century.model.text import TextError, form, plural_categories, plural_category
-from century.prose import NNBSP, effect_words, prose_texts, typeset
+from century.prose import NNBSP, effect_words, prose_texts, punctuation, typeset
 
 from helpers.rulesets import bundled_rulesets
 
@@ -63,14 +63,16 @@ def test_golem_names_are_inflected_from_the_data() -> None:
 
 def test_french_typography_is_set_by_the_typesetting() -> None:
     typed = "Imprimez à 100 % (“taille réelle”) : oui; non ? Bien! Voir 10:30, [[cube:Y]]."
-    set_ = typeset(typed, "fr")
+    game = bundled_rulesets()["spice-road"]
+    fr, en, de = (punctuation(game, lang) for lang in ("fr", "en", "de"))
+    set_ = typeset(typed, fr)
     assert f"«{NNBSP}taille réelle{NNBSP}»" in set_
     assert f"oui{NNBSP}; non{NNBSP}? Bien{NNBSP}!" in set_
     assert f"){NNBSP}: oui" in set_
     assert "10:30" in set_ and "cube:Y" in set_  # not before a word or inside a marker
-    assert NNBSP not in typeset(typed, "en") and "“" in typeset(typed, "de")
+    assert NNBSP not in typeset(typed, en) and "“" in typeset(typed, de)
     # a compound with a part under three letters does not break at its hyphen
-    assert typeset("complétez-la, au-dessus, améliorez-les", "fr") == (
+    assert typeset("complétez-la, au-dessus, améliorez-les", fr) == (
         "complétez\u2011la, au\u2011dessus, améliorez-les"
     )
 

@@ -36,6 +36,20 @@ CRYSTAL_FORMS = (
 )
 """The French forms of the re-theme's counted words."""
 
+PLAIN_FORMS = {
+    "en": (
+        ("crystal", "crystals"),
+        ("crystal card", "crystal cards"),
+        ("golem card", "golem cards"),
+    ),
+    "de": (
+        ("Kristall", "Kristalle"),
+        ("Kristallkarte", "Kristallkarten"),
+        ("Golemkarte", "Golemkarten"),
+    ),
+}
+"""The English and German forms of the re-theme's counted words (one, other)."""
+
 # -- helpers -------------------------------------------------------------------------------
 
 
@@ -64,6 +78,11 @@ def retheme(data: dict[str, Any]) -> None:
         **data["forms"]["fr"],
         **{w: {"one": w, "many": p, "other": p} for w, p in CRYSTAL_FORMS},
     }
+    for lang, pairs in PLAIN_FORMS.items():
+        data["forms"][lang] = {
+            **data["forms"][lang],
+            **{w: {"one": w, "other": p} for w, p in pairs},
+        }
 
 
 def pdf_text(pdf: bytes) -> str:
@@ -193,7 +212,7 @@ def test_bundled_golem_variant_never_names_a_spice(bundled):
     assert golem.variant_of is not None
     for lang in golem.languages:
         text = pdf_text(sheets.sheet_pdf(golem, lang)).lower()
-        base = prose.typeset(golem.variant_of.name[lang], lang).lower()
+        base = prose.typeset(golem.variant_of.name[lang], prose.punctuation(golem, lang)).lower()
         assert base in text  # the box of differences names the game it re-themes
         assert [w for w in SPICE_WORDS if w in text.replace(base, "")] == []
 
@@ -241,6 +260,7 @@ def test_three_coin_piles_and_tie_break_from_data(base):
             {"id": "bronze", "value": 7, "per_player": 1, "position": 3, "colour": "#8D6E63",
              "name": {"en": "bronze coin", "de": "Bronzemünze", "fr": "bronze coin"}}
         )  # fmt: skip
+        data["forms"]["en"]["bronze coin"] = {"one": "bronze coin", "other": "bronze coins"}
         data["tie_break"] = "shared"
 
     three = edited(base, edit)
@@ -391,7 +411,12 @@ def test_every_bundled_game_and_valid_case_renders(bundled):
     for ruleset in rulesets.values():
         for lang in ruleset.languages:
             text = pdf_text(sheets.sheet_pdf(ruleset, lang))
-            assert prose.typeset(ruleset.name[lang], lang).replace("\u00a0", " ") in text
+            assert (
+                prose.typeset(ruleset.name[lang], prose.punctuation(ruleset, lang)).replace(
+                    "\u00a0", " "
+                )
+                in text
+            )
             assert " ".join(r.name[lang] for r in ruleset.resources) in text  # the ladder
 
 

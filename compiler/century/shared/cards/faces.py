@@ -22,7 +22,7 @@ from century.model.look import CARD_MARK, Picture, card_marks, default_regions
 from century.model.ruleset import MerchantCard, PointCard, Ruleset
 from century.model.steps import BUILT_IN, CUBES, OPTIONS, STEPS_OF, step_kind
 from century.model.text import shown, term
-from century.prose import MARK_CLOSE, MARK_OPEN, REFERENCE_KEYS, colon
+from century.prose import MARK_CLOSE, MARK_OPEN, REFERENCE_KEYS, colon, punctuation
 from century.shared.cards.layout import CARD_H, CARD_W
 from century.shared.typst import asset_path
 from century.shared.typst.colours import WHITE, ink_on, lighten
@@ -155,7 +155,11 @@ ACTIONS = ("play", "acquire", "claim", "rest")
 def actions(ruleset: Ruleset, text: Mapping[str, str], lang: str) -> list[dict[str, str]]:
     """Each action's term, the colon after it (`century.prose.colon`) and its reference text."""
     return [
-        {"name": term(ruleset, action, lang), "colon": colon(lang), "text": text[f"ref_{action}"]}
+        {
+            "name": term(ruleset, action, lang),
+            "colon": colon(punctuation(ruleset, lang)),
+            "text": text[f"ref_{action}"],
+        }
         for action in ACTIONS
     ]
 

@@ -30,7 +30,7 @@ from typing import Any
 
 from century.model.ruleset import Ruleset
 from century.model.text import shown
-from century.prose import prose_texts, symbol_keys, typeset
+from century.prose import prose_texts, punctuation, symbol_keys, typeset
 from century.shared.cards import kit
 from century.shared.cards.faces import (
     Deck,
@@ -389,7 +389,9 @@ def document(ruleset: Ruleset, options: CardOptions, geo: Layout | None = None) 
     pages = _paginate(ruleset, options, geo, text, lang, coin_list)
     cw, ch = geo.printed
     return {
-        "game": typeset(shown(ruleset.name, lang, ruleset.id), lang),  # the cover may wrap it
+        "game": typeset(
+            shown(ruleset.name, lang, ruleset.id), punctuation(ruleset, lang)
+        ),  # the cover may wrap it
         "lang": lang,
         **mat_text(ruleset, lang, text),
         "resources": resources(ruleset),

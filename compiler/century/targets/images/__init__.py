@@ -30,7 +30,7 @@ from typing import Any
 
 from century.base.resources import templates
 from century.model.ruleset import Ruleset
-from century.model.text import shown
+from century.model.text import TextError, form, shown
 from century.prose import prose_texts
 from century.shared.cards.faces import card_size, look_assets
 from century.shared.cards.images import (
@@ -125,7 +125,7 @@ class Language:
     paths: list[str]
     faces: list[dict[str, Any]]
     words: dict[str, str]
-    """The contact sheet's words in this language (``img_card``, ``img_cards``, ``img_back``)."""
+    """The contact sheet's words in this language (``img_card``, ``img_back``)."""
 
 
 def plan(ruleset: Ruleset, options: ImageOptions) -> list[Language]:
@@ -147,7 +147,7 @@ def plan(ruleset: Ruleset, options: ImageOptions) -> list[Language]:
             if not options.cards:
                 paths.append(_path(folder, BACKS, file_stem(deck.kind)))
                 faces.append(deck.back)
-        words = {key: text[key] for key in ("img_card", "img_cards", "img_back")}
+        words = {key: text[key] for key in ("img_card", "img_back")}
         found.append(Language(lang, folder, decks_found, paths, faces, words))
     return found
 
@@ -249,11 +249,18 @@ def contact_sheet(ruleset: Ruleset, planned: list[Language], options: ImageOptio
                 for card in deck.cards
             ]
             back = {"src": _href(_path(lang_dir, BACKS, folder)), "title": deck.title}
+            noun = _counted(ruleset, lang, each.words["img_card"], deck.count)
             deck_list.append(
-                {"title": deck.title, "count": deck.count, "cards": cards, "back": back}
+                {
+                    "title": deck.title,
+                    "count": deck.count,
+                    "noun": noun,
+                    "cards": cards,
+                    "back": back,
+                }
             )
         game = shown(ruleset.name, lang, ruleset.id)
-        words = {key: each.words[f"img_{key}"] for key in ("card", "cards", "back")}
+        words = {"back": each.words["img_back"]}
         languages.append({"lang": lang, "game": game, "decks": deck_list, "words": words})
     return env.get_template("index.html.j2").render(
         title=ruleset.name.get(ruleset.languages[0], ruleset.id),
@@ -263,6 +270,18 @@ def contact_sheet(ruleset: Ruleset, planned: list[Language], options: ImageOptio
         width=width,
         height=height,
     )
+
+
+def _counted(ruleset: Ruleset, lang: str, word: str, count: int) -> str:
+    """`word` (the prose's ``img_card``) in its form for `count` cards: the game's ``forms``
+    for `lang`, by the CLDR plural category of `count`; `ImageError` when it has none."""
+    forms = ruleset.forms.get(lang, {}).get(word)
+    if forms is None:
+        raise ImageError(f"the word {word!r} (img_card) has no forms in {lang!r} (forms: {lang}:)")
+    try:
+        return form(forms, lang, count)
+    except TextError as err:
+        raise ImageError(f"the word {word!r} (img_card): {err} in {lang!r}") from None
 
 
 def _href(path: str) -> str:

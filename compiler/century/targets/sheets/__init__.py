@@ -26,6 +26,7 @@ from century.prose import (
     prose_context,
     prose_keys,
     prose_texts,
+    punctuation,
     symbol_keys,
     typeset,
 )
@@ -92,7 +93,7 @@ def _composed_cards(ruleset: Ruleset, lang: str, context: dict[str, Any]) -> lis
             found[card.effect] = {
                 "face": merchant_face(ruleset, card, lang, deck),
                 "title": shown(card.name, lang),
-                "text": typeset(words(card.effect), lang),
+                "text": typeset(words(card.effect), punctuation(ruleset, lang)),
             }
     return list(found.values())
 
@@ -139,7 +140,7 @@ def sheet_data(ruleset: Ruleset, lang: str, paper: str) -> dict[str, Any]:
     return {
         "lang": lang,
         "paper": TYPST_PAPERS[paper],
-        "title": typeset(context["game"], lang),
+        "title": typeset(context["game"], punctuation(ruleset, lang)),
         "players": counts,
         "resources": [
             {
@@ -172,7 +173,11 @@ def sheet_data(ruleset: Ruleset, lang: str, paper: str) -> dict[str, Any]:
         "composed": composed,
         "symbols": list(symbol_keys(ruleset)) if composed else [],
         "examples": [
-            {"key": key, "lead": _lead(ruleset, text, key, lang), "colon": colon(lang)}
+            {
+                "key": key,
+                "lead": _lead(ruleset, text, key, lang),
+                "colon": colon(punctuation(ruleset, lang)),
+            }
             for key in EXAMPLES
             if text[key]
         ],
