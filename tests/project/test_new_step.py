@@ -67,12 +67,9 @@ SPLIT = StepKind(
 )
 
 PHRASES = {
-    "en": "break {{ n }} {{ t.resource|form(n) }} into two of the rank"
-    " below each",
-    "de": "zerlege {{ n }} {{ t.resource|form(n) }} in je zwei der Stufe"
-    " darunter",
-    "fr": "cassez {{ n }} {{ t.resource|form(n) }} en deux du rang"
-    " inférieur chacune",
+    "en": "break {{ n }} {{ t.resource|form(n) }} into two of the rank below each",
+    "de": "zerlege {{ n }} {{ t.resource|form(n) }} in je zwei der Stufe darunter",
+    "fr": "cassez {{ n }} {{ t.resource|form(n) }} en deux du rang inférieur chacune",
 }
 """The prose data of the step: its phrase (``eff_split``) in every language."""
 
@@ -207,10 +204,8 @@ def test_the_browser_table_shows_and_plays_the_toy_card(toy_game: Path) -> None:
         seen = client.get(f"/api/tables/{table}", headers=seat).json()
         (entry,) = [m for m in seen["moves"] if m["key"] == "play split1+y"]
         # the card worded as the rule sheet words it, from the step's own phrase
-        assert (
-            entry["name"]
-            == "the merchant card (Break 1 spice into two of the rank below each, then take 1 turmeric)"
-        )
+        worded = "Break 1 spice into two of the rank below each, then take 1 turmeric"
+        assert entry["name"] == f"the merchant card ({worded})"
         (option,) = entry["options"]
         assert option["words"] == "breaking R"
         assert (option["move"], option["after"]) == ("play split1+y r", "yyyyr")
