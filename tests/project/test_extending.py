@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 import yaml
+from babel import Locale
 from pypdf import PdfReader
 
 from helpers import ROOT
@@ -87,6 +88,28 @@ def add_language(node: Any, lang: str, source: str) -> Any:
     return node
 
 
+def add_forms(data: dict[str, Any], lang: str, source: str) -> None:
+    """The word forms of `source`, made the forms of `lang`'s marked words (`add_language`),
+    one for each CLDR plural category of `lang`, as a translator writes them."""
+    forms = data.get("forms")
+    if not isinstance(forms, dict) or source not in forms:
+        return
+    tags = sorted(Locale.parse(lang).plural_form.tags | {"other"})
+
+    def form(word: Any, mark: str) -> Any:
+        if isinstance(word, str):
+            return word + mark
+        return {tag: word.get(tag, word["other"]) + mark for tag in tags}
+
+    mark = f" [{lang}]"
+    # the game's names, marked as `add_language` marks them, and the words the prose (a copy
+    # of `source`'s) writes as they are
+    forms[lang] = {
+        **{key: form(word, "") for key, word in forms[source].items()},
+        **{key + mark: form(word, mark) for key, word in forms[source].items()},
+    }
+
+
 @pytest.mark.slow
 def test_a_third_language_needs_no_python(tmp_path, monkeypatch):
     for art in (ROOT / "rules").rglob("*.svg"):  # the pictures of a game's look, as they are
@@ -105,6 +128,7 @@ def test_a_third_language_needs_no_python(tmp_path, monkeypatch):
                 fr = target.with_name("century.it.yaml")
                 fr.write_text(yaml.safe_dump(prose, allow_unicode=True), encoding="utf-8")
             data = add_language(data, "it", "en")
+            add_forms(data, "it", "en")
             target.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
