@@ -471,6 +471,21 @@ def _max_rounds(value: int | None) -> int | None:
     return rounds
 
 
+def _vector_seeds(
+    seed: int | list[int | None] | None, count: int
+) -> tuple[list[int | None], int | None]:
+    """Each of `count` games' seed for a vector env's ``reset``, and the first seed when
+    ``seed`` is an int (game ``i`` on ``seed + i``); a list gives each game its seed; without,
+    each game takes its next seed."""
+    if seed is None or isinstance(seed, list):
+        seeds: list[int | None] = [None] * count if seed is None else seed
+        if len(seeds) != count:
+            raise ValueError(f"{len(seeds)} seeds for {count} environments")
+        return seeds, None
+    first = engine.whole_number(seed, "seed")
+    return [first + number for number in range(count)], first
+
+
 class SingleAgentVectorEnv(gymnasium.vector.VectorEnv):
     """``num_envs`` games of `SingleAgentEnv` (the same keyword arguments) stepped in this
     process as one Gymnasium vector environment (see the module doc)."""
@@ -500,14 +515,8 @@ class SingleAgentVectorEnv(gymnasium.vector.VectorEnv):
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """Start every game: with ``seed`` an int, game ``i`` on ``seed + i``; a list gives
         each game its seed; without, each game takes its next seed (see ``reset``)."""
-        seeds: list[int | None]
-        if seed is None or isinstance(seed, list):
-            seeds = [None] * self.num_envs if seed is None else seed
-            if len(seeds) != self.num_envs:
-                raise ValueError(f"{len(seeds)} seeds for {self.num_envs} environments")
-        else:
-            first = engine.whole_number(seed, "seed")
-            seeds = [first + number for number in range(self.num_envs)]
+        seeds, first = _vector_seeds(seed, self.num_envs)
+        if first is not None:
             super().reset(seed=first)
         for env, game_seed in zip(self.envs, seeds, strict=True):
             env.reset(seed=game_seed)
@@ -650,14 +659,8 @@ class CVectorEnv(gymnasium.vector.VectorEnv):
         self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """Start every game, seeded as `SingleAgentVectorEnv.reset` seeds them."""
-        seeds: list[int | None]
-        if seed is None or isinstance(seed, list):
-            seeds = [None] * self.num_envs if seed is None else seed
-            if len(seeds) != self.num_envs:
-                raise ValueError(f"{len(seeds)} seeds for {self.num_envs} environments")
-        else:
-            first = engine.whole_number(seed, "seed")
-            seeds = [first + number for number in range(self.num_envs)]
+        seeds, first = _vector_seeds(seed, self.num_envs)
+        if first is not None:
             super().reset(seed=first)
         for number, game_seed in enumerate(seeds):
             if game_seed is None and self._started[number]:
