@@ -31,7 +31,14 @@ from century.engine.cgen import HEADER, generate_c
 from century.engine.native import extension_name
 from century.targets import BuildOptions, targets
 
-from helpers import ROOT, bundled_rulesets, composed_variant, decisions, spice_road
+from helpers import (
+    ROOT,
+    bundled_rulesets,
+    composed_variant,
+    decisions,
+    spice_road,
+    with_composed_variant,
+)
 
 GAMES = 1000
 """Seeded random games per ruleset in the differential test."""
@@ -75,11 +82,7 @@ def c_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def rulesets(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """Every bundled game, and the variant with composed cards."""
-    found = dict(bundled_rulesets())
-    folder = tmp_path_factory.mktemp("composed")
-    with contextlib.chdir(folder):  # `century new` writes into the current folder
-        found["composed-variant"] = composed_variant(folder)
-    return found
+    return with_composed_variant(tmp_path_factory.mktemp("composed"))
 
 
 @pytest.fixture(scope="session")

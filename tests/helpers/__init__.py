@@ -13,6 +13,7 @@ from helpers.composed import (
     COMPOSED_SENTENCES,
     composed_edits,
     composed_variant,
+    with_composed_variant,
 )
 from helpers.docs import DOCS, docs_generator
 from helpers.effects import nesting, random_effects
@@ -70,6 +71,7 @@ __all__ = [
     "random_effects",
     "ruff",
     "spice_road",
+    "with_composed_variant",
     "with_test_variants",
     "written",
 ]

@@ -4,6 +4,7 @@ added to the file. The printed targets' tests build it and read back what they p
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -12,7 +13,7 @@ from century import cli
 from century.model.ruleset import Ruleset
 from century.pipeline import compile_paths
 
-from helpers.rulesets import checked
+from helpers.rulesets import bundled_rulesets, checked
 
 COMPOSED_EDITS = """
 cards:
@@ -111,3 +112,12 @@ def composed_variant(folder: Path, edits: str = COMPOSED_EDITS, game: str = "com
     path = folder / "rules" / f"{game}.yaml"
     path.write_text(path.read_text("utf-8") + edits, encoding="utf-8")
     return checked(compile_paths([folder / "rules"])).rulesets[game]
+
+
+def with_composed_variant(folder: Path) -> dict[str, Ruleset]:
+    """Every bundled game by id, and ``composed-variant``: `composed_variant` made in `folder`
+    (an empty folder; the current folder while `century new` writes there)."""
+    found = bundled_rulesets()
+    with contextlib.chdir(folder):
+        found["composed-variant"] = composed_variant(folder)
+    return found

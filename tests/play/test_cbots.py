@@ -9,7 +9,6 @@ saying why, where no C compiler is found (CI has one)."""
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 from typing import Any
 
@@ -22,7 +21,7 @@ from century.engine import load_engine
 from century.engine.cbuild import missing
 from century.simulation.backend import chosen_backend, use_backend
 
-from helpers import bundled_rulesets, composed_variant
+from helpers import with_composed_variant
 from helpers.native import c_engine
 
 GAMES = 12
@@ -32,11 +31,7 @@ GAMES = 12
 @pytest.fixture(scope="module")
 def rulesets(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """Every bundled game, and the variant with composed cards."""
-    found = dict(bundled_rulesets())
-    folder = tmp_path_factory.mktemp("composed")
-    with contextlib.chdir(folder):  # `century new` writes into the current folder
-        found["composed-variant"] = composed_variant(folder)
-    return found
+    return with_composed_variant(tmp_path_factory.mktemp("composed"))
 
 
 def bot_game(engine: Any, ruleset: Any, spec: str, seed: int, players: int) -> str:
