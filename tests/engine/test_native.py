@@ -242,7 +242,7 @@ def test_mypycs_log_is_printed_line_by_line(run, monkeypatch, tmp_path):
     log = "engine.c:1:1: error: one\nengine.c:2:1: error: two\n\x1b[31mthree"
     failed = subprocess.CompletedProcess([], 1, stdout="", stderr=log)
     monkeypatch.setattr(native_module, "missing", lambda: "")
-    monkeypatch.setattr(native_module.subprocess, "run", lambda *args, **kwargs: failed)
+    monkeypatch.setattr(subprocess, "run", lambda *args, **kwargs: failed)
     result = run("engine", "spice-road", "--native", "--out", str(tmp_path / "out"))
     assert result.exit_code == 1, result.output
     assert result.stderr.splitlines() == [

@@ -16,13 +16,12 @@ from __future__ import annotations
 
 import os
 import shlex
-import shutil
-import subprocess
 import sys
 import sysconfig
 import tempfile
 from pathlib import Path
 
+from century.engine.cc import compiler, last_lines, missing_compiler, run
 from century.engine.native import extension_name
 
 COMPILE_TIMEOUT = 600.0
@@ -35,25 +34,9 @@ class CBuildError(ValueError):
     """The C engine cannot be compiled here (what is missing), or the compile failed."""
 
 
-def compiler() -> list[str]:
-    """The C compiler's command words: ``CC`` if set (empty: none), else the one Python was
-    built with, else ``cc``."""
-    if "CC" in os.environ:
-        return shlex.split(os.environ["CC"])
-    return shlex.split(sysconfig.get_config_var("CC") or "cc")
-
-
 def missing() -> str:
     """What this machine lacks to compile a C engine ("" when nothing)."""
-    words = compiler()
-    if not words:
-        return "no C compiler (CC is empty)"
-    if shutil.which(words[0]) is None:
-        return f"no C compiler found ({words[0]})"
-    include = sysconfig.get_paths().get("include", "")
-    if not (Path(include) / "Python.h").is_file():
-        return f"Python's C headers are missing (no Python.h in {include})"
-    return ""
+    return missing_compiler("no C compiler (CC is empty)")
 
 
 def compile_c(source: str, name: str) -> tuple[str, bytes, str]:
@@ -78,23 +61,8 @@ def compile_c(source: str, name: str) -> tuple[str, bytes, str]:
             built.name,
             *extra,
         ]
-        try:
-            done = subprocess.run(
-                command,
-                cwd=tmp,
-                stdin=subprocess.DEVNULL,
-                capture_output=True,
-                text=True,
-                errors="replace",
-                timeout=COMPILE_TIMEOUT,
-                check=False,
-            )
-        except subprocess.TimeoutExpired:
-            raise CBuildError(f"the C compiler took more than {COMPILE_TIMEOUT:.0f} s") from None
-        except OSError as err:
-            raise CBuildError(f"cannot run the C compiler: {err.strerror or err}") from None
-        output = (done.stdout + done.stderr).strip()
-        if done.returncode != 0 or not built.is_file():
-            tail = "\n".join(output.splitlines()[-15:]) or "no output"
-            raise CBuildError(f"the C compiler failed (exit {done.returncode}):\n{tail}")
+        status, output = run(command, tmp, "the C compiler", COMPILE_TIMEOUT, CBuildError)
+        if status != 0 or not built.is_file():
+            tail = "\n".join(last_lines(output))
+            raise CBuildError(f"the C compiler failed (exit {status}):\n{tail}")
         return built.name, built.read_bytes(), output

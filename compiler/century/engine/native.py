@@ -17,16 +17,13 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import os
-import shlex
-import shutil
-import subprocess
 import sys
 import sysconfig
 from importlib.machinery import EXTENSION_SUFFIXES
-from pathlib import Path
 
 from century.base.extras import install_hint
 from century.base.scratch import scratch
+from century.engine.cc import last_lines, missing_compiler, run
 
 COMPILE_TIMEOUT = 900.0
 """Seconds a compile may take before it is given up (a quiet machine takes 20-60)."""
@@ -79,20 +76,8 @@ def missing() -> str:
         return f"mypyc is not installed: {_HINT}"
     if importlib.util.find_spec("setuptools") is None:
         return f"setuptools (which mypyc builds with) is not installed: {_HINT}"
-    given = os.environ.get("CC")
-    if given is not None and not given.strip():
-        return "CC is set but empty: unset it, or set it to a C compiler such as cc or gcc"
-    compiler = given or sysconfig.get_config_var("CC") or "cc"
-    try:
-        words = shlex.split(compiler)
-    except ValueError as err:
-        return f"CC is not a command line ({err}): {compiler[:60]!r}"
-    if os.name != "nt" and (not words or shutil.which(words[0]) is None):  # Windows: MSVC
-        return f"no C compiler found ({words[0] if words else 'CC names none'})"
-    include = sysconfig.get_paths().get("include", "")
-    if not (Path(include) / "Python.h").is_file():
-        return f"Python's C headers are missing (no Python.h in {include})"
-    return ""
+    empty = "CC is set but empty: unset it, or set it to a C compiler such as cc or gcc"
+    return missing_compiler(empty, look_up=os.name != "nt")  # Windows: setuptools finds MSVC
 
 
 def extension_name(name: str) -> str:
@@ -135,25 +120,9 @@ def compile_native(
             "SOURCE_DATE_EPOCH": "0",
         }
         command = [sys.executable, "-m", "mypyc", "--config-file", os.devnull, f"{name}.py"]
-        try:
-            done = subprocess.run(
-                command,
-                cwd=tmp,
-                env=env,
-                stdin=subprocess.DEVNULL,
-                capture_output=True,
-                text=True,
-                errors="replace",
-                timeout=COMPILE_TIMEOUT,
-                check=False,
-            )
-        except subprocess.TimeoutExpired:
-            raise NativeError(f"mypyc took more than {COMPILE_TIMEOUT:.0f} s") from None
-        except OSError as err:
-            raise NativeError(f"cannot run mypyc: {err.strerror or err}") from None
+        status, output = run(command, tmp, "mypyc", COMPILE_TIMEOUT, NativeError, env)
         built = tmp / extension_name(name)
-        if done.returncode != 0 or not built.is_file():
-            output = (done.stdout + done.stderr).strip().splitlines()
-            log = tuple(output[-15:]) or ("no output",)
-            raise NativeError(f"mypyc failed (exit {done.returncode}); its last lines:", log)
+        if status != 0 or not built.is_file():
+            log = last_lines(output)
+            raise NativeError(f"mypyc failed (exit {status}); its last lines:", log)
         return built.name, built.read_bytes()
