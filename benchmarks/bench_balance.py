@@ -26,41 +26,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import resource
-import subprocess
-import sys
 import tempfile
-import time
 from pathlib import Path
+
+from timing import century, load
 
 BROKEN = "{kind: trade, pay: Y, get: BBB}"
 COPY = "{kind: trade, pay: YY, get: RR}"
-
-
-def century(args: list[str], cache: Path, out: Path) -> tuple[str, float, float]:
-    """Run `century ARGS --out OUT` with CACHE as the cache folder: its output, the CPU
-    seconds of the child and the wall seconds."""
-    env = {**os.environ, "CENTURY_CACHE_DIR": str(cache)}
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    done = subprocess.run(
-        [sys.executable, "-m", "century", *args, "-q", "--out", str(out)],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    if done.returncode:
-        raise SystemExit(f"century {' '.join(args)} failed:\n{done.stdout}{done.stderr}")
-    return done.stdout, cpu, wall
-
-
-def load() -> str:
-    return "load {:.1f} {:.1f} {:.1f}".format(*os.getloadavg())
 
 
 def verdict(levels: str, games: int, workers: int, folder: Path) -> None:
