@@ -16,7 +16,6 @@ import importlib
 import json
 import pickle
 import random
-import shutil
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -39,6 +38,7 @@ from helpers import (
     spice_road,
     with_composed_variant,
 )
+from helpers.native import assert_source_guard
 
 GAMES = 1000
 """Seeded random games per ruleset in the differential test."""
@@ -337,30 +337,9 @@ def test_the_c_engine_plays_random_games_inside_c_for_benchmarks(engines):
 
 @pytest.mark.slow
 def test_a_c_engine_refuses_to_load_beside_another_source(c_folder, tmp_path):
-    ext = extension_name("spice_road")
-    shutil.copy(c_folder / ext, tmp_path / ext)
-    source = (c_folder / "spice_road.py").read_text(encoding="utf-8")
-    script = (
-        f"import sys; sys.path.insert(0, {str(tmp_path)!r}); "
-        "import spice_road; print(spice_road.BACKEND, spice_road.new_game(2).players)"
-    )
-
-    def load() -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-I", "-c", script], capture_output=True, text=True, cwd=tmp_path
-        )
-
-    done = load()  # alone, without its source
-    assert (done.returncode, done.stdout) == (0, "c 2\n"), done.stderr
-    (tmp_path / "spice_road.py").write_text(source, encoding="utf-8")
-    assert load().returncode == 0
     golem = generate(bundled_rulesets()["golem"])  # a foreign source under the same name
-    for other in (source + "# changed\n", golem):
-        (tmp_path / "spice_road.py").write_text(other, encoding="utf-8")
-        done = load()
-        assert done.returncode == 1
-        assert "ImportError" in done.stderr and "was compiled from another" in done.stderr
-        assert "rebuild it (century engine GAME --backend c) or delete it" in done.stderr
+    shown = "spice_road.BACKEND, spice_road.new_game(2).players"
+    assert_source_guard(c_folder, tmp_path, shown, "c 2\n", [golem], "--backend c")
 
 
 # -- without a compiler (always run) ------------------------------------------------------

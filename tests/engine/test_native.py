@@ -12,7 +12,6 @@ import hashlib
 import importlib
 import pickle
 import random
-import shutil
 import subprocess
 import sys
 import tomllib
@@ -26,6 +25,7 @@ from century.engine.native import extension_name, missing
 from century.targets import BuildOptions, targets
 
 from helpers import ROOT, decisions, spice_road
+from helpers.native import assert_source_guard
 
 pytestmark = pytest.mark.slow
 
@@ -167,28 +167,8 @@ def test_numpy_integers_are_seeds_and_player_counts(native, pure):
 
 
 def test_a_compiled_engine_refuses_to_load_beside_another_source(native_folder, tmp_path):
-    ext = extension_name("spice_road")
-    shutil.copy(native_folder / ext, tmp_path / ext)
-    source = (native_folder / "spice_road.py").read_text(encoding="utf-8")
-    script = (
-        f"import sys; sys.path.insert(0, {str(tmp_path)!r}); "
-        "import spice_road; print(spice_road.new_game(2).players)"
-    )
-
-    def load() -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-I", "-c", script], capture_output=True, text=True, cwd=tmp_path
-        )
-
-    done = load()  # alone, without its source
-    assert (done.returncode, done.stdout) == (0, "2\n"), done.stderr
-    (tmp_path / "spice_road.py").write_text(source, encoding="utf-8")
-    assert load().returncode == 0
-    (tmp_path / "spice_road.py").write_text(source + "# changed\n", encoding="utf-8")
-    done = load()
-    assert done.returncode == 1
-    assert "ImportError" in done.stderr and "was compiled from another" in done.stderr
-    assert "rebuild it (century engine GAME --native) or delete it" in done.stderr
+    shown = "spice_road.new_game(2).players"
+    assert_source_guard(native_folder, tmp_path, shown, "2\n", [], "--native")
 
 
 # -- without a compiler (always run) ------------------------------------------------------

@@ -7,13 +7,16 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import shutil
+import subprocess
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import century.engine as engine_package
 from century.engine import generate, module_name
-from century.engine.native import compile_native, missing
+from century.engine.native import compile_native, extension_name, missing
 
 from helpers.rulesets import spice_road
 
@@ -116,3 +119,31 @@ def c_engine(ruleset: Any) -> Any:
             if earlier is not None:
                 sys.modules[name] = earlier
     return found
+
+
+def assert_source_guard(
+    built: Path, folder: Path, shown: str, printed: str, others: Iterable[str], option: str
+) -> None:
+    """Spice Road's compiled engine in `built`, copied alone into `folder`, loads (a new
+    game's `shown` expression prints `printed`) and loads beside its own source, and refuses
+    to load (ImportError asking for a rebuild with `option`) beside each of the `others`."""
+    ext = extension_name("spice_road")
+    shutil.copy(built / ext, folder / ext)
+    source = (built / "spice_road.py").read_text(encoding="utf-8")
+    script = f"import sys; sys.path.insert(0, {str(folder)!r}); import spice_road; print({shown})"
+
+    def load() -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-I", "-c", script], capture_output=True, text=True, cwd=folder
+        )
+
+    done = load()  # alone, without its source
+    assert (done.returncode, done.stdout) == (0, printed), done.stderr
+    (folder / "spice_road.py").write_text(source, encoding="utf-8")
+    assert load().returncode == 0
+    for other in (source + "# changed\n", *others):
+        (folder / "spice_road.py").write_text(other, encoding="utf-8")
+        done = load()
+        assert done.returncode == 1
+        assert "ImportError" in done.stderr and "was compiled from another" in done.stderr
+        assert f"rebuild it (century engine GAME {option}) or delete it" in done.stderr
