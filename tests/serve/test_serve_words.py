@@ -6,13 +6,16 @@ cards' names) on request."""
 from __future__ import annotations
 
 import re
+import shutil
+import subprocess
 import warnings
 from html.parser import HTMLParser
 from importlib.resources import files
 
 import pytest
+from babel import Locale
 
-from century.serve.words import SLOT, languages, words
+from century.serve.words import PLURAL, SLOT, counted, languages, plurals, words
 
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
@@ -33,16 +36,28 @@ def test_the_bundled_games_languages_each_have_the_pages_words():
     assert languages()[0] == "en"
 
 
+def sentences(texts: dict[str, str]) -> dict[str, list[str]]:
+    """Each sentence by key with its forms: one, or one per plural category (``KEY.one``,
+    ``KEY.other``, ... under ``KEY``)."""
+    found: dict[str, list[str]] = {}
+    for key, text in texts.items():
+        plural = PLURAL.fullmatch(key)
+        found.setdefault(plural[1] if plural else key, []).append(text)
+    return found
+
+
 def gaps(english: dict[str, str], other: dict[str, str]) -> list[str]:
-    """What a language's words lack against English's: keys missing or extra, sentences
-    empty or with other slots."""
-    found = [f"missing {key}" for key in sorted(set(english) - set(other))]
-    found += [f"extra {key}" for key in sorted(set(other) - set(english))]
-    for key, text in english.items():
-        if key in other and not other[key].strip():
-            found.append(f"empty {key}")
-        elif key in other and set(SLOT.findall(other[key])) != set(SLOT.findall(text)):
-            found.append(f"slots of {key}")
+    """What a language's words lack against English's: sentences missing or extra, forms
+    empty or with other slots (a language's plural forms are its own categories')."""
+    ours, theirs = sentences(english), sentences(other)
+    found = [f"missing {key}" for key in sorted(set(ours) - set(theirs))]
+    found += [f"extra {key}" for key in sorted(set(theirs) - set(ours))]
+    for key, (text, *_) in ours.items():
+        for form in theirs.get(key, []):
+            if not form.strip():
+                found.append(f"empty {key}")
+            elif set(SLOT.findall(form)) != set(SLOT.findall(text)):
+                found.append(f"slots of {key}")
     return found
 
 
@@ -55,7 +70,44 @@ def test_a_missing_key_or_slot_is_found():
     english = words("en")
     cut = {key: text for key, text in english.items() if key != "actions.rest"}
     cut["hand.pass"] = "Pass the screen."
-    assert gaps(english, cut) == ["missing actions.rest", "slots of hand.pass"]
+    cut["seats.cards.other"] = "some cards"
+    expected = ["missing actions.rest", "slots of hand.pass", "slots of seats.cards"]
+    assert gaps(english, cut) == expected
+
+
+@pytest.mark.parametrize("lang", languages())
+def test_every_counted_sentence_has_a_form_for_each_plural_category(lang):
+    categories = {"other", *Locale.parse(lang).plural_form.tags}  # CLDR, through Babel
+    counted_sentences = plurals(lang)
+    assert set(counted_sentences) == set(plurals("en")) and counted_sentences
+    assert all(found == categories for found in counted_sentences.values()), counted_sentences
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="no Node.js to ask Intl")
+def test_the_browsers_plural_categories_are_the_words_categories():
+    # the page picks a form with Intl.PluralRules: its categories are those the words give
+    script = (
+        "for (const l of process.argv.slice(1)) console.log(l, "
+        "new Intl.PluralRules(l).resolvedOptions().pluralCategories.sort().join(' '))"
+    )
+    done = subprocess.run(
+        ["node", "-e", script, *languages()], capture_output=True, text=True, check=True
+    )
+    said = dict(line.split(" ", 1) for line in done.stdout.splitlines())
+    for lang in languages():
+        assert set(said[lang].split()) == {c for f in plurals(lang).values() for c in f}, lang
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", ["0 cards", "1 card", "2 cards", "1000000 cards"]),
+        ("de", ["0 Karten", "1 Karte", "2 Karten", "1000000 Karten"]),
+        ("fr", ["0 carte", "1 carte", "2 cartes", "1000000 de cartes"]),
+    ],
+)
+def test_a_hand_of_n_cards_is_said_in_each_languages_plural(lang, said):
+    assert [counted(lang, "seats.cards", n) for n in (0, 1, 2, 1_000_000)] == said
 
 
 class _Text(HTMLParser):
@@ -89,7 +141,9 @@ def test_the_page_holds_no_words_of_its_own():
 def test_every_key_the_script_asks_for_is_in_the_words():
     script = STATIC.joinpath("table.js").read_text("utf-8")
     # every key-like literal but a selector
-    asked = set(re.findall(r'(?<!querySelector\()"([a-z]+(?:\.[a-z_]+)+)"', script))
+    asked = set(re.findall(r'(?<!querySelector\()(?<!sayCount\()"([a-z]+(?:\.[a-z_]+)+)"', script))
+    counts = set(re.findall(r'sayCount\("([a-z]+(?:\.[a-z_]+)+)"', script))
+    assert counts and counts <= set(plurals("en")), counts - set(plurals("en"))
     verbs = ("play", "acquire", "discard")
     asked |= {f"box.{verb}{end}" for verb in verbs for end in ("", "_hint")}
     assert len(asked) > 60
@@ -145,6 +199,15 @@ def test_the_move_log_is_written_in_the_tables_language(client):
     path = f"/api/tables/{made['table']}"
     moved = client.post(f"{path}/move", json={"move": "rest", "version": 0}, headers=headers)
     assert moved.status_code == 200, moved.text
+    # read in other languages, counted in theirs: zero is "one" in French (CLDR)
+    said = {
+        lang: client.get(f"{path}?lang={lang}", headers=headers).json()["log"][0]["text"]
+        for lang in ("en", "fr")
+    }
+    assert said == {
+        "en": "Seat 1 (person) rests, taking 0 played cards back into the hand.",
+        "fr": "Place 1 (personne) se repose et reprend en main 0 carte jouée.",
+    }
     play = next(m for m in moved.json()["moves"] if m["verb"] == "play")
     way = play["options"][0]["move"]
     moved = client.post(f"{path}/move", json={"move": way, "version": 1}, headers=headers)

@@ -22,7 +22,7 @@ from century.model.steps import COUNT, OPTIONS, STEPS_OF, step_kind
 from century.model.text import shown
 from century.serve.names import effect_words, phrase
 from century.serve.store import Status, Store, Stored, StoreError
-from century.serve.words import languages, speakable, words
+from century.serve.words import counted, languages, speakable, words
 
 if TYPE_CHECKING:
     from century.bots.registry import Bot
@@ -634,7 +634,7 @@ def describe(table: Table, move: str, lang: str = "", state: State | None = None
     before = view.caravan(seat).text.upper() or say("log.before_empty")
     if verb == "rest":
         count = len(view.played(seat))
-        cards = say("log.played_one") if count == 1 else say("log.played", n=count)
+        cards = counted(speakable(lang), "log.played", count)
         return say("log.rests", who=who, cards=cards)
     if verb == "discard":
         limit = table.ruleset.caravan_limit
@@ -654,8 +654,8 @@ def describe(table: Table, move: str, lang: str = "", state: State | None = None
         slot = int(what)
         card = phrase(table.ruleset, engine, view.merchant_row[slot - 1], lang)
         lying = view.merchant_cubes[slot - 1].text.upper()
-        placing = "log.placing_one" if len(option) == 1 else "log.placing"
-        placed = say(placing, cubes=_letters(option)) if option else ""
+        cubes = _letters(option)
+        placed = counted(speakable(lang), "log.placing", len(option), cubes=cubes) if option else ""
         taken = say("log.taking", cubes=_letters(lying)) if lying else ""
         return say("log.acquires", who=who, card=card, slot=slot, placed=placed, taken=taken)
     if verb == "claim":

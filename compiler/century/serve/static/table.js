@@ -8,7 +8,7 @@ const $ = (id) => document.getElementById(id);
 const state = {
   table: null, token: null, snap: null, cards: null, game: null, events: null,
   revealed: null, logShown: 0, busy: false, games: null, live: true,
-  thinking: null, ticker: null, words: {}, lang: null, langs: [],
+  thinking: null, ticker: null, words: {}, plural: null, lang: null, langs: [],
 };
 
 // -- the page's words ----------------------------------------------------------------------
@@ -19,6 +19,12 @@ function say(key, args) {
   const text = state.words[key];
   if (text === undefined) return key;
   return text.replace(/\{(\w+)\}/g, (slot, name) => (args && args[name] !== undefined ? String(args[name]) : slot));
+}
+
+function sayCount(key, n, args) {
+  // a sentence about n things: its form for n's CLDR plural category in the page's language
+  // (KEY.one, KEY.other, ...: the words give one per category the language has)
+  return say(`${key}.${state.plural.select(n)}`, { ...args, n });
 }
 
 function langKey() {
@@ -34,6 +40,7 @@ async function loadWords(lang) {
   const data = await api(`/api/words${lang ? `?lang=${encodeURIComponent(lang)}` : ""}`);
   state.words = data.words;
   state.lang = data.lang;
+  state.plural = new Intl.PluralRules(data.lang);
   state.langs = data.languages;
   document.documentElement.lang = data.lang;
   for (const node of document.querySelectorAll("[data-say]")) node.textContent = say(node.dataset.say);
@@ -520,7 +527,7 @@ function renderSeats(snap) {
         el("dt", { text: say("seats.caravan") }), el("dd", {}, cubes(seat.caravan), el("span", { class: "hint", text: ` ${seat.caravan.length}/${snap.limit}` })),
         el("dt", { text: say("seats.points") }), el("dd", { text: String(seat.points.length) }),
         el("dt", { text: say("seats.coins") }), el("dd", { text: coins }),
-        el("dt", { text: say("seats.in_hand") }), el("dd", { text: seat.hand_size === 1 ? say("seats.cards_one") : say("seats.cards", { n: seat.hand_size }) }),
+        el("dt", { text: say("seats.in_hand") }), el("dd", { text: sayCount("seats.cards", seat.hand_size) }),
         el("dt", { text: say("seats.played") }), el("dd", {}, seat.played.length ? played : el("span", { text: say("seats.none") }))),
     ));
   }
@@ -606,12 +613,12 @@ function renderResult(snap) {
   $("tie-break").textContent = snap.tie_break || "";
   const ranked = snap.breakdown.slice().sort((a, b) => (snap.winners.includes(b.seat) - snap.winners.includes(a.seat)) || b.total - a.total || a.seat - b.seat);
   $("scores").replaceChildren(...ranked.map((part) => {
-    const parts = [say(part.point_cards === 1 ? "result.point_cards_one" : "result.point_cards", { points: part.point_card_points, n: part.point_cards })];
+    const parts = [sayCount("result.point_cards", part.point_cards, { points: part.point_card_points })];
     for (const coin of part.coins) parts.push(say("result.coins", { ...coin, points: coin.count * coin.value }));
     for (const cube of part.cubes) parts.push(say("result.cubes", { ...cube, points: cube.count * cube.each }));
     const who = capital(label(snap, part.seat));
     return el("li", { dataset: { seat: part.seat, score: part.total } },
-      el("strong", { text: say(part.total === 1 ? "result.total_one" : "result.total", { who, n: part.total }) }),
+      el("strong", { text: sayCount("result.total", part.total, { who }) }),
       el("span", { class: "parts", text: parts.join("; ") }));
   }));
   const player = snap.you.length > 0;
