@@ -184,3 +184,46 @@ def test_the_move_log_is_told_again_in_the_language_switched_to(client):
     again = [e["text"] for e in client.get(f"{path}?lang=de", headers=headers).json()["log"]]
     assert len(told) == len(again) == 2 and told[0].startswith("Place 1 (personne)"), told
     assert (other_way == way) == (again == german)
+
+
+def _malformed(client, path, headers):
+    """Each kind of malformed request, sent: the key of its refusal's words, the slots, and
+    the answer."""
+    from century.serve.app import MAX_BODY
+
+    as_json = {**headers, "Content-Type": "application/json"}
+    new = "/api/tables"
+    game = {"game": "spice-road", "seats": ["human", "human"]}
+    sent = [
+        ("json_type", {}, client.post(f"{path}/move", content="rest", headers=headers)),
+        ("not_json", {}, client.post(f"{path}/move", content="{rest", headers=as_json)),
+        ("body_size", {"most": MAX_BODY}, client.post(
+            f"{path}/move", content="[" + "0," * MAX_BODY + "0]", headers=as_json
+        )),
+        ("body_shape", {"shape": '{"move": "..."}'}, client.post(
+            f"{path}/move", json=["rest"], headers=headers
+        )),
+        ("body_shape", {"shape": '{"name": "..."}'}, client.post(
+            f"{path}/name", json="Ann", headers=headers
+        )),
+        ("move_text", {}, client.post(f"{path}/move", json={"move": 7}, headers=headers)),
+        ("json_object", {}, client.post(new, json=["spice-road"], headers=headers)),
+        ("seed", {}, client.post(new, json={**game, "seed": "7"}, headers=headers)),
+        ("network", {}, client.post(new, json={**game, "network": "no"}, headers=headers)),
+        ("deal_text", {}, client.post(new, json={**game, "deal": ["hand.1"]}, headers=headers)),
+        ("seats_list", {}, client.post(new, json={**game, "seats": "human"}, headers=headers)),
+        ("names_list", {}, client.post(new, json={**game, "names": "Ann"}, headers=headers)),
+    ]  # fmt: skip
+    return [(key, slots, answer.status_code, answer.json()["error"]) for key, slots, answer in sent]
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "fr"])
+def test_a_malformed_request_is_refused_in_the_readers_language(client, lang):
+    path, headers = _table(client)
+    texts = words(lang)
+    refused = _malformed(client, path, {**headers, "X-Lang": lang})
+    said = [(key, error) for key, _, _, error in refused]
+    assert said == [(key, texts[f"error.{key}"].format(**slots)) for key, slots, _, _ in refused]
+    assert all(400 <= status < 500 for _, _, status, _ in refused), refused
+    english = [error for *_, error in _malformed(client, path, headers)]  # no language asked
+    assert english == [words("en")[f"error.{key}"].format(**slots) for key, slots, *_ in refused]

@@ -255,19 +255,30 @@ def _same_origin(request: Request) -> bool:
 async def _body(request: Request) -> Any:
     """The request's JSON body, at most `MAX_BODY` bytes (`TableError` otherwise)."""
     if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
-        raise TableError(415, "send JSON (Content-Type: application/json)")
+        raise TableError(415, "send JSON (Content-Type: application/json)", "json_type")
     declared = request.headers.get("content-length")
     if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
-        raise TableError(413, f"a request body is at most {MAX_BODY} bytes")
+        raise _too_big()
     data = bytearray()
     async for chunk in request.stream():
         data += chunk
         if len(data) > MAX_BODY:
-            raise TableError(413, f"a request body is at most {MAX_BODY} bytes")
+            raise _too_big()
     try:
         return json.loads(data)
     except (ValueError, RecursionError):
-        raise TableError(400, "the body is not JSON") from None
+        raise TableError(400, "the body is not JSON", "not_json") from None
+
+
+def _too_big() -> TableError:
+    """The refusal of a body longer than `MAX_BODY`."""
+    said = f"a request body is at most {MAX_BODY} bytes"
+    return TableError(413, said, "body_size", most=MAX_BODY)
+
+
+def _shape(shape: str) -> TableError:
+    """The refusal of a body that is not the object `shape` (``{"move": "..."}``)."""
+    return TableError(400, f"send {shape}", "body_shape", shape=shape)
 
 
 def _token(request: Request) -> str | None:
@@ -371,7 +382,7 @@ async def create(request: Request, server: Server) -> Response:
 
     body = await _body(request)
     if not isinstance(body, dict):
-        raise TableError(400, "send a JSON object")
+        raise TableError(400, "send a JSON object", "json_object")
     record = body.get("record")
     game = body.get("game")
     if record is not None and game is None and isinstance(record, dict):
@@ -381,10 +392,10 @@ async def create(request: Request, server: Server) -> Response:
     if seed is None:
         seed = secrets.randbelow(2**31)
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
-        raise TableError(400, "seed: a whole number from 0")
+        raise TableError(400, "seed: a whole number from 0", "seed")
     network = body.get("network", False)
     if not isinstance(network, bool):
-        raise TableError(400, "network: true or false")
+        raise TableError(400, "network: true or false", "network")
     if network and not server.config.network:
         raise TableError(400, "seats on other devices need a server started with --host")
     seats = body.get("seats")
@@ -393,7 +404,9 @@ async def create(request: Request, server: Server) -> Response:
     names = body.get("names") or ()
     dealt = body.get("deal") or ""
     if not isinstance(dealt, str) or len(dealt) > 1000:
-        raise TableError(400, "deal: a short text, hand.N=CARD or row.N=CARD by commas")
+        raise TableError(
+            400, "deal: a short text, hand.N=CARD or row.N=CARD by commas", "deal_text"
+        )
     engine = server.config.engine(ruleset.id)
     setup = Setup(ruleset.id, seats, seed, network, record, names, dealt)  # type: ignore[arg-type]
     lang = server.config.lang(ruleset.id)
@@ -460,7 +473,7 @@ async def move(request: Request, server: Server) -> Response:
     seats = table.seats_of(_token(request))
     body = await _body(request)
     if not isinstance(body, dict):
-        raise TableError(400, 'send {"move": "..."}')
+        raise _shape('{"move": "..."}')
     start = time.perf_counter()
     table.move(seats, body.get("move"), body.get("version"))
     server.changed(table)
@@ -475,7 +488,7 @@ async def name(request: Request, server: Server) -> Response:
     seats = table.seats_of(_token(request))
     body = await _body(request)
     if not isinstance(body, dict):
-        raise TableError(400, 'send {"name": "..."}')
+        raise _shape('{"name": "..."}')
     table.name(seats, body.get("seat"), body.get("name"))
     server.changed(table)
     return _ok(table.snapshot(seats, _reader_lang(request)))
@@ -491,7 +504,7 @@ async def rematch(request: Request, server: Server) -> Response:
     seats = table.seats_of(token)
     body = await _body(request)
     if not isinstance(body, dict):
-        raise TableError(400, 'send {"rotate": true or false}')
+        raise _shape('{"rotate": true or false}')
     if table.rematch is None:
         made = rematched(table, seats, body.get("rotate", False))
         try:

@@ -156,7 +156,7 @@ class Table:
         given) must be the table's, so a move chosen on a stale table is refused."""
         state = self.state
         if not isinstance(move, str) or not move or len(move) > 200:
-            raise TableError(400, "a move is a short text in the game's notation")
+            raise TableError(400, "a move is a short text in the game's notation", "move_text")
         if version is not None and version != self.version:
             raise TableError(409, "the table has changed since: look again", "stale")
         if state.is_over():
@@ -717,7 +717,9 @@ def check_seats(ruleset: Ruleset, seats: Any) -> tuple[str, ...]:
     from century.bots.registry import check_spec
 
     if not isinstance(seats, list | tuple) or not all(isinstance(s, str) for s in seats):
-        raise TableError(400, "seats: a list with one entry per seat, 'human' or a bot")
+        raise TableError(
+            400, "seats: a list with one entry per seat, 'human' or a bot", "seats_list"
+        )
     if not ruleset.players_min <= len(seats) <= ruleset.players_max:
         raise TableError(
             400, f"{ruleset.id} is for {ruleset.players_min} to {ruleset.players_max} players"
@@ -797,7 +799,7 @@ def _names(given: Any, seats: tuple[str, ...]) -> list[str]:
     if not given:
         return [""] * len(seats)
     if not isinstance(given, list | tuple) or len(given) != len(seats):
-        raise TableError(400, "names: a list with one entry per seat")
+        raise TableError(400, "names: a list with one entry per seat", "names_list")
     return [
         check_name(name) if name and seats[seat] == HUMAN else "" for seat, name in enumerate(given)
     ]
@@ -812,7 +814,7 @@ def rematch(table: Table, seats: frozenset[int], rotate: Any) -> Table:
     if not seats:
         raise TableError(403, "a rematch is for the players, not the watchers", "rematch_watcher")
     if not isinstance(rotate, bool):
-        raise TableError(400, "rotate: true or false")
+        raise TableError(400, "rotate: true or false", "rotate")
     if table.rematch is not None:
         raise TableError(409, "this game's rematch is made already", "rematch_made")
     count = len(table.seats)
