@@ -512,7 +512,7 @@ def test_a_named_network_game_through_the_lobby_ends_with_a_rematch(
 
 
 def test_the_page_speaks_the_tables_language_and_each_seat_switches_its_own(browser, page_errors):
-    from century.serve.words import words
+    from century.serve.words import counted, words
 
     german, french = words("de"), words("fr")
     with served("--lang", "de") as (url, _):
@@ -538,6 +538,12 @@ def test_the_page_speaks_the_tables_language_and_each_seat_switches_its_own(brow
         page.wait_for_selector("#status:text-is('Tour 2. Place 1 : à vous de jouer.')")
         assert page.text_content("#rest") == french["actions.rest"]
         assert page.text_content("#seats-heading") == french["seats.heading"]
+        hands = page.eval_on_selector_all(  # each seat's hand counted in French's plural
+            f"#seat-list dt:text-is('{french['seats.in_hand']}') + dd",
+            "dds => dds.map(d => d.textContent)",
+        )
+        counts = [int(hand.split()[0]) for hand in hands]
+        assert len(hands) == 2 and hands == [counted("fr", "seats.cards", n) for n in counts]
         card = page.locator("#hand-cards button.card").first
         label = card.get_attribute("aria-label") or ""
         assert label.startswith("Jouer ")
