@@ -24,7 +24,7 @@ from century.engine import load_engine
 from century.engine.native import extension_name, missing
 from century.targets import BuildOptions, targets
 
-from helpers import ROOT, decisions, spice_road
+from helpers import ROOT, api_answers, decisions, spice_road
 from helpers.native import assert_source_guard
 
 pytestmark = pytest.mark.slow
@@ -123,37 +123,8 @@ def test_copies_and_pickles_are_independent_states(native):
     assert pickle.loads(pickle.dumps(cubes)) is cubes  # caravans unpickle interned
 
 
-def outcome(call):
-    try:
-        result = call()
-    except Exception as err:
-        return type(err).__name__, str(err)
-    return "ok", repr(result.to_dict() if hasattr(result, "to_dict") else result)
-
-
-def calls(engine):
-    """Calls the documented API answers with an error (or a state) the same way."""
-    started = engine.new_game(2, 1)
-    return [
-        lambda: engine.new_game(1.5),
-        lambda: engine.new_game(9),
-        lambda: engine.new_game("2"),
-        lambda: engine.new_game(2, 1.5),
-        lambda: engine.new_game(2, None),
-        lambda: engine.new_game(True),
-        lambda: engine.replay("x"),
-        lambda: engine.replay({"rules": engine.GAME_ID, "players": 2, "moves": ["nope"]}),
-        lambda: engine.State.from_dict({}),
-        lambda: engine.State.from_dict([]),
-        lambda: started.clone().play("zzz"),
-        lambda: started.clone().play(3),
-        lambda: started.clone().play(None),
-        lambda: started.clone().play(" REST "),
-    ]
-
-
 def test_the_api_answers_alike(native, pure):
-    assert [outcome(c) for c in calls(native)] == [outcome(c) for c in calls(pure)]
+    assert api_answers(native, pure) == api_answers(pure, pure)
     with pytest.raises(native.IllegalMove):
         native.new_game(2).play("zzz")
     assert issubclass(native.IllegalMove, ValueError)

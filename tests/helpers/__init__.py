@@ -17,7 +17,7 @@ from helpers.composed import (
 )
 from helpers.docs import DOCS, docs_generator
 from helpers.effects import nesting, random_effects
-from helpers.engine import MAX_DECISIONS, caravans, decisions, position
+from helpers.engine import MAX_DECISIONS, api_answers, caravans, decisions, position
 from helpers.hostile import HOSTILE, hostile
 from helpers.lint import lint, ruff
 from helpers.paths import BUNDLED, CASES, GOLDEN, REFERENCE, ROOT, TESTS, VALID, as_in_checkout
@@ -52,6 +52,7 @@ __all__ = [
     "TESTS",
     "USELESS",
     "VALID",
+    "api_answers",
     "as_in_checkout",
     "bundled_rulesets",
     "caravans",
