@@ -39,7 +39,7 @@ from helpers import (
     spice_road,
     with_composed_variant,
 )
-from helpers.native import assert_source_guard
+from helpers.native import assert_source_guard, engine_written
 
 GAMES = 1000
 """Seeded random games per ruleset in the differential test."""
@@ -69,15 +69,7 @@ def c_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     lacking = missing()
     if lacking:
         pytest.skip(f"no C engine here: {lacking}")
-    folder = tmp_path_factory.mktemp("c") / "spice-road"
-    done = subprocess.run(
-        [sys.executable, "-m", "century", "engine", "spice-road", "--backend=c", f"--out={folder}"],
-        capture_output=True,
-        text=True,
-        cwd=folder.parent,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    return folder
+    return engine_written(tmp_path_factory.mktemp("c"), "--backend=c")
 
 
 @pytest.fixture(scope="session")

@@ -25,7 +25,7 @@ from century.engine.native import extension_name, missing
 from century.targets import BuildOptions, targets
 
 from helpers import ROOT, api_answers, decisions, spice_road
-from helpers.native import assert_source_guard
+from helpers.native import assert_source_guard, engine_written
 
 pytestmark = pytest.mark.slow
 
@@ -36,15 +36,7 @@ def native_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     lacking = missing()
     if lacking:
         pytest.skip(f"no native engine here: {lacking}")
-    folder = tmp_path_factory.mktemp("native") / "spice-road"
-    done = subprocess.run(
-        [sys.executable, "-m", "century", "engine", "spice-road", "--native", "--out", folder],
-        capture_output=True,
-        text=True,
-        cwd=folder.parent,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    return folder
+    return engine_written(tmp_path_factory.mktemp("native"), "--native")
 
 
 @pytest.fixture(scope="session")

@@ -147,3 +147,13 @@ def assert_source_guard(
         assert done.returncode == 1
         assert "ImportError" in done.stderr and "was compiled from another" in done.stderr
         assert f"rebuild it (century engine GAME {option}) or delete it" in done.stderr
+
+
+def engine_written(folder: Path, option: str) -> Path:
+    """`century engine spice-road OPTION` run in `folder`, writing into ``folder/spice-road``
+    as a user does: that folder."""
+    out = folder / "spice-road"
+    command = [sys.executable, "-m", "century", "engine", "spice-road", option, f"--out={out}"]
+    done = subprocess.run(command, capture_output=True, text=True, cwd=folder)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return out
