@@ -55,12 +55,15 @@ observations ``(num_envs, size)``, one whole-number action per game, the masks i
 observation and info are in ``info["final_obs"]`` and ``info["final_info"]``.
 
 ``CVectorEnv(num_envs=8, players=PLAYERS_MIN, seat=0, reward="win", max_rounds=None,
-illegal_reward=-1.0)``: the same vector environment (the same games, observations, masks,
-rewards and seeding, against the default random opponents) stepped inside the game's C
+illegal_reward=-1.0, copy=True)``: the same vector environment (the same games, observations,
+masks, rewards and seeding, against the default random opponents) stepped inside the game's C
 engine, which must lie beside the engine module (``century engine GAME --backend c``; without
-it the constructor raises ``RuntimeError`` saying so). The engine plays the opponents and
-writes the observations and masks into NumPy arrays itself; ``illegal_reward=None`` raises
-``IllegalAction`` before any game is stepped. ``game(i)`` is game i's engine state.
+it the constructor raises ``RuntimeError`` saying so). One engine call per step plays the
+actions and the opponents, starts ended games anew and writes the observations, masks,
+rewards and ends straight into the NumPy arrays returned: new arrays every step, or, with
+``copy=False`` (as Gymnasium's ``SyncVectorEnv(copy=False)``), the observations in the
+environment's own array, which the next ``step`` or ``reset`` overwrites. ``illegal_reward=None``
+raises ``IllegalAction`` before any game is stepped. ``game(i)`` is game i's engine state.
 """
 
 from __future__ import annotations
@@ -604,6 +607,7 @@ class CVectorEnv(gymnasium.vector.VectorEnv):
         reward: str = "win",
         max_rounds: int | None = None,
         illegal_reward: float | None = -1.0,
+        copy: bool = True,
     ) -> None:
         make = getattr(engine, "_vector_games", None)
         if make is None:
@@ -618,16 +622,15 @@ class CVectorEnv(gymnasium.vector.VectorEnv):
         if not 0 <= seat < players:
             raise ValueError(f"seat must be 0..{players - 1}, not {seat}")
         self.num_envs, self.players, self.seat = num_envs, players, seat
+        self.copy = bool(copy)
         self.single_observation_space = _box(players)
         self.single_action_space = spaces.Discrete(NUM_ACTIONS)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         size = self.single_observation_space.shape[0]
-        self._obs = np.zeros((num_envs, size), np.float32)
-        self._masks = np.zeros((num_envs, NUM_ACTIONS), np.int8)
-        self._actions = np.zeros(num_envs, np.int64)
-        self._rewards = np.zeros(num_envs)
-        self._ends = np.zeros((3, num_envs), np.uint8)  # terminated, truncated, illegal
+        self._obs = np.zeros((num_envs, size), np.float32)  # the observations (copy=False)
+        self._masks = np.zeros((num_envs, NUM_ACTIONS), np.int8)  # kept for the legality
+        self._illegal = np.zeros(num_envs, bool)
         self._final = np.zeros((num_envs, size), np.float32)  # the ended games' last views
         rounds = _max_rounds(max_rounds)
         c_engine: Any = engine
@@ -645,11 +648,8 @@ class CVectorEnv(gymnasium.vector.VectorEnv):
             IllegalAction,
             reference.MERCHANT_DECK,
             reference.POINT_DECK,
-            self._obs,
             self._masks,
-            self._actions,
-            self._rewards,
-            *self._ends,
+            self._illegal,
             self._final,
         )
         self._seeds = [_Seeds() for _ in range(num_envs)]
@@ -662,35 +662,38 @@ class CVectorEnv(gymnasium.vector.VectorEnv):
         seeds, first = _vector_seeds(seed, self.num_envs)
         if first is not None:
             super().reset(seed=first)
+        obs = self._batch()
         for number, game_seed in enumerate(seeds):
             if game_seed is None and self._started[number]:
-                self._games.restart(number)  # the next seed of the game's generator, in C
+                self._games.restart(number, obs)  # the next seed of the game's generator, in C
             else:
-                self._start(number, game_seed)
-        return self._obs.copy(), self._infos()
+                self._start(number, game_seed, obs)
+        return obs, self._infos()
 
     def step(
         self, actions: Any
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """One action per game, as `SingleAgentVectorEnv.step` (a game that ends starts anew
-        in the same step)."""
+        in the same step). The engine writes the observations, rewards, ends and masks
+        straight into the arrays returned: new ones every step, or with ``copy=False`` the
+        same observation array, overwritten by the next step."""
         found = np.asarray(actions)
         if found.shape != (self.num_envs,):
             raise ValueError(f"expected {self.num_envs} actions, not shape {found.shape}")
         if found.dtype.kind not in "iu":
             raise TypeError(f"actions must be whole numbers, not {found.dtype}")
-        self._actions[:] = found
-        self._games.step()
-        rewards = self._rewards.copy()
-        terminations, truncations = self._ends[0].astype(bool), self._ends[1].astype(bool)
-        infos: dict[str, Any] = {}
-        for number in np.flatnonzero(terminations | truncations).tolist():
-            final: dict[str, Any] = {"action_mask": np.zeros(NUM_ACTIONS, np.int8)}
-            if self._ends[2, number]:
-                final["illegal_action"] = True
-            ended = {"final_obs": self._final[number].copy(), "final_info": final}
-            infos = self._add_info(infos, ended, number)
-        return self._obs.copy(), rewards, terminations, truncations, self._infos(infos)
+        count = self.num_envs
+        obs, masks = self._batch(), np.empty((count, NUM_ACTIONS), np.int8)
+        rewards = np.empty(count)
+        terminations, truncations = np.empty(count, bool), np.empty(count, bool)
+        self._games.step(
+            np.ascontiguousarray(found, np.int64), obs, masks, rewards, terminations, truncations
+        )
+        ended = terminations | truncations
+        infos = self._final_infos(ended) if ended.any() else {}
+        infos["action_mask"] = masks
+        infos["_action_mask"] = np.ones(count, bool)
+        return obs, rewards, terminations, truncations, infos
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of every game as booleans, one row per game."""
@@ -701,7 +704,34 @@ class CVectorEnv(gymnasium.vector.VectorEnv):
         state: engine.State = self._games.state(number)
         return state
 
-    def _start(self, number: int, seed: int | None) -> None:
+    def _batch(self) -> np.ndarray:
+        """The array the next observations are written into: a new one, or the
+        environment's own with ``copy=False``."""
+        if self.copy:
+            return np.empty_like(self._obs)
+        return self._obs
+
+    def _final_infos(self, ended: np.ndarray) -> dict[str, Any]:
+        """The infos of the games that ended (``final_obs``, ``final_info``), as
+        `SingleAgentVectorEnv` gathers them game by game (Gymnasium's ``_add_info``)."""
+        final_obs = np.full(self.num_envs, None, object)
+        for number in np.flatnonzero(ended).tolist():
+            final_obs[number] = self._final[number].copy()
+        final: dict[str, Any] = {
+            "action_mask": np.zeros((self.num_envs, NUM_ACTIONS), np.int8),
+            "_action_mask": ended.copy(),
+        }
+        illegal = ended & self._illegal
+        if illegal.any():
+            final["illegal_action"], final["_illegal_action"] = illegal, illegal.copy()
+        return {
+            "final_obs": final_obs,
+            "_final_obs": ended.copy(),
+            "final_info": final,
+            "_final_info": ended.copy(),
+        }
+
+    def _start(self, number: int, seed: int | None, obs: np.ndarray) -> None:
         """Game `number` started anew on `seed` (see ``reset``), its opponents seeded as
         `SingleAgentEnv` seeds them, up to the learner's first decision; the engine draws
         the next games' seeds from the same generator as `_Seeds` (a game that ends starts
@@ -714,7 +744,7 @@ class CVectorEnv(gymnasium.vector.VectorEnv):
             for seat in range(self.players)
         ]
         state = engine.new_game(self.players, game_seed)
-        self._games.start(number, state, generators, seeds._rng.getstate()[1])
+        self._games.start(number, state, generators, seeds._rng.getstate()[1], obs)
         self._started[number] = True
 
     def _infos(self, infos: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -147,3 +147,23 @@ def test_without_the_c_engine_the_c_vector_env_says_what_to_build():
     module = load_env(bundled_rulesets()["spice-road"])
     with pytest.raises(RuntimeError, match=r"needs the game's C engine .*--backend c"):
         module.CVectorEnv(num_envs=2)
+
+
+@pytest.mark.slow
+def test_copy_false_returns_the_same_observation_array_with_the_same_values(c_envs):
+    module = c_envs["spice-road"]
+    fresh, shared = module.CVectorEnv(num_envs=3), module.CVectorEnv(num_envs=3, copy=False)
+    assert (fresh.copy, shared.copy) == (True, False)
+    kept, _ = fresh.reset(seed=7)
+    first, infos = shared.reset(seed=7)
+    before = kept.copy()
+    rng = random.Random(7)
+    for _ in range(40):
+        actions = np.array([rng.choice(np.flatnonzero(row)) for row in infos["action_mask"]])
+        new, *rest, new_infos = fresh.step(actions)
+        obs, *others, infos = shared.step(actions)
+        assert obs is first and new is not kept and np.array_equal(new, obs)
+        assert all(np.array_equal(one, other) for one, other in zip(rest, others, strict=True))
+        assert np.array_equal(new_infos["action_mask"], infos["action_mask"])
+    assert np.array_equal(kept, before)  # an array handed out is never written again
+    assert shared.reset()[0] is first
