@@ -142,8 +142,10 @@ def _checked_run(ruleset: Ruleset, request: LadderRequest) -> LadderRun:
 
 
 def _play(ruleset: Ruleset, run: LadderRun, request: LadderRequest) -> bool:
-    """Play `run` under a progress bar; whether Ctrl-C stopped it after some games."""
+    """Play `run` under a progress bar (`century.simulation.ladder.play`); whether Ctrl-C
+    stopped it after some games."""
     from century.cli.screen.progress import Progress, Stage, on_terminal
+    from century.simulation import ladder
     from century.simulation.config import SimulationError
     from century.simulation.simulate import workers_for
 
@@ -157,16 +159,10 @@ def _play(ruleset: Ruleset, run: LadderRun, request: LadderRequest) -> bool:
         ):
             if shown and games >= MEASURED:  # the bar is up, saying which bot it times
                 progress.restage(_stages(ruleset, run, progress, label), label)
-            try:
-                workers = workers_for(request.workers, games)
-                run.play(workers, progress, _teller(progress, request.quiet))
-            except KeyboardInterrupt:
-                if not run.played and not (run.current and run.current.games):
-                    raise
-                return True  # Ctrl-C: keep what was played
+            workers = workers_for(request.workers, games)
+            return ladder.play(run, workers, progress, _teller(progress, request.quiet))
     except SimulationError as err:
         fail(str(err), 2)
-    return False
 
 
 def _teller(progress: Progress, quiet: bool) -> Callable[[Pairing], None]:
@@ -191,22 +187,16 @@ couple of games each; fewer games are over too soon to need it)."""
 def _stages(
     ruleset: Ruleset, run: LadderRun, progress: Progress | None = None, label: str = ""
 ) -> list[Stage]:
-    """The pairings the ladder plays, in its order, each with its cost per game: the mean of
-    its seats' bots' seconds per game, measured here on a couple of games each (bots differ
-    a hundredfold), the bar saying which bot it times."""
+    """The pairings the ladder of `ruleset` plays (`run`), in its order, each with its cost
+    per game (`century.simulation.ladder.pairing_costs`), the bar saying which bot it times."""
     from century.cli.screen.progress import Stage
-    from century.simulation.simulate import seconds_per_game
+    from century.simulation.ladder import pairing_costs
 
-    cost = {}
-    for spec in run.bots:
+    def timing(spec: str) -> None:
         if progress is not None:
             progress.restage(progress.stages, f"{label}: timing {spec}")
-        cost[spec] = seconds_per_game(ruleset, spec, run.players)
-    players = run.players
-    return [
-        Stage(run.games, (cost[bot] + (players - 1) * cost[other]) / players)
-        for bot, other in run.order
-    ]
+
+    return [Stage(run.games, cost) for cost in pairing_costs(run, timing)]
 
 
 def register(app: typer.Typer) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import difflib
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -22,6 +22,9 @@ from century.cli.experiment_common import (
     game_name,
     shell,
 )
+
+if TYPE_CHECKING:
+    from century.experiments.owner import Measured
 
 OWN_FILES = ["own.json", "own.html", "reference.json"]
 VERSUS_FILES = ["versus.json", "versus.html"]
@@ -142,16 +145,17 @@ def _owner_effects(
     from century.reports.report import own_pages
 
     folder = run.out or BUILD / "reports" / f"{base.id}-own"
-    files = own_files([card for _, card in cards]) if cards else [["own.html"]]
+    ids = [card for _, card in cards]
+    files = own_files(ids) if cards else [["own.html"]]
     index = ["index.html"] if len(cards) > 1 else []
     check_out(folder, sorted({*OWN_FILES, *(f for pair in files for f in pair), *index}))
-    table, cached, answers = _measured(base, host, cards, own_all, plan, run)
-    name = game_name(base)
+    measured = _measured(base, host, ids, own_all, plan, run)
+    table, name = measured.table, game_name(base)
     if table is not None and own_all:
-        for line in owned.table_lines(table, cached):
+        for line in owned.table_lines(table, measured.cached):
             typer.echo(line)
     reports = []
-    for (written, card), answer in zip(cards, answers, strict=True):
+    for (written, card), answer in zip(cards, measured.answers, strict=True):
         report = owned.own_report(base, host, card, written, plan, answer, table, name)
         hint = None
         if table is None and report["value_model"] is None:
@@ -165,48 +169,27 @@ def _owner_effects(
 
 
 def _measured(
-    base: Any,
-    host: Any,
-    cards: list[tuple[str, str]],
-    own_all: bool,
-    plan: Any,
-    run: Run,
-) -> tuple[Any, bool, list[Any]]:
-    """Play the owner effects of `cards` (and the reference table with `own_all`, unless
-    cached) under a progress bar: the table (None if never measured), whether it came from
-    the cache, and the answers, one per card."""
-    from dataclasses import replace
-
+    base: Any, host: Any, cards: list[str], own_all: bool, plan: Any, run: Run
+) -> Measured:
+    """The owner effects of `cards` (ids of `host`) and the reference table with `own_all`
+    (`century.experiments.owner.measure`), played under a progress bar."""
     from century.cli.screen.progress import Progress, Stage
     from century.experiments import owner as owned
     from century.simulation.config import SimulationError
     from century.simulation.simulate import workers_for
 
-    games, chosen = plan.games, plan.levels
-    whole = replace(plan, unseen="")  # the reference table
-    count = workers_for(run.workers, games)
-    table = owned.cached_table(base, whole) if own_all else None
-    cached = table is not None
-    measured = 0 if cached or not own_all else len(owned.merchant_ids(base))
-    table_games = games * (measured + 1) if measured else 0  # the base side, then one per card
-    own_games = games * (len(cards) + 1) if cards else 0  # one base side for every card
-    stages = [Stage(table_games + own_games) for _ in chosen]
-    answers = []
+    asked = owned.measurement(base, host, cards, own_all, plan)
+    count = workers_for(run.workers, plan.games)
+    stages = [Stage(asked.games) for _ in plan.levels]
     try:
         with (
             stopping_on_signals("no report written"),
             Progress(f"{base.id} owner effects", stages, quiet=run.quiet) as progress,
         ):
-            if own_all and table is None:
-                table, cached = owned.reference_table(base, whole, count, progress)
-            bases = {lv: plan.side(host, lv, "", count, progress) for lv in chosen}
-            for _, card in cards:
-                answers.append(owned.owner_effect(host, card, plan, count, progress, bases))
+            measured = owned.measure(asked, count, progress)
     except (SimulationError, ValueError) as err:
         fail(str(err), 2)
-    if table is None:
-        table = owned.cached_table(base, whole)
-    return table, cached, answers
+    return measured
 
 
 def _table_hint(game: str, plan: Any, run: Run) -> Any:

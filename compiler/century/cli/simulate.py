@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -39,8 +38,10 @@ from century.cli.common import (
     stopping_on_signals,
     write_outputs,
 )
+from century.simulation.run import AUTO, SimRequest
 
-AUTO = "auto"
+if TYPE_CHECKING:
+    from century.simulation.run import Planned
 
 
 SimGameArg = Annotated[
@@ -202,21 +203,18 @@ def _recheck(name: str, report: dict[str, Any], spec: str, req: SimRequest) -> N
     rate holds."""
     from century.cli.screen.progress import Progress
     from century.reports.report import build_report
-    from century.simulation.config import SimConfig, SimulationError, derive_seed
+    from century.simulation import run
+    from century.simulation.config import SimulationError
     from century.simulation.recheck import recheck_games, seat_findings
-    from century.simulation.simulate import simulate as run
-    from century.simulation.simulate import workers_for
 
     ruleset = load_game(name, req.rules)
     games = recheck_games(req.games)
-    bots = (spec,) * req.players
-    config = SimConfig(games, req.players, bots, derive_seed(req.seed, "recheck"))
     try:
         with (
             stopping_on_signals("the report is written; the recheck stopped"),
             Progress(f"{name} recheck", games, quiet=req.quiet) as progress,
         ):
-            total = run(ruleset, config, workers_for(req.workers, games), req.cluster, progress)
+            total = run.recheck(ruleset, spec, req, progress)
     except (SimulationError, ValueError) as err:
         fail(str(err), 2)
     findings = seat_findings(report, build_report(total))
@@ -264,123 +262,73 @@ def _read_report(name: str) -> dict[str, Any]:
     return report
 
 
-@dataclass(frozen=True)
-class SimRequest:
-    """The options of one `century simulate` call."""
-
-    games: int
-    players: int
-    bots: str
-    time_budget: float
-    seed: int
-    workers: int
-    cluster: str | None
-    quiet: bool
-    rules: list[Path] | None
-
-
 def _report_for(name: str, req: SimRequest, out: Path | None) -> dict[str, Any]:
     """The report made by simulating the game `name`, naming the bots' strength from the
     game's bot ladder where one was saved (in `out`, else the game's report folder)."""
     from century.cli.screen.progress import Progress
     from century.reports.report import build_report
     from century.simulation.config import SimulationError
-    from century.simulation.simulate import simulate as run
+    from century.simulation.run import simulate_request
 
-    ruleset, config, ladder, workers = _prepared(name, req, out)
+    planned = _planned(name, req, out)
     try:
         with (
             stopping_on_signals("no report written"),
             Progress(name, req.games, quiet=req.quiet) as progress,
         ):
-            total = run(ruleset, config, workers, req.cluster, progress)
+            total = simulate_request(planned, progress)
     except (SimulationError, ValueError) as err:
         fail(str(err), 2)
-    return build_report(total, ladder)
+    return build_report(total, planned.ladder)
 
 
-def _prepared(name: str, req: SimRequest, out: Path | None) -> tuple[Any, Any, Any, int]:
-    """The game `name`, its simulation, its bot ladder (if saved) and the workers."""
+def _planned(name: str, req: SimRequest, out: Path | None) -> Planned:
+    """The game `name`'s simulation (`century.simulation.run.plan`), the bot `--bots auto`
+    picked said on stderr; exit with the layer's words when it cannot be planned."""
     from century.base.diagnostics import DiagnosticError
-    from century.simulation.config import SimConfig
-    from century.simulation.config import seat_bots as per_seat
-    from century.simulation.ladder import read_ladder
-    from century.simulation.simulate import workers_for
+    from century.cli.screen.progress import duration
+    from century.simulation.run import plan
 
     ruleset = load_game(name, req.rules)
-    try:  # checked before the games, which may take long
-        ladder = read_ladder(out or BUILD / "reports" / ruleset.id, ruleset, req.players)
+    try:
+        planned = plan(ruleset, req, out or BUILD / "reports" / ruleset.id)
     except DiagnosticError as err:
         fail_with(err.diagnostics)
-    workers = workers_for(req.workers, req.games)
-    spec = _auto_bot(ruleset, req, workers) if req.bots.strip() == AUTO else req.bots
-    try:
-        bots = per_seat(spec, req.players)
     except ValueError as err:
         fail(str(err), 2)
-    config = SimConfig(games=req.games, players=req.players, bots=bots, seed=req.seed)
-    return ruleset, config, ladder, workers
+    if planned.picked is not None:
+        spec, estimate = planned.picked
+        fits = "fits" if estimate <= req.time_budget else "is the fastest; it does not fit"
+        typer.echo(
+            f"bots: {spec} in every seat ({duration(estimate)} estimated, {fits} the "
+            f"{duration(req.time_budget)} budget; --bots chooses others)",
+            err=True,
+        )
+    return planned
 
 
 def _watched_pair(
     names: list[str], req: SimRequest, out: Path | None, rule: Any
 ) -> tuple[list[dict[str, Any]], dict[str, Any], list[Any]]:
     """`--compare A B` with a sequential rule: both games played look by look on the same
-    seeds until each seat's change of win rate is settled (`century.simulation.sequential`): the
-    two reports, the stop, and each seat's always-valid sequence (game i of b minus game i
-    of a; valid whether or not the two games' results go together)."""
-    from dataclasses import replace
-
+    seeds until each seat's change of win rate is settled (`century.simulation.run.compare`):
+    the two reports, the stop, and each seat's always-valid sequence."""
     from century.cli.screen.progress import Progress
     from century.reports.report import build_report
     from century.simulation.config import SimulationError
-    from century.simulation.sequential import Side, stop_json, watch
-    from century.simulation.simulate import check_config
+    from century.simulation.run import compare
 
-    prepared = [_prepared(name, req, out) for name in names]
+    a, b = (_planned(name, req, out) for name in names)
     try:
-        for ruleset, config, _, _ in prepared:
-            check_config(ruleset, config)
         with (
             stopping_on_signals("no report written"),
             Progress(" vs ".join(names), 2 * req.games, quiet=req.quiet) as progress,
         ):
-            a, b = (
-                Side(ruleset, config, workers, progress, aggregate=True, cluster=req.cluster)
-                for ruleset, config, _, workers in prepared
-            )
-
-            def seat_changes(i: int) -> list[int]:
-                return [(b.winners[i] == s) - (a.winners[i] == s) for s in range(req.players)]
-
-            sequences, games, why = watch(a, b, seat_changes, req.players, rule)
+            pair = compare((a, b), rule, progress)
     except (SimulationError, ValueError) as err:
         fail(str(err), 2)
-    reports = []
-    for side, (_, _, ladder, _) in zip((a, b), prepared, strict=True):
-        assert side.total is not None
-        side.total.config = replace(side.total.config, games=games)
-        reports.append(build_report(side.total, ladder))
-    return reports, stop_json(rule, games, why, req.players), sequences
-
-
-def _auto_bot(ruleset: Any, req: SimRequest, workers: int) -> str:
-    """The strongest bot that fits the time budget, said on stderr."""
-    from century.cli.screen.progress import duration
-    from century.simulation.simulate import pick_bot
-
-    if not ruleset.players_min <= req.players <= ruleset.players_max:
-        fail(f"{ruleset.id} is for {ruleset.players_min} to {ruleset.players_max} players", 2)
-    if req.cluster:
-        return "greedy"  # the cluster's speed cannot be measured here
-    spec, estimate = pick_bot(ruleset, req.players, req.games, workers, req.time_budget)
-    fits = "fits" if estimate <= req.time_budget else "is the fastest; it does not fit"
-    typer.echo(
-        f"bots: {spec} in every seat ({duration(estimate)} estimated, {fits} the "
-        f"{duration(req.time_budget)} budget; --bots chooses others)",
-        err=True,
-    )
-    return spec
+    reports = [build_report(t, p.ladder) for t, p in zip(pair.totals, (a, b), strict=True)]
+    return reports, pair.stop, pair.sequences
 
 
 def _summary(report: dict[str, Any]) -> str:

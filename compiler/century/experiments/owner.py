@@ -290,6 +290,63 @@ def reference_table(
     return table, False
 
 
+@dataclass(frozen=True)
+class Measurement:
+    """Owner effects asked at every level of `plan`: of `cards` (ids of `host`, which is
+    `base` or a variant holding cards written as data), and with `own_all` the reference
+    table of `base`, `cached` when it was measured before (then not played again)."""
+
+    base: Ruleset
+    host: Ruleset
+    cards: tuple[str, ...]
+    own_all: bool
+    plan: Plan
+    cached: dict[str, Any] | None = None
+
+    @property
+    def games(self) -> int:
+        """The most games `measure` plays at each level: the table's (its base side, then
+        one per card) and the cards' (one base side for every card)."""
+        games = self.plan.games
+        measured = len(merchant_ids(self.base)) if self.own_all and self.cached is None else 0
+        table_games = games * (measured + 1) if measured else 0
+        return table_games + (games * (len(self.cards) + 1) if self.cards else 0)
+
+
+@dataclass(frozen=True)
+class Measured:
+    """What `measure` found: the reference table (None if never measured), whether it came
+    from the cache, and the answers (`owner_effect`), one per card."""
+
+    table: dict[str, Any] | None
+    cached: bool
+    answers: list[dict[str, Any]]
+
+
+def measurement(
+    base: Ruleset, host: Ruleset, cards: Iterable[str], own_all: bool, plan: Plan
+) -> Measurement:
+    """The owner effects of `cards` in `host` (and the reference table of `base` with
+    `own_all`), the table read from the cache if it was measured before."""
+    cached = cached_table(base, replace(plan, unseen="")) if own_all else None
+    return Measurement(base, host, tuple(cards), own_all, plan, cached)
+
+
+def measure(asked: Measurement, workers: int = 1, progress: ProgressFn | None = None) -> Measured:
+    """Play what `asked` asks (the reference table unless cached, then the cards' effects on
+    one base side per level); the table is read from the cache when not asked for."""
+    plan = asked.plan
+    whole = replace(plan, unseen="")  # the reference table
+    table, cached = asked.cached, asked.cached is not None
+    if asked.own_all and table is None:
+        table, cached = reference_table(asked.base, whole, workers, progress)
+    bases = {lv: plan.side(asked.host, lv, "", workers, progress) for lv in plan.levels}
+    answers = [owner_effect(asked.host, c, plan, workers, progress, bases) for c in asked.cards]
+    if table is None:
+        table = cached_table(asked.base, whole)
+    return Measured(table, cached, answers)
+
+
 def table_for(game: str, source_hash: str) -> dict[str, Any] | None:
     """The cached reference table of the game `game` whose sources hash to `source_hash`
     (the one of most games, then most levels; None when none was measured), for a balance

@@ -211,6 +211,39 @@ def run_ladder(
     return run.data()
 
 
+def play(
+    run: LadderRun,
+    workers: int = 1,
+    progress: ProgressFn | None = None,
+    done: Callable[[Pairing], None] | None = None,
+) -> bool:
+    """Play `run` (`LadderRun.play`); whether Ctrl-C stopped it after some games, the
+    pairings played and the one under way kept in `run`. Ctrl-C before any game is raised
+    again: there is nothing to keep."""
+    try:
+        run.play(workers, progress, done)
+    except KeyboardInterrupt:
+        if not run.played and not (run.current and run.current.games):
+            raise
+        return True
+    return False
+
+
+def pairing_costs(run: LadderRun, timing: Callable[[str], None] | None = None) -> list[float]:
+    """Each pairing's cost per game, in the ladder's order: the mean of its seats' bots'
+    seconds per game, measured here on a couple of games each (bots differ a hundredfold);
+    `timing` is told which bot is timed."""
+    from century.simulation.simulate import seconds_per_game
+
+    cost = {}
+    for spec in run.bots:
+        if timing is not None:
+            timing(spec)
+        cost[spec] = seconds_per_game(run.ruleset, spec, run.players)
+    players = run.players
+    return [(cost[bot] + (players - 1) * cost[other]) / players for bot, other in run.order]
+
+
 def ranking(played: Sequence[Pairing], bots: Sequence[str], players: int) -> list[dict[str, Any]]:
     """The bots by their mean win rate against the others, strongest first (a bot that has
     played no other, in a ladder stopped early, is not ranked)."""
