@@ -126,18 +126,19 @@ BOMBS = {
 
 
 @pytest.mark.parametrize("source", BOMBS.values(), ids=BOMBS.keys())
-def test_a_prose_bomb_is_refused_within_one_second(source):
+def test_a_prose_bomb_is_refused_by_a_limit_before_it_runs_long(source):
+    """Each bomb is stopped by a size, step or syntax limit, never by the deadline (which
+    would mean it ran for PROSE_SECONDS first); no wall-clock time is asserted."""
     from century.prose import ProseError, prose_texts
 
     base = spice_road()
     prose = {lang: dict(text) for lang, text in base.prose.items()}
     prose["en"]["goal"] = source
     ruleset = dataclasses.replace(base, prose=prose)
-    start = time.perf_counter()
     with pytest.raises(ProseError) as refused:
         prose_texts(ruleset, "en")
-    assert time.perf_counter() - start < 1.0
     assert refused.value.code == "C403" and refused.value.key == "goal"
+    assert "PROSE_SECONDS" not in str(refused.value), refused.value
 
 
 def test_the_deadline_stops_a_slow_template():
