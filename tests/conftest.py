@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import tempfile
 from pathlib import Path
 
@@ -46,6 +47,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    # The tests send Ctrl-C (SIGINT) to commands as a terminal does. A suite started as a
+    # background job has SIGINT ignored, which its commands would inherit; a handler is not
+    # inherited, so they start with SIGINT as a terminal's foreground job has it.
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     if config.getoption("--native-engine"):
         from helpers.native import serve_native
 
