@@ -12,10 +12,16 @@ Python, each page's examples in order in one fresh folder of their own, so a pag
 example may use what an earlier one made (a variant, a built engine). A page's Python examples
 read as one script: each runs after the page's Python examples before it, so it may use their
 names.
+
+Modules an example needs beyond the package follow ``test`` in its fence (```` ```python test
+torch sb3_contrib ````): where one is missing, the page's examples before it run and the test
+then skips, naming the module and how to install it. A ``pip install`` line of an example
+runs with ``--no-index``: it downloads nothing, and fails unless what it names is installed.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import shutil
@@ -36,32 +42,47 @@ pytestmark = pytest.mark.slow
 DOCS = ROOT / "docs"
 GENERATED = ("codes", "_generated", "_build")
 """What a build writes into the docs folder (and .gitignore leaves out)."""
-FENCE = re.compile(r"^(`{3,})(sh|python) test\n(.*?)^\1\s*$", re.S | re.M)
-"""A runnable example: its fence, its language, its code."""
+FENCE = re.compile(r"^(`{3,})(sh|python) test\b([^\n]*)\n(.*?)^\1\s*$", re.S | re.M)
+"""A runnable example: its fence, its language, the modules it needs, its code."""
+PIP_INSTALL = re.compile(r"^(\s*)pip install ", re.M)
+"""A ``pip install`` line of a shell example."""
 EXAMPLE_SECONDS = 300
 STRICT = [sys.executable, "-m", "sphinx", "-b", "html", "-W", "--keep-going", "-n", "-q"]
 """The strict build: warnings fail it (a broken link or reference among them)."""
 
 
-NEEDS = {
-    "sphinx": "docs",
-    "myst_parser": "docs",
-    "pettingzoo": "rl",  # the API pages read the generated environment modules
-    "gymnasium": "rl",
+SITE_NEEDS = ("sphinx", "myst_parser", "pettingzoo", "gymnasium")
+"""What building the site imports (the API pages read the generated environment modules)."""
+INSTALL = {
+    "sphinx": "pip install -e '.[docs]'",
+    "myst_parser": "pip install -e '.[docs]'",
+    "pettingzoo": "pip install -e '.[rl]'",
+    "gymnasium": "pip install -e '.[rl]'",
+    "torch": "pip install torch --index-url https://download.pytorch.org/whl/cpu",
+    "sb3_contrib": "pip install sb3-contrib",
+    "tqdm": "pip install tqdm",
 }
-"""What building the site imports, and the extra that installs it."""
+"""How to install each module that the site or an example needs beyond the package."""
 PAGE_NEEDS = {"tutorials/training-an-agent.md": ("pettingzoo", "gymnasium")}
-"""The examples of a page that need more than the package."""
+"""The examples of a page that all need more than the package."""
+
+
+def missing(modules: tuple[str, ...]) -> str | None:
+    """The first of the modules that is not installed, with how to install it; else None."""
+    for module in modules:
+        if importlib.util.find_spec(module) is None:
+            return f"{module} is not installed: {INSTALL[module]}"
+    return None
 
 
 def needs(*modules: str) -> None:
-    for module in modules:
-        install = f"pip install -e '.[{NEEDS[module]}]'"
-        pytest.importorskip(module, reason=f"{module} is not installed: {install}")
+    reason = missing(modules)
+    if reason:
+        pytest.skip(reason)
 
 
 def sphinx_available() -> None:
-    needs(*NEEDS)
+    needs(*SITE_NEEDS)
 
 
 @pytest.fixture(scope="module")
@@ -162,14 +183,19 @@ def test_the_schema_reference_names_every_key_of_the_game_schema(site: Path):
 # -- the examples on the pages ---------------------------------------------------------------
 
 
-def examples() -> dict[str, list[tuple[str, str]]]:
-    """Every page's runnable examples, by page: (language, code) in page order."""
-    found: dict[str, list[tuple[str, str]]] = {}
+Example = tuple[str, tuple[str, ...], str]
+"""A runnable example: its language, the modules it needs, its code."""
+
+
+def examples() -> dict[str, list[Example]]:
+    """Every page's runnable examples, by page, in page order."""
+    found: dict[str, list[Example]] = {}
     for page in sorted(DOCS.rglob("*.md")):
         parts = page.relative_to(DOCS).parts
         if parts[0] in GENERATED or "_generated" in parts:
             continue
-        blocks = [(m.group(2), m.group(3)) for m in FENCE.finditer(page.read_text("utf-8"))]
+        text = page.read_text("utf-8")
+        blocks = [(m[2], tuple(m[3].split()), m[4]) for m in FENCE.finditer(text)]
         if blocks:
             found[page.relative_to(DOCS).as_posix()] = blocks
     return found
@@ -189,9 +215,13 @@ def test_the_examples_of_a_page_run(page: str, tmp_path: Path):
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
     env.pop("FORCE_COLOR", None)
     script = ""  # the page's Python examples so far
-    for number, (language, code) in enumerate(EXAMPLES[page], 1):
+    for number, (language, modules, code) in enumerate(EXAMPLES[page], 1):
+        reason = missing(modules)
+        if reason:
+            pytest.skip(f"{page}: example {number}, after the {number - 1} before it ran: {reason}")
         if language == "sh":
-            command = ["bash", "-e", "-c", code]
+            offline = PIP_INSTALL.sub(r"\1python -m pip install --no-index ", code)
+            command = ["bash", "-e", "-c", offline]
         else:
             script += code + "\n"
             command = [sys.executable, "-c", script]
@@ -208,3 +238,11 @@ def test_the_examples_of_a_page_run(page: str, tmp_path: Path):
             f"{page}, example {number} ({language}) exited {done.returncode}:\n{code}\n"
             f"{done.stdout[-2000:]}{done.stderr[-3000:]}"
         )
+
+
+def test_every_module_an_example_needs_says_how_to_install_it():
+    named = {
+        module for blocks in EXAMPLES.values() for _, modules, _ in blocks for module in modules
+    }
+    assert named, "no example names a module it needs"
+    assert named <= set(INSTALL), sorted(named - set(INSTALL))
