@@ -1,5 +1,5 @@
-"""The bots on the C engine (``--backend c``): the greedy bot finds its move in C and the
-planner runs its searches in C, and both play exactly the moves the Python bots play on the
+"""The bots on the C engine (``--backend c``): the greedy bot and the planner find their moves
+in C, and both play exactly the moves the Python bots play on the
 Python engine, over seeded games of every bundled game and of a variant with composed cards
 (digests of the move lists); `century simulate` and `century experiment` with
 ``--backend c`` write the same reports as on the Python engine.
@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from century.bots.knowledge import knowledge
-from century.bots.planner import PlannerBot
+from century.bots.planner import Plan, PlannerBot
 from century.bots.registry import GreedyBot, make_bot
 from century.engine import load_engine
 from century.engine.cbuild import missing
@@ -68,6 +68,8 @@ def test_the_bots_search_in_c_on_a_c_engine_only(rulesets):
     assert GreedyBot(pure, ruleset, 0).native is None
     assert PlannerBot(fast, ruleset, 0).native is not None  # the search runs in C
     assert PlannerBot(pure, ruleset, 0).native is None
+    assert PlannerBot(fast, ruleset, 0).whole is not None  # so does the whole decision
+    assert PlannerBot(pure, ruleset, 0).whole is None
     know = knowledge(fast, ruleset)
     owned = (0, 0, 1, 5)
     paid, per_play = fast.planner_pace(owned, know.weights, PlannerBot.CYCLE, PlannerBot.BEAM)
@@ -102,6 +104,82 @@ def test_the_c_greedy_bot_answers_as_the_python_one_from_random_positions(rulese
             asked += 1
             moves = state.legal_moves()
             state.play(moves[chooser.randrange(len(moves))] if chooser.random() < 0.5 else move)
+
+
+class _Patient(PlannerBot):
+    """A planner of other tunings: it still decides in C."""
+
+    GAMMA = 0.6
+    ACQUIRE = 1
+    FEED = 1
+
+
+class _Paced(PlannerBot):
+    """A planner of its own pace: it decides in Python."""
+
+    def rate(self, know, owned):
+        return (0.5, 1.0)
+
+
+@pytest.mark.slow
+def test_a_planner_subclass_decides_in_c_only_with_the_planners_methods(rulesets):
+    ruleset = rulesets["spice-road"]
+    fast, pure = c_engine(ruleset), load_engine(ruleset)
+    assert _Patient(fast, ruleset, 0).whole is not None
+    assert _Paced(fast, ruleset, 0).whole is None
+    for kind in (_Patient, _Paced):
+        for seed in range(2):
+            games = []
+            for engine in (fast, pure):
+                state = engine.new_game(2, seed)
+                bots = [kind(engine, ruleset, seed * 10 + seat) for seat in range(2)]
+                while not state.is_over():
+                    state.play(bots[state.current_player].choose(state))
+                games.append(state.moves())
+            assert games[0] == games[1], (kind.__name__, seed)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("key", ["spice-road", "golem"])
+def test_the_c_planner_answers_as_the_python_one_from_random_positions(rulesets, key):
+    """Positions the games between planners rarely reach (discards, final rounds, seats one
+    card from the end): random moves first, then the decision in C asked at every turn of the
+    rest of the game and compared with the Python plan of the same position on the Python
+    engine, at depths 1 to 3."""
+    import random
+
+    ruleset = rulesets[key]
+    fast, pure = c_engine(ruleset), load_engine(ruleset)
+    know = knowledge(pure, ruleset)
+    fast_know = knowledge(fast, ruleset)
+    asked, reached = 0, set()
+    for seed in range(30):
+        chooser = random.Random(seed)
+        depth = 1 + seed % 3
+        fast_bot, pure_bot = (
+            PlannerBot(fast, ruleset, 0, depth),
+            PlannerBot(pure, ruleset, 0, depth),
+        )
+        state = fast.new_game(2 + seed % 3, seed)
+        for _ in range(chooser.randrange(150)):
+            if state.is_over():
+                break
+            moves = state.legal_moves()
+            state.play(moves[chooser.randrange(len(moves))])
+        while not state.is_over() and asked < 1500:
+            twin = pure.State.from_dict(state.to_dict())
+            view = twin.view()
+            reached.add("discard" if view.discarding else "final" if view.final_round else "play")
+            move = fast_bot.whole(
+                state, fast_know.weights, fast_know.card_worth, fast_bot.tunings, depth
+            )
+            assert move is not None  # decided in C, not handed back to Python
+            assert move == Plan(pure_bot, know, view).best(), (seed, state.moves())
+            asked += 1
+            moves = state.legal_moves()
+            state.play(moves[chooser.randrange(len(moves))] if chooser.random() < 0.3 else move)
+    assert asked == 1500
+    assert reached == {"discard", "final", "play"}
 
 
 @pytest.fixture

@@ -17,7 +17,9 @@ acquisition adds what the card does to the hand as an engine: how much more valu
 short cycle of plays from an empty caravan reaches (a beam search over the engine's outcome
 tables), over the turns the game has left.
 
-It reads only what players see: the decks' order never enters a plan.
+It reads only what players see: the decks' order never enters a plan. On a C engine the
+whole decision runs in C (``planner_choose`` in ``cbots.c.in``) with the same answer, unless a
+subclass changes how the planner decides (tunings alone keep it in C).
 """
 
 from __future__ import annotations
@@ -38,6 +40,16 @@ if TYPE_CHECKING:
 
 UNREACHED = 99.0
 """Turns of a point card the search does not reach and cannot estimate."""
+
+PLANNER_TUNINGS = (
+    *("GAMMA", "GAMMA_LATE", "LATE", "KEEP", "THREAT", "KAPPA", "TURNS_PER_CLAIM", "ACQUIRE"),
+    *("CYCLE", "BEAM", "ENDING", "OPENING", "BUILT", "FEED", "FEED_CAP", "FEED_SHARE"),
+    *("PATIENCE", "CLOSE"),
+)
+"""The tunings the decision in C reads, in its order (``cbots.c.in``, then `UNREACHED`)."""
+
+DECIDING = ("choose", "rate", "_pace", "_paced")
+"""The methods a subclass may change that keep the decision in Python."""
 
 PlanState = tuple[Node, tuple[int, ...], tuple[int, ...]]
 """A planning state: the caravan, the cards in hand, and the cards owned (hand and played)."""
@@ -86,9 +98,30 @@ class PlannerBot:
         self.depth = depth or self.DEPTH
         self.native: Any = getattr(engine, "planner_turns", None)
         """The search of `Plan.turns` in C, where `engine` is a C engine (else None)."""
+        self.whole: Any = getattr(engine, "planner_choose", None) if self._plain() else None
+        """The whole decision in C (`choose`, ``cbots.c.in``), where `engine` is a C engine
+        and the class changes no more than the tunings (else None)."""
+        self.tunings = (*(float(getattr(self, name)) for name in PLANNER_TUNINGS), UNREACHED)
+
+    def _plain(self) -> bool:
+        """Whether this class decides as `PlannerBot` does (a subclass may change tunings)."""
+        for kind in type(self).__mro__:
+            if kind is PlannerBot:
+                return True
+            if any(name in vars(kind) for name in DECIDING):
+                return False
+        return False  # pragma: no cover  (every planner is a PlannerBot)
 
     def choose(self, state: State) -> str:
+        """The move of the highest worth (`Plan.best`); in C on a C engine's state, with
+        the same answer (the Python plan where a discard is larger than the C tables)."""
         know = knowledge(self.engine, self.ruleset)
+        if self.whole is not None and type(state) is self.engine.State:
+            move: str | None = self.whole(
+                state, know.weights, know.card_worth, self.tunings, self.depth
+            )
+            if move is not None:
+                return move
         return Plan(self, know, state.view()).best()
 
     def rate(self, know: Knowledge, owned: tuple[int, ...]) -> tuple[float, float]:

@@ -200,7 +200,8 @@ def generate_c(ruleset: Ruleset) -> str:
         f" * Engine source (SHA-256 of {name}.py, embedded below): {sha}\n"
         f" * The C engine of the game, module {name}: the game's tables, then the rules code.\n"
         " */\n",
-        "#define PY_SSIZE_T_CLEAN\n#include <Python.h>\n#include <stdint.h>\n#include <string.h>\n",
+        "#define PY_SSIZE_T_CLEAN\n#include <Python.h>\n"
+        "#include <math.h>\n#include <stdint.h>\n#include <string.h>\n",
         f'#define MODULE_NAME "{name}"\n#define PYINIT PyInit_{name}\n'
         f'#define SOURCE_SHA256 "{sha}"\n',
         "/* The game. */\n"
@@ -230,6 +231,7 @@ def generate_c(ruleset: Ruleset) -> str:
         "   end thresholds per player count; points per cube left by rank. */\n"
         + _array("int32_t", "POINT_COST", [tuple(p.cost) for p in points])
         + _array("int32_t", "POINT_VALUE", [p.points for p in points])
+        + _array("int32_t", "POINT_COPIES", [p.copies for p in points])
         + _array("int32_t", "COIN_VALUE", [c.value for c in coins])
         + _array("int32_t", "COIN_PER_PLAYER", [c.per_player for c in coins])
         + _array("int32_t", "COIN_START", coin_start)
