@@ -1,4 +1,5 @@
-"""What the tests of `century serve` share: a server in a process of its own (as people start
+"""What the tests of `century serve` share: its application through Starlette's test client
+(`api`) and the requests its tests repeat, a server in a process of its own (as people start
 it), the system's Chromium for the browser tests, and the flags it runs with here."""
 
 from __future__ import annotations
@@ -10,11 +11,20 @@ import subprocess
 import sys
 import tempfile
 import time
+import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from helpers.paths import ROOT
+from helpers.rulesets import bundled_rulesets
+
+if TYPE_CHECKING:
+    from starlette.testclient import TestClient
+
+BASE = "http://127.0.0.1:8000"
+"""The address of the server under the test client: its Host, and its page's Origin."""
 
 CHROMIUM_FLAGS = [
     "--headless",
@@ -108,3 +118,46 @@ def wait_until(check, seconds: float = 60.0, step: float = 0.05) -> None:  # typ
         if time.monotonic() > end:
             raise AssertionError("gave up waiting")
         time.sleep(step)
+
+
+@contextmanager
+def api(*games: str, **options: Any) -> Iterator[TestClient]:
+    """Starlette's test client of `century serve`'s application (its lifespan running) for the
+    bundled `games` (default: spice-road) with `Config` `options` (the bots without a pause
+    unless given), at `BASE`; its requests come from the server's own page (Origin)."""
+    with warnings.catch_warnings():  # Starlette 1.x would rather have httpx2; httpx works
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+
+    from century.serve.app import Config, make_app
+
+    rulesets = bundled_rulesets()
+    chosen = {game: rulesets[game] for game in games or ("spice-road",)}
+    config = Config(games=chosen, port=8000, **{"bot_pause": 0.0, **options})
+    with TestClient(make_app(config), base_url=BASE) as client:
+        client.headers["Origin"] = BASE
+        yield client
+
+
+def post(client: TestClient, path: str, body: Any, token: str | None = None) -> Any:
+    """`body` as JSON to `path`, for the seats of `token` when given: the answer."""
+    return client.post(path, json=body, headers={"X-Seat-Token": token} if token else {})
+
+
+def snapshot(client: TestClient, table_id: str, token: str) -> dict[str, Any]:
+    """What the seats of `token` see of a table (the request must succeed)."""
+    answer = client.get(f"/api/tables/{table_id}", headers={"X-Seat-Token": token})
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+def settled(client: TestClient, table_id: str, token: str) -> dict[str, Any]:
+    """The table once the bots have moved (a person to move, or the game over)."""
+    found: dict[str, Any] = {}
+
+    def ready() -> bool:
+        found.update(snapshot(client, table_id, token))
+        return found["over"] or found["acting"] is not None
+
+    wait_until(ready)
+    return found

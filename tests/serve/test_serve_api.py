@@ -9,34 +9,24 @@ from __future__ import annotations
 import json
 import signal
 import urllib.request
-import warnings
 
 import pytest
 
-from helpers import bundled_rulesets, decisions, spice_road
-from helpers.serve import served, wait_until
+from helpers import decisions, spice_road
+from helpers.serve import api, served, settled, snapshot, wait_until
 
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 
-with warnings.catch_warnings():  # Starlette 1.x would rather have httpx2; httpx works
-    warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient
-
 from century.engine import load_engine
-from century.serve.app import MAX_BODY, Config, make_app
+from century.serve.app import MAX_BODY
 
-BASE = "http://127.0.0.1:8000"
 pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx` with `starlette.testclient`")
 
 
 @pytest.fixture
 def client():
-    rulesets = bundled_rulesets()
-    games = {"spice-road": rulesets["spice-road"], "golem": rulesets["golem"]}
-    config = Config(games=games, bot_pause=0.0, port=8000)
-    with TestClient(make_app(config), base_url=BASE) as made:
-        made.headers["Origin"] = BASE
+    with api("spice-road", "golem") as made:
         yield made
 
 
@@ -47,24 +37,6 @@ def table(client, seats=("human", "greedy"), seed=5, **extra):
     assert answer.status_code == 201, answer.text
     made = answer.json()
     return made["table"], made["links"]
-
-
-def snapshot(client, table_id, token):
-    answer = client.get(f"/api/tables/{table_id}", headers={"X-Seat-Token": token})
-    assert answer.status_code == 200, answer.text
-    return answer.json()
-
-
-def settled(client, table_id, token):
-    """The table once the bots have moved (a person to move, or the game over)."""
-    found = {}
-
-    def ready() -> bool:
-        found.update(snapshot(client, table_id, token))
-        return found["over"] or found["acting"] is not None
-
-    wait_until(ready)
-    return found
 
 
 @pytest.mark.slow
@@ -215,9 +187,7 @@ def test_a_record_continues_where_it_stopped(client):
 
 
 def test_network_seats_see_only_their_own_hands():
-    rulesets = bundled_rulesets()
-    config = Config(games={"spice-road": rulesets["spice-road"]}, port=8000, network=True)
-    with TestClient(make_app(config), base_url=BASE) as client:
+    with api(network=True) as client:
         answer = client.post(
             "/api/tables",
             json={"game": "spice-road", "seats": ["human", "human", "greedy"], "network": True},

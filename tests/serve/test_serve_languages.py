@@ -5,7 +5,6 @@ against the caravans the engine makes of them."""
 
 from __future__ import annotations
 
-import warnings
 from collections import Counter
 
 import pytest
@@ -15,23 +14,15 @@ from century.serve.words import words
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient
-
 from helpers import bundled_rulesets
+from helpers.serve import api
 
 pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx` with `starlette.testclient`")
 
 
 @pytest.fixture
 def client():
-    from century.serve.app import Config, make_app
-
-    rulesets = bundled_rulesets()
-    config = Config(games={"spice-road": rulesets["spice-road"]}, port=8000, language="en")
-    with TestClient(make_app(config), base_url="http://127.0.0.1:8000") as made:
-        made.headers["Origin"] = "http://127.0.0.1:8000"
+    with api(language="en") as made:
         yield made
 
 
@@ -162,13 +153,7 @@ def test_the_move_log_is_told_again_in_the_language_switched_to(client):
     assert german[0].startswith("Platz 1 (Mensch) ruht sich aus"), german
     assert german[1].startswith("Platz 2 (Mensch) spielt "), german
     # the same lines as a table shown in German from the start writes as the moves are made
-    from century.serve.app import Config, make_app
-
-    config = Config(
-        games={"spice-road": bundled_rulesets()["spice-road"]}, port=8000, language="de"
-    )
-    with TestClient(make_app(config), base_url="http://127.0.0.1:8000") as other:
-        other.headers["Origin"] = "http://127.0.0.1:8000"
+    with api(language="de") as other:
         there, held = _table(other)
         other.post(f"{there}/move", json={"move": "rest", "version": 0}, headers=held)
         other.post(f"{there}/move", json={"move": way, "version": 1}, headers=held)

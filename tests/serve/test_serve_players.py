@@ -4,43 +4,15 @@ category with the tie-break, and the rematch (the same seats, a new seed, turned
 
 from __future__ import annotations
 
-import warnings
-
 import pytest
 
 from helpers import bundled_rulesets
+from helpers.serve import api, post, snapshot
 
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 
-with warnings.catch_warnings():  # Starlette 1.x would rather have httpx2; httpx works
-    warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient
-
-from century.serve.app import Config, make_app
-
-BASE = "http://127.0.0.1:8000"
 pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx` with `starlette.testclient`")
-
-
-def client_for(network: bool) -> TestClient:
-    rulesets = bundled_rulesets()
-    config = Config(
-        games={"spice-road": rulesets["spice-road"]}, bot_pause=0.0, port=8000, network=network
-    )
-    made = TestClient(make_app(config), base_url=BASE)
-    made.headers["Origin"] = BASE
-    return made
-
-
-def post(client, path, body, token=None):
-    return client.post(path, json=body, headers={"X-Seat-Token": token} if token else {})
-
-
-def seen(client, table_id, token):
-    answer = client.get(f"/api/tables/{table_id}", headers={"X-Seat-Token": token})
-    assert answer.status_code == 200, answer.text
-    return answer.json()
 
 
 def finish(client, table_id, token, seed):
@@ -67,18 +39,18 @@ def finish(client, table_id, token, seed):
 
 
 def test_names_from_the_form_go_into_labels_and_the_log():
-    with client_for(False) as client:
+    with api() as client:
         made = post(
             client,
             "/api/tables",
             {"game": "spice-road", "seats": ["human", "greedy"], "names": ["  Ann  ", "Bo"]},
         ).json()
         table_id, token = made["table"], made["links"][0]["token"]
-        now = seen(client, table_id, token)
+        now = snapshot(client, table_id, token)
         assert now["names"] == ["Ann", ""]  # a bot's seat takes no name
         assert now["seats"][0]["label"] == "Ann (seat 1)"
         post(client, f"/api/tables/{table_id}/move", {"move": "rest"}, token)
-        assert seen(client, table_id, token)["log"][0]["text"].startswith("Ann (seat 1) rests")
+        assert snapshot(client, table_id, token)["log"][0]["text"].startswith("Ann (seat 1) rests")
         for bad in ("", "x" * 25, 7, "a\x00b"):
             answer = post(client, f"/api/tables/{table_id}/name", {"name": bad}, token)
             assert answer.status_code == 400, bad
@@ -89,7 +61,7 @@ def test_names_from_the_form_go_into_labels_and_the_log():
 
 
 def test_the_lobby_lists_free_seats_until_taken_and_watch_links():
-    with client_for(True) as client:
+    with api(network=True) as client:
         made = post(
             client, "/api/tables", {"game": "spice-road", "seats": ["human"] * 3, "network": True}
         ).json()
@@ -111,12 +83,12 @@ def test_the_lobby_lists_free_seats_until_taken_and_watch_links():
         assert other.status_code == 400
         watch = post(client, f"/api/tables/{table_id}/name", {"name": "Eve"}, by_seats[()])
         assert watch.status_code == 403
-        assert seen(client, table_id, by_seats[()])["names"] == ["Ann", "", ""]
+        assert snapshot(client, table_id, by_seats[()])["names"] == ["Ann", "", ""]
 
 
 @pytest.mark.slow
 def test_the_end_by_category_and_a_rematch_turned_by_one_seat():
-    with client_for(False) as client:
+    with api() as client:
         made = post(
             client,
             "/api/tables",
@@ -131,7 +103,7 @@ def test_the_end_by_category_and_a_rematch_turned_by_one_seat():
         refused = post(client, f"/api/tables/{table_id}/rematch", {}, token)
         assert refused.status_code == 409 and "over" in refused.json()["error"]
         state = finish(client, table_id, token, 8)
-        end = seen(client, table_id, token)
+        end = snapshot(client, table_id, token)
         assert end["scores"] == state.scores()
         for seat, part in enumerate(end["breakdown"]):
             total = (
@@ -148,12 +120,12 @@ def test_the_end_by_category_and_a_rematch_turned_by_one_seat():
         answer = post(client, f"/api/tables/{table_id}/rematch", {"rotate": True}, token)
         assert answer.status_code == 201, answer.text
         again = answer.json()
-        fresh = seen(client, again["table"], again["token"])
+        fresh = snapshot(client, again["table"], again["token"])
         assert fresh["names"] == ["Bo", "Cy", "Ann"]
         assert fresh["seats"][0]["label"] == "Bo (seat 1)"
         assert fresh["log_size"] == 0 and not fresh["over"]
         # the finished table points every page at it; asking again gives the same rematch
-        assert seen(client, table_id, token)["rematch"] == again
+        assert snapshot(client, table_id, token)["rematch"] == again
         assert post(client, f"/api/tables/{table_id}/rematch", {}, token).json() == again
 
 
@@ -183,7 +155,7 @@ def test_a_tie_says_how_it_was_broken():
 def test_a_deal_starts_the_table_from_a_chosen_position_and_replays(tmp_path, run):
     import json
 
-    with client_for(False) as client:
+    with api() as client:
         made = post(
             client,
             "/api/tables",
@@ -195,7 +167,7 @@ def test_a_deal_starts_the_table_from_a_chosen_position_and_replays(tmp_path, ru
             },
         ).json()
         table_id, token = made["table"], made["links"][0]["token"]
-        now = seen(client, table_id, token)
+        now = snapshot(client, table_id, token)
         assert "up3" in now["seats"][0]["hand"] and now["merchant_row"][1]["id"] == "+rr"
         assert "play up3" in {m["key"] for m in now["moves"]}
         post(client, f"/api/tables/{table_id}/move", {"move": "play up3 yyy"}, token)

@@ -6,80 +6,42 @@ database is refused, named, and left byte for byte as it was."""
 from __future__ import annotations
 
 import sqlite3
-import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from helpers import bundled_rulesets
-from helpers.serve import wait_until
+from helpers.serve import api, post, settled, snapshot
 
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 
-with warnings.catch_warnings():  # Starlette 1.x would rather have httpx2; httpx works
-    warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient
-
-from century.serve.app import Config, make_app
 from century.serve.store import Store, StoreError
 
-BASE = "http://127.0.0.1:8000"
+if TYPE_CHECKING:
+    from starlette.testclient import TestClient
+
 pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx` with `starlette.testclient`")
 
 
-class Server:
-    """A server on the database `path`, started and stopped as a context: each start is a new
-    application and a new connection to the file, as a restarted `century serve` is."""
-
-    def __init__(self, path: Path, network: bool = False) -> None:
-        self.path, self.network = path, network
-
-    def __enter__(self) -> TestClient:
-        rulesets = bundled_rulesets()
-        self.store = Store(self.path)
-        config = Config(
-            games={"spice-road": rulesets["spice-road"]},
-            bot_pause=0.0,
-            port=8000,
-            network=self.network,
-            store=self.store,
-        )
-        self.client = TestClient(make_app(config), base_url=BASE)
-        self.client.__enter__()
-        self.client.headers["Origin"] = BASE
-        return self.client
-
-    def __exit__(self, *exc: object) -> None:
-        self.client.__exit__(*exc)
-        self.store.close()
-
-
-def post(client, path, body, token=None):
-    headers = {"X-Seat-Token": token} if token else {}
-    return client.post(path, json=body, headers=headers)
-
-
-def seen(client, table_id, token):
-    answer = client.get(f"/api/tables/{table_id}", headers={"X-Seat-Token": token})
-    assert answer.status_code == 200, answer.text
-    return answer.json()
-
-
-def settled(client, table_id, token):
-    found = {}
-
-    def ready() -> bool:
-        found.update(seen(client, table_id, token))
-        return found["over"] or found["acting"] is not None
-
-    wait_until(ready)
-    return found
+@contextmanager
+def restarted(path: Path) -> Iterator[TestClient]:
+    """A server on the database `path`: each start is a new application and a new connection
+    to the file, as a restarted `century serve` is."""
+    store = Store(path)
+    try:
+        with api(store=store) as client:
+            yield client
+    finally:
+        store.close()
 
 
 def test_a_restarted_server_goes_on_with_every_table(tmp_path):
     db = tmp_path / "tables.sqlite3"
-    with Server(db) as client:
+    with restarted(db) as client:
         made = post(
             client, "/api/tables", {"game": "spice-road", "seats": ["human", "greedy"], "seed": 4}
         )
@@ -96,11 +58,11 @@ def test_a_restarted_server_goes_on_with_every_table(tmp_path):
             )
         before = settled(client, solo, token)
         post(client, f"/api/tables/{hot_id}/move", {"move": "rest"}, hot_token)
-        hot_before = seen(client, hot_id, hot_token)
-    with Server(db) as client:
-        after = seen(client, solo, token)
+        hot_before = snapshot(client, hot_id, hot_token)
+    with restarted(db) as client:
+        after = snapshot(client, solo, token)
         assert after == before  # the same version, log, seats, hands, rows and moves
-        assert seen(client, hot_id, hot_token) == hot_before
+        assert snapshot(client, hot_id, hot_token) == hot_before
         assert post(client, f"/api/tables/{solo}/move", {"move": "rest"}, "nope").status_code == 403
         # the game goes on: a stale version is refused, the right one taken, the bot answers
         stale = post(client, f"/api/tables/{solo}/move", {"move": "rest", "version": 0}, token)
@@ -114,8 +76,8 @@ def test_a_restarted_server_goes_on_with_every_table(tmp_path):
         assert set(listed) == {solo, hot_id}
         assert listed[solo]["links"] == [{"seats": [0], "token": token}]
         assert listed[hot_id]["seats"] == ["human", "human"] and not listed[hot_id]["over"]
-    with Server(db) as client:  # what the bot answered after the restart was kept too
-        assert seen(client, solo, token)["log_size"] == after["log_size"] + 2
+    with restarted(db) as client:  # what the bot answered after the restart was kept too
+        assert snapshot(client, solo, token)["log_size"] == after["log_size"] + 2
 
 
 def test_undo_and_a_finished_game_are_kept_with_its_record(tmp_path):
@@ -125,7 +87,7 @@ def test_undo_and_a_finished_game_are_kept_with_its_record(tmp_path):
     db = tmp_path / "tables.sqlite3"
     ruleset = bundled_rulesets()["spice-road"]
     engine = load_engine(ruleset)
-    with Server(db) as client:
+    with restarted(db) as client:
         made = post(
             client, "/api/tables", {"game": "spice-road", "seats": ["human", "human"], "seed": 2}
         )
@@ -133,10 +95,10 @@ def test_undo_and_a_finished_game_are_kept_with_its_record(tmp_path):
         post(client, f"/api/tables/{table_id}/move", {"move": "rest"}, token)
         post(client, f"/api/tables/{table_id}/move", {"move": "rest"}, token)
         assert post(client, f"/api/tables/{table_id}/undo", {}, token).status_code == 200
-        undone = seen(client, table_id, token)
+        undone = snapshot(client, table_id, token)
         assert undone["log_size"] == 1
-    with Server(db) as client:
-        assert seen(client, table_id, token) == undone
+    with restarted(db) as client:
+        assert snapshot(client, table_id, token) == undone
         state, bot = engine.new_game(2, 2), GreedyBot(engine, ruleset, 1)
         state.play("rest")
         for _ in range(400):  # both seats played by the page's client to the end
@@ -147,7 +109,7 @@ def test_undo_and_a_finished_game_are_kept_with_its_record(tmp_path):
             answer = post(client, f"/api/tables/{table_id}/move", {"move": move}, token)
             assert answer.status_code == 200, answer.text
         assert state.is_over()
-    with Server(db) as client:
+    with restarted(db) as client:
         (listed,) = client.get("/api/tables").json()["tables"]
         assert listed["over"] and listed["result"]["scores"] == state.scores()
         assert listed["moves"] == len(state.moves())
@@ -157,7 +119,7 @@ def test_undo_and_a_finished_game_are_kept_with_its_record(tmp_path):
 
 def test_each_move_is_one_transaction_written_before_the_answer(tmp_path):
     db = tmp_path / "tables.sqlite3"
-    with Server(db) as client:
+    with restarted(db) as client:
         made = post(
             client, "/api/tables", {"game": "spice-road", "seats": ["human", "human"], "seed": 3}
         )

@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
-import warnings
 from html.parser import HTMLParser
 from importlib.resources import files
 
@@ -20,11 +19,8 @@ from century.serve.words import PLURAL, SLOT, counted, languages, plurals, words
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient
-
 from helpers import bundled_rulesets
+from helpers.serve import api
 
 STATIC = files("century.serve").joinpath("static")
 pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx` with `starlette.testclient`")
@@ -158,12 +154,7 @@ def test_every_key_the_script_asks_for_is_in_the_words():
 
 @pytest.fixture
 def client():
-    from century.serve.app import Config, make_app
-
-    rulesets = bundled_rulesets()
-    config = Config(games={"spice-road": rulesets["spice-road"]}, port=8000, language="de")
-    with TestClient(make_app(config), base_url="http://127.0.0.1:8000") as made:
-        made.headers["Origin"] = "http://127.0.0.1:8000"
+    with api(language="de") as made:
         yield made
 
 
