@@ -304,14 +304,28 @@ STRONGEST_FIRST = ("expert", "planner", "search", "greedy", "random")
 """The bots from the strongest down, as the bot ladder measures them (see the docs: the bots)."""
 
 
+class SpecError(ValueError):
+    """A bot spec refused, for `reason`: ``unknown`` (no such bot; `choices`, the bots) or
+    ``option`` (a ``:N`` the bot does not take; `choices`, the bots that take one)."""
+
+    def __init__(self, message: str, reason: str, spec: str, choices: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.spec = spec
+        self.choices = choices
+
+
 def check_spec(spec: str) -> None:
-    """Raise ValueError unless `spec` names a bot, with ``:N`` only where the bot takes it."""
+    """Raise `SpecError` (a ValueError) unless `spec` names a bot, with ``:N`` only where the
+    bot takes it."""
     name, colon, arg = spec.partition(":")
     if name not in BOTS:
-        raise ValueError(f"unknown bot {spec!r} (known: {', '.join(BOTS)})")
+        known = ", ".join(BOTS)
+        raise SpecError(f"unknown bot {spec!r} (known: {known})", "unknown", spec, known)
     if colon and (not BOTS[name].option or not arg.isdigit() or not 1 <= int(arg) <= 9):
         takes = ", ".join(f"{n}:N" for n, kind in BOTS.items() if kind.option)
-        raise ValueError(f"bad bot option in {spec!r}: N is 1..9, taken by {takes}")
+        message = f"bad bot option in {spec!r}: N is 1..9, taken by {takes}"
+        raise SpecError(message, "option", spec, takes)
 
 
 def make_bot(spec: str, engine: Engine, ruleset: Ruleset, seed: int) -> Bot:
