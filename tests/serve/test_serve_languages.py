@@ -202,13 +202,112 @@ def _malformed(client, path, headers):
     return [(key, slots, answer.status_code, answer.json()["error"]) for key, slots, answer in sent]
 
 
-@pytest.mark.parametrize("lang", ["en", "de", "fr"])
-def test_a_malformed_request_is_refused_in_the_readers_language(client, lang):
+def _told(client, refusals, lang):
+    """Check that each refusal `refusals` sends is a 4xx in `lang`'s words with its slots
+    filled, and without a language asked in English's, to the letter."""
     path, headers = _table(client)
     texts = words(lang)
-    refused = _malformed(client, path, {**headers, "X-Lang": lang})
+    refused = refusals(client, path, {**headers, "X-Lang": lang})
     said = [(key, error) for key, _, _, error in refused]
     assert said == [(key, texts[f"error.{key}"].format(**slots)) for key, slots, _, _ in refused]
     assert all(400 <= status < 500 for _, _, status, _ in refused), refused
-    english = [error for *_, error in _malformed(client, path, headers)]  # no language asked
+    english = [error for *_, error in refusals(client, path, headers)]  # no language asked
     assert english == [words("en")[f"error.{key}"].format(**slots) for key, slots, *_ in refused]
+    if lang != "en":  # told in the language, not English under another key
+        same = [told for told, error in zip(said, english, strict=True) if told[1] == error]
+        assert same == []
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "fr"])
+def test_a_malformed_request_is_refused_in_the_readers_language(client, lang):
+    _told(client, _malformed, lang)
+
+
+def _refused_values(client, path, headers):
+    """Each refusal of a value or of the asker, sent: the key of its refusal's words, the
+    slots, and the answer."""
+    from century.bots.registry import BOTS
+    from century.engine import load_engine
+    from century.serve.deal import MAX_DEALS
+    from century.serve.tables import MAX_WATCHERS
+    from century.serve.words import languages
+
+    ruleset = bundled_rulesets()["spice-road"]
+    engine = load_engine(ruleset)
+    card = engine.CARDS[0].id
+    row = len(engine.new_game(2, 0).to_dict(moves=False)["merchant_row"])
+    takes = ", ".join(f"{name}:N" for name, kind in BOTS.items() if kind.option)
+    record = client.get(f"{path}/record", headers=headers).json()
+    evil = {**headers, "Origin": "http://evil.example"}
+    new = "/api/tables"
+    game = {"game": "spice-road", "seats": ["human", "human"]}
+
+    def made(**body):
+        return client.post(new, json={**game, **body}, headers=headers)
+
+    def dealt(text):
+        return made(deal=text)
+
+    most = ",".join([f"hand.1={card}"] * (MAX_DEALS + 1))
+    sent = [
+        ("unknown_game", {"game": "'chess'", "known": "spice-road"}, made(game="chess")),
+        ("players", {"game": "spice-road", "least": ruleset.players_min,
+                     "most": ruleset.players_max}, made(seats=["human"] * 9)),
+        ("one_person", {}, made(seats=["greedy", "greedy"])),
+        ("bot_unknown", {"spec": "'wizard'", "choices": ", ".join(BOTS)},
+         made(seats=["human", "wizard"])),
+        ("bot_option", {"spec": "'planner:77'", "choices": takes},
+         made(seats=["human", "planner:77"])),
+        ("network_host", {}, made(network=True)),
+        ("record_replay", {"reason": "a record is a JSON object"}, made(record="rest")),
+        ("record_players", {"played": 2, "n": 3}, made(record=record, seats=["human"] * 3)),
+        ("deal_form", {}, dealt(",")),
+        ("deal_most", {"most": MAX_DEALS}, dealt(most)),
+        ("deal_part", {"part": "'hand1=up'"}, dealt("hand1=up")),
+        ("deal_which", {"part": "'hand.1='"}, dealt("hand.1=")),
+        ("deal_card", {"part": "'hand.1=nothing'", "card": "'nothing'"}, dealt("hand.1=nothing")),
+        ("deal_seat", {"part": repr(f"hand.3={card}"), "n": 2}, dealt(f"hand.3={card}")),
+        ("deal_slot", {"part": repr(f"row.99={card}"), "n": row}, dealt(f"row.99={card}")),
+        ("no_language", {"lang": "'xx'", "known": ", ".join(languages())},
+         client.get("/api/words?lang=xx", headers=headers)),
+        ("host", {}, client.get(path, headers={**headers, "Host": "evil.example"})),
+        ("origin", {}, client.post(f"{path}/move", json={"move": "rest"}, headers=evil)),
+        ("live_origin", {}, client.get(f"{path}/events", headers=evil)),
+        ("no_file", {}, client.get("/static/nothing.js", headers=headers)),
+        ("no_image", {}, client.get("/api/games/spice-road/images/no.png", headers=headers)),
+        ("watchers", {"most": MAX_WATCHERS}, _crowded(client, path, headers)),
+    ]  # fmt: skip
+    return [(key, slots, answer.status_code, answer.json()["error"]) for key, slots, answer in sent]
+
+
+def _crowded(client, path, headers):
+    """The answer to one live connection more than the table at `path` takes (as many as
+    it takes counted open meanwhile)."""
+    from century.serve.tables import MAX_WATCHERS
+
+    table = client.app.state.server.tables.get(path.rsplit("/", 1)[1])
+    table.watchers = MAX_WATCHERS
+    try:
+        return client.get(f"{path}/events", headers=headers)
+    finally:
+        table.watchers = 0
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "fr"])
+def test_a_refused_value_is_told_in_the_readers_language(client, lang):
+    _told(client, _refused_values, lang)
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "fr"])
+def test_a_network_tables_record_is_refused_in_the_readers_language(lang):
+    with api(network=True) as client:
+        body = {"game": "spice-road", "seats": ["human", "human"], "network": True}
+        made = client.post("/api/tables", json=body).json()
+        token = made["links"][0]["token"]
+        path = f"/api/tables/{made['table']}/record"
+        refused = client.get(path, headers={"X-Seat-Token": token, "X-Lang": lang})
+        assert refused.status_code == 403
+        assert refused.json()["error"] == words(lang)["error.record_closed"]
+        english = client.get(path, headers={"X-Seat-Token": token}).json()["error"]
+        assert english == words("en")["error.record_closed"]
+        assert english.startswith("a table on the network gives its record once the game is over")

@@ -5,11 +5,13 @@ cards' names) on request."""
 
 from __future__ import annotations
 
+import ast
 import re
 import shutil
 import subprocess
 from html.parser import HTMLParser
 from importlib.resources import files
+from pathlib import Path
 
 import pytest
 from babel import Locale
@@ -60,6 +62,45 @@ def gaps(english: dict[str, str], other: dict[str, str]) -> list[str]:
 @pytest.mark.parametrize("lang", [lang for lang in languages() if lang != "en"])
 def test_every_language_has_every_key_with_the_same_slots(lang):
     assert gaps(words("en"), words(lang)) == []
+
+
+REFUSALS = {"TableError": 2, "DealError": 1}
+"""The server's refusals that carry words: the argument that names them (``error.KEY``)."""
+
+
+def named_refusals() -> dict[str, set[str]]:
+    """The refusals' words the server's code names, by key (``error.KEY``): the slots it
+    fills. A bot spec's refusal is named by the registry's reason (``bot_REASON``)."""
+    import century.bots.registry
+    import century.serve
+
+    found: dict[str, set[str]] = {}
+    sources = sorted(Path(century.serve.__file__).parent.glob("*.py"))
+    for source in [*sources, Path(century.bots.registry.__file__)]:
+        for call in ast.walk(ast.parse(source.read_text("utf-8"))):
+            if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Name):
+                continue
+            slots = {keyword.arg for keyword in call.keywords if keyword.arg}
+            at = REFUSALS.get(call.func.id)
+            if at is not None and len(call.args) > at:
+                named = call.args[at]
+                if isinstance(named, ast.Constant) and isinstance(named.value, str):
+                    found[f"error.{named.value}"] = slots
+            elif call.func.id == "SpecError":
+                reason = call.args[1]
+                assert isinstance(reason, ast.Constant), ast.unparse(call)
+                found[f"error.bot_{reason.value}"] = {"spec", "choices"}
+    return found
+
+
+def test_every_refusal_the_server_names_has_english_words_with_its_slots():
+    english = words("en")
+    named = named_refusals()
+    assert {"error.one_person", "error.deal_card", "error.bot_unknown", "error.host"} <= set(named)
+    missing = sorted(key for key in named if key not in english)
+    assert missing == []
+    slots = {key: set(SLOT.findall(english[key])) for key in named}
+    assert {key: found for key, found in named.items() if slots[key] != found} == {}
 
 
 def test_a_missing_key_or_slot_is_found():

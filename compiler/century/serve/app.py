@@ -216,10 +216,11 @@ class Server:
 
 
 def _reader_lang(request: Request) -> str:
-    """The language the asker reads (``?lang=``, else the page's ``X-Lang`` header) when the
-    page speaks it, else empty (the table's language; English for a refusal)."""
-    asked = request.query_params.get("lang", "") or request.headers.get("x-lang", "")
-    return asked if asked in languages() else ""
+    """The language the asker reads: ``?lang=``, else the page's ``X-Lang`` header, the first
+    of them the page speaks (a language refused is told in the header's); else empty (the
+    table's language; English for a refusal)."""
+    asked = (request.query_params.get("lang", ""), request.headers.get("x-lang", ""))
+    return next((lang for lang in asked if lang in languages()), "")
 
 
 def _error(status: int, message: str) -> JSONResponse:
@@ -293,11 +294,12 @@ def guarded(
 
     async def route(request: Request) -> Response:
         server: Server = request.app.state.server
-        if not _host_ok(request, server.config):
-            return _error(421, "this server answers only to its own address")
-        if request.method != "GET" and not _same_origin(request):
-            return _error(403, "requests that change a table come from this server's page")
         try:
+            if not _host_ok(request, server.config):
+                raise TableError(421, "this server answers only to its own address", "host")
+            if request.method != "GET" and not _same_origin(request):
+                said = "requests that change a table come from this server's page"
+                raise TableError(403, said, "origin")
             return await handler(request, server)
         except TableError as err:
             return _error(err.status, err.said(_reader_lang(request)))
@@ -322,7 +324,7 @@ async def page(request: Request, server: Server) -> Response:
 async def static(request: Request, server: Server) -> Response:
     name = request.path_params["name"]
     if name not in STATIC:
-        raise TableError(404, "no such file")
+        raise TableError(404, "no such file", "no_file")
     return Response(_file(name), media_type=STATIC[name], headers=HEADERS)
 
 
@@ -372,7 +374,9 @@ def _title(ruleset: Ruleset, lang: str) -> str:
 def _ruleset(server: Server, game: Any) -> Ruleset:
     if not isinstance(game, str) or game not in server.config.games:
         known = ", ".join(server.config.games)
-        raise TableError(400, f"unknown game {str(game)[:40]!r} (known: {known})")
+        named = repr(str(game)[:40])
+        said = f"unknown game {named} (known: {known})"
+        raise TableError(400, said, "unknown_game", game=named, known=known)
     return server.config.games[game]
 
 
@@ -397,7 +401,8 @@ async def create(request: Request, server: Server) -> Response:
     if not isinstance(network, bool):
         raise TableError(400, "network: true or false", "network")
     if network and not server.config.network:
-        raise TableError(400, "seats on other devices need a server started with --host")
+        said = "seats on other devices need a server started with --host"
+        raise TableError(400, said, "network_host")
     seats = body.get("seats")
     if seats is None and isinstance(record, dict) and isinstance(record.get("seats"), list):
         seats = record["seats"]
@@ -541,6 +546,7 @@ async def record(request: Request, server: Server) -> Response:
             403,
             "a table on the network gives its record once the game is over: it holds what "
             "no seat may see before (the seed, the decks' order, every hand)",
+            "record_closed",
         )
     data = json.dumps(table.record(), indent=2, ensure_ascii=False) + "\n"
     name = f"{table.ruleset.id}-{table.seed}.json"
@@ -553,12 +559,13 @@ async def events(request: Request, server: Server) -> Response:
     """The live channel: server-sent events, one ``table`` event with the seat's snapshot
     at once and after every change, a comment every `HEARTBEAT` seconds."""
     if not _same_origin(request):
-        raise TableError(403, "the live channel is for this server's page")
+        raise TableError(403, "the live channel is for this server's page", "live_origin")
     table = server.tables.get(request.path_params["table"])
     seats = table.seats_of(_token(request))
     lang = _reader_lang(request)
     if table.watchers >= MAX_WATCHERS:
-        raise TableError(429, f"a table takes at most {MAX_WATCHERS} live connections")
+        said = f"a table takes at most {MAX_WATCHERS} live connections"
+        raise TableError(429, said, "watchers", most=MAX_WATCHERS)
 
     async def stream() -> AsyncIterator[str]:
         sent, quiet = -1, 0.0
@@ -605,7 +612,7 @@ async def card_image(request: Request, server: Server) -> Response:
     )
     data = cards.images.get(request.path_params["name"])
     if data is None:
-        raise TableError(404, "no such card image")
+        raise TableError(404, "no such card image", "no_image")
     headers = {**HEADERS, "Cache-Control": "private, max-age=3600"}
     return Response(data, media_type="image/png", headers=headers)
 
@@ -635,7 +642,9 @@ def _asked_lang(request: Request) -> str:
     `TableError` (400); empty when none is asked for."""
     asked = request.query_params.get("lang", "")
     if asked and asked not in languages():
-        raise TableError(400, f"no such language: {asked[:20]!r} (known: {', '.join(languages())})")
+        named, known = repr(asked[:20]), ", ".join(languages())
+        said = f"no such language: {named} (known: {known})"
+        raise TableError(400, said, "no_language", lang=named, known=known)
     return asked
 
 

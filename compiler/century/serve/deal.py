@@ -20,24 +20,34 @@ MAX_DEALS = 20
 
 
 class DealError(ValueError):
-    """A deal that cannot be made, saying which part and why."""
+    """A deal that cannot be made, saying which part and why: in English, and as the page's
+    words (``error.KEY`` with `slots`) that say it in another language."""
+
+    def __init__(self, message: str, key: str, **slots: Any) -> None:
+        super().__init__(message)
+        self.key = key
+        self.slots = slots
 
 
 def parse(text: str) -> list[tuple[str, int, str]]:
     """``hand.1=up2,row.3=+yy`` as ``[("hand", 1, "up2"), ("row", 3, "+yy")]``."""
     parts = [part.strip() for part in text.split(",") if part.strip()]
     if not parts:
-        raise DealError("a deal is PLACE.N=CARD, separated by commas (hand.1=up2,row.3=+yy)")
+        raise DealError(
+            "a deal is PLACE.N=CARD, separated by commas (hand.1=up2,row.3=+yy)", "deal_form"
+        )
     if len(parts) > MAX_DEALS:
-        raise DealError(f"a deal places at most {MAX_DEALS} cards")
+        raise DealError(f"a deal places at most {MAX_DEALS} cards", "deal_most", most=MAX_DEALS)
     found = []
     for part in parts:
         where, equals, card = part.partition("=")
         place, dot, number = where.strip().partition(".")
         if not equals or not dot or place not in ("hand", "row") or not number.isdigit():
-            raise DealError(f"{part[:40]!r}: write hand.N=CARD or row.N=CARD")
+            said = repr(part[:40])
+            raise DealError(f"{said}: write hand.N=CARD or row.N=CARD", "deal_part", part=said)
         if not card.strip():
-            raise DealError(f"{part[:40]!r}: which card?")
+            said = repr(part[:40])
+            raise DealError(f"{said}: which card?", "deal_which", part=said)
         found.append((place, int(number), card.strip()))
     return found
 
@@ -50,22 +60,28 @@ def deal(engine: Engine, state: State, deals: list[tuple[str, int, str]]) -> Sta
     deck: list[str] = data["merchant_deck"]
     players = data["players"]
     for place, number, card in deals:
-        said = f"{place}.{number}={card}"
+        said = repr(f"{place}.{number}={card}"[:60])
         if card not in known:
-            raise DealError(f"{said[:60]!r}: no merchant card {card[:30]!r} in this game")
+            named = repr(card[:30])
+            message = f"{said}: no merchant card {named} in this game"
+            raise DealError(message, "deal_card", part=said, card=named)
         if card in deck:
             deck.remove(card)
         if place == "hand":
             if not 1 <= number <= players:
-                raise DealError(f"{said[:60]!r}: seats are 1 to {players}")
+                message = f"{said}: seats are 1 to {players}"
+                raise DealError(message, "deal_seat", part=said, n=players)
             data["seats"][number - 1]["hand"].append(card)
         else:
             row = data["merchant_row"]
             if not 1 <= number <= len(row):
-                raise DealError(f"{said[:60]!r}: the merchant row has slots 1 to {len(row)}")
+                message = f"{said}: the merchant row has slots 1 to {len(row)}"
+                raise DealError(message, "deal_slot", part=said, n=len(row))
             deck.append(row[number - 1]["card"])
             row[number - 1] = {"card": card, "cubes": row[number - 1]["cubes"]}
     try:
         return type(state).from_dict(data)
     except ValueError as err:
-        raise DealError(f"that position cannot be: {str(err)[:200]}") from None
+        reason = str(err)[:200]
+        message = f"that position cannot be: {reason}"
+        raise DealError(message, "deal_position", reason=reason) from None

@@ -714,24 +714,25 @@ class Setup:
 def check_seats(ruleset: Ruleset, seats: Any) -> tuple[str, ...]:
     """The seats of a new table, checked: the game's player counts, a person or a known bot
     each, at least one person."""
-    from century.bots.registry import check_spec
+    from century.bots.registry import SpecError, check_spec
 
     if not isinstance(seats, list | tuple) or not all(isinstance(s, str) for s in seats):
         raise TableError(
             400, "seats: a list with one entry per seat, 'human' or a bot", "seats_list"
         )
     if not ruleset.players_min <= len(seats) <= ruleset.players_max:
-        raise TableError(
-            400, f"{ruleset.id} is for {ruleset.players_min} to {ruleset.players_max} players"
-        )
+        least, most = ruleset.players_min, ruleset.players_max
+        said = f"{ruleset.id} is for {least} to {most} players"
+        raise TableError(400, said, "players", game=ruleset.id, least=least, most=most)
     for spec in seats:
         if spec != HUMAN:
             try:
                 check_spec(spec)
-            except ValueError as err:
-                raise TableError(400, str(err)) from None
+            except SpecError as err:
+                slots = {"spec": repr(err.spec), "choices": err.choices}
+                raise TableError(400, str(err), f"bot_{err.reason}", **slots) from None
     if HUMAN not in seats:
-        raise TableError(400, "a table needs at least one person")
+        raise TableError(400, "a table needs at least one person", "one_person")
     return tuple(seats)
 
 
@@ -750,19 +751,22 @@ def new_table(ruleset: Ruleset, engine: Engine, setup: Setup, lang: str) -> Tabl
         try:
             played, seed, start = _continue(engine, setup.record)
         except (ValueError, TypeError) as err:
-            raise TableError(400, f"the record does not replay: {str(err)[:200]}") from None
+            reason = str(err)[:200]
+            said = f"the record does not replay: {reason}"
+            raise TableError(400, said, "record_replay", reason=reason) from None
         if wanted is None:  # you in the first seat, the greedy bot in the others
             wanted = [HUMAN] + ["greedy"] * (played.players - 1)
     seats = check_seats(ruleset, wanted)
     if setup.record is not None:
         if played.players != len(seats):
-            raise TableError(400, f"the record is for {played.players} players, not {len(seats)}")
+            said = f"the record is for {played.players} players, not {len(seats)}"
+            raise TableError(400, said, "record_players", played=played.players, n=len(seats))
         moves = played.moves()
     elif setup.deal:
         try:
             start = deal(engine, engine.new_game(len(seats), seed), parse(setup.deal))
         except DealError as err:
-            raise TableError(400, f"deal: {err}") from None
+            raise TableError(400, f"deal: {err}", err.key, **err.slots) from None
     bots = {
         seat: make_bot(spec, engine, ruleset, derive_seed(seed, "serve", seat))
         for seat, spec in enumerate(seats)
