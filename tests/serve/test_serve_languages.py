@@ -235,6 +235,8 @@ def _refused_values(client, path, headers):
     ruleset = bundled_rulesets()["spice-road"]
     engine = load_engine(ruleset)
     card = engine.CARDS[0].id
+    deck = ruleset.merchant_deck  # the example: the deck's first two cards, by the rule
+    example = f"hand.1={deck[0].id},row.3={deck[1].id}"
     row = len(engine.new_game(2, 0).to_dict(moves=False)["merchant_row"])
     takes = ", ".join(f"{name}:N" for name, kind in BOTS.items() if kind.option)
     record = client.get(f"{path}/record", headers=headers).json()
@@ -261,7 +263,7 @@ def _refused_values(client, path, headers):
         ("network_host", {}, made(network=True)),
         ("record_replay", {"reason": "a record is a JSON object"}, made(record="rest")),
         ("record_players", {"played": 2, "n": 3}, made(record=record, seats=["human"] * 3)),
-        ("deal_form", {}, dealt(",")),
+        ("deal_form", {"example": example}, dealt(",")),
         ("deal_most", {"most": MAX_DEALS}, dealt(most)),
         ("deal_part", {"part": "'hand1=up'"}, dealt("hand1=up")),
         ("deal_which", {"part": "'hand.1='"}, dealt("hand.1=")),

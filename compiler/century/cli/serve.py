@@ -127,16 +127,16 @@ def serve(
     except ImportError:
         fail(EXTRA)
     address = _address(host)
+    games = _games(game, rules)
     if deal:
-        from century.serve.deal import DealError, parse
+        from century.serve.deal import DealError, example_deal, parse
 
         try:
-            parse(deal)
+            parse(deal, example_deal(next(iter(games.values()))))
         except DealError as err:
             fail(f"--deal: {err}", 2)
     from century.serve.app import Config
 
-    games = _games(game, rules)
     config = Config(
         games=games,
         bot_pause=bot_pause,

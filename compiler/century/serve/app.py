@@ -334,6 +334,7 @@ async def no_icon(request: Request, server: Server) -> Response:
 
 async def games(request: Request, server: Server) -> Response:
     from century.bots.registry import BOTS
+    from century.serve.deal import example_deal
 
     config = server.config
     listed = [
@@ -342,6 +343,7 @@ async def games(request: Request, server: Server) -> Response:
             "title": _title(ruleset, config.lang(game)),
             "players": [ruleset.players_min, ruleset.players_max],
             "variant_of": ruleset.extends[0] if ruleset.extends else None,
+            "deal_example": example_deal(ruleset),
         }
         for game, ruleset in config.games.items()
     ]

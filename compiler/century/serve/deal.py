@@ -1,5 +1,5 @@
 """A playtest from a chosen position: cards dealt by hand into a new table (`century serve
---deal 'hand.1=market-day,row.3=up3'`, the form's "Deal" field).
+--deal 'hand.1=CARD,row.3=CARD'`, the form's "Deal" field; CARD a merchant card's id).
 
 ``hand.N=CARD`` puts a merchant card into seat N's hand; ``row.N=CARD`` puts it into slot N
 of the merchant row (the card that lay there goes to the bottom of the deck). A card dealt is
@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from century.engine import Engine
+    from century.model.ruleset import Ruleset
     from century.runtime.engine import State
 
 MAX_DEALS = 20
@@ -29,13 +30,29 @@ class DealError(ValueError):
         self.slots = slots
 
 
-def parse(text: str) -> list[tuple[str, int, str]]:
-    """``hand.1=up2,row.3=+yy`` as ``[("hand", 1, "up2"), ("row", 3, "+yy")]``."""
+EXAMPLE_SLOT = 3
+"""The merchant row's slot an example deals into (the row's last when it is shorter)."""
+
+
+def example_deal(ruleset: Ruleset) -> str:
+    """A deal of `ruleset`'s own cards, to show the form: its merchant deck's first card
+    into seat 1's hand, and the deck's next other card into a slot of the row."""
+    ids = list(dict.fromkeys(card.id for card in ruleset.merchant_deck + ruleset.starting_cards))
+    if not ids:
+        return "hand.1=CARD"
+    dealt = f"hand.1={ids[0]}"
+    if ruleset.merchant_row:
+        dealt += f",row.{min(EXAMPLE_SLOT, ruleset.merchant_row)}={ids[min(1, len(ids) - 1)]}"
+    return dealt
+
+
+def parse(text: str, example: str) -> list[tuple[str, int, str]]:
+    """``hand.1=A,row.3=B`` as ``[("hand", 1, "A"), ("row", 3, "B")]``; a deal of no part
+    is refused with `example` (the game's `example_deal`) as the form to follow."""
     parts = [part.strip() for part in text.split(",") if part.strip()]
     if not parts:
-        raise DealError(
-            "a deal is PLACE.N=CARD, separated by commas (hand.1=up2,row.3=+yy)", "deal_form"
-        )
+        said = f"a deal is PLACE.N=CARD, separated by commas ({example})"
+        raise DealError(said, "deal_form", example=example)
     if len(parts) > MAX_DEALS:
         raise DealError(f"a deal places at most {MAX_DEALS} cards", "deal_most", most=MAX_DEALS)
     found = []

@@ -740,7 +740,7 @@ def new_table(ruleset: Ruleset, engine: Engine, setup: Setup, lang: str) -> Tabl
     """A table for `setup` (its record played back, when it has one): `TableError` (400)
     for a record that does not replay."""
     from century.bots.registry import make_bot
-    from century.serve.deal import DealError, deal, parse
+    from century.serve.deal import DealError, deal, example_deal, parse
     from century.simulation.config import derive_seed
 
     seed = setup.seed
@@ -764,7 +764,8 @@ def new_table(ruleset: Ruleset, engine: Engine, setup: Setup, lang: str) -> Tabl
         moves = played.moves()
     elif setup.deal:
         try:
-            start = deal(engine, engine.new_game(len(seats), seed), parse(setup.deal))
+            dealt = parse(setup.deal, example_deal(ruleset))
+            start = deal(engine, engine.new_game(len(seats), seed), dealt)
         except DealError as err:
             raise TableError(400, f"deal: {err}", err.key, **err.slots) from None
     bots = {

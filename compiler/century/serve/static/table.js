@@ -67,6 +67,7 @@ async function switchLang() {
   } else if (state.games) {
     state.games = await api("/api/games");
     fillGames();
+    dealHint();
     seatRows();
     await listTables();
   }
@@ -260,8 +261,15 @@ async function recordChosen() {
   if (Number.isInteger(record.seed)) $("seed").value = String(record.seed);
 }
 
+function dealHint() {
+  // the deal's example is the chosen game's own cards
+  const game = state.games.games.find((g) => g.id === $("game").value);
+  $("deal-hint").textContent = say("form.deal_hint", { example: game ? game.deal_example : "" });
+}
+
 function playerCounts() {
   const game = state.games.games.find((g) => g.id === $("game").value);
+  dealHint();
   const [low, high] = game.players;
   const select = $("players");
   const old = Number(select.value) || low;
