@@ -86,8 +86,9 @@ DealOpt = Annotated[
         "--deal",
         metavar="PLACES",
         help="Start new tables from a chosen position, for a playtest: cards put into a "
-        "seat's hand or a slot of the merchant row (hand.1=up3,row.3=+yy); the new-game "
-        "form offers it, and the game's record keeps the position.",
+        "seat's hand or a slot of the merchant row (hand.N=CARD,row.N=CARD, CARD a "
+        "merchant card's id as `century show GAME` lists it); the new-game form offers "
+        "it, and the game's record keeps the position.",
     ),
 ]
 LangOpt = Annotated[
