@@ -601,3 +601,26 @@ def test_the_hand_sits_by_the_caravan_on_a_phone_and_the_actions_above_a_laptops
                 assert actions["y"] + actions["height"] <= height, actions
             context.close()
     assert page_errors == []
+
+
+def test_the_deal_hint_shows_the_chosen_games_own_cards_in_the_pages_language(browser, page_errors):
+    from century.serve.words import words
+
+    def example(game):
+        deck = bundled_rulesets()[game].merchant_deck
+        return f"hand.1={deck[0].id},row.3={deck[1].id}"
+
+    with served() as (url, _):
+        page = new_page(browser, page_errors)
+        page.goto(url)
+        page.wait_for_selector("#seat-rows .seat-row")
+        first = page.input_value("#game")
+        hint = words("en")["form.deal_hint"]
+        assert page.text_content("#deal-hint") == hint.format(example=example(first))
+        page.select_option("#game", "golem")
+        assert page.text_content("#deal-hint") == hint.format(example=example("golem"))
+        page.select_option("#lang", "de")
+        german = words("de")["form.deal_hint"].format(example=example("golem"))
+        page.wait_for_selector(f"#deal-hint:text-is('{german}')")
+        assert page.input_value("#game") == "golem"
+    assert page_errors == []
