@@ -372,6 +372,28 @@ def fail(message: str, code: int = 1, details: Sequence[str] = ()) -> NoReturn:
     raise typer.Exit(code)
 
 
+def check_bots(specs: Sequence[str]) -> None:
+    """Exit 2 with the registry's reason for the first of `specs` that is no known bot
+    (checked before any game is played)."""
+    from century.bots.registry import check_spec
+
+    try:
+        for spec in specs:
+            check_spec(spec)
+    except ValueError as err:
+        fail(str(err), 2)
+
+
+def named_levels(text: str, option: str) -> tuple[str, ...]:
+    """The bots `text` names (``A,B``), each a known bot named once; else exit 2, naming
+    `option` and `text`."""
+    chosen = tuple(b.strip() for b in text.split(","))
+    if not all(chosen) or len(set(chosen)) != len(chosen):
+        fail(f"{option} {text!r}: name each bot once, e.g. greedy,planner", 2)
+    check_bots(chosen)
+    return chosen
+
+
 def play_backend(backend: Backend) -> None:
     """Play this command's games on the engine `backend` (`century.simulation.backend`);
     without a C compiler, ``--backend c`` stops the command in one line before anything

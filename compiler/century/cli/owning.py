@@ -12,7 +12,14 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from century.cli.cardopts import CardText
-from century.cli.common import BUILD, check_out, fail, stopping_on_signals, write_outputs
+from century.cli.common import (
+    BUILD,
+    check_out,
+    fail,
+    named_levels,
+    stopping_on_signals,
+    write_outputs,
+)
 from century.cli.experiment_common import (
     Run,
     as_written,
@@ -102,22 +109,13 @@ def _row(base: Any, host: Any, card: tuple[str, str], slot: int, plan: Any, run:
 
 def _chosen_levels(levels: str | None, bots: str | None) -> tuple[str, ...]:
     """The skill levels of an owner effect, each a known bot named once."""
-    from century.bots.registry import check_spec
     from century.experiments.owner import DEFAULT_LEVELS
 
     if levels is not None and bots is not None:
         fail("--levels and --bots both name the bots of an owner effect: give one", 2)
     if bots is not None and "," in bots:
         fail(f"--bots {bots!r}: an owner effect seats one bot everywhere; --levels A,B for two", 2)
-    chosen = tuple(b.strip() for b in (levels or bots or ",".join(DEFAULT_LEVELS)).split(","))
-    if not all(chosen) or len(set(chosen)) != len(chosen):
-        fail(f"--levels {levels or bots!r}: name each bot once, e.g. greedy,planner", 2)
-    try:
-        for spec in chosen:  # before any game is played
-            check_spec(spec)
-    except ValueError as err:
-        fail(str(err), 2)
-    return chosen
+    return named_levels(levels or bots or ",".join(DEFAULT_LEVELS), "--levels")
 
 
 def own_files(ids: list[str]) -> list[list[str]]:

@@ -22,6 +22,7 @@ from century.cli.common import (
     RulesOpt,
     Stopped,
     bots_option,
+    check_bots,
     check_out_file,
     fail,
     load_game,
@@ -182,18 +183,12 @@ def _check_record_path(path: Path) -> None:
 
 def _other_bots(spec: str, players: int) -> list[str]:
     """One checked bot spec per seat other than yours."""
-    from century.bots.registry import check_spec
-
     specs = [s.strip() for s in spec.split(",") if s.strip()]
     if len(specs) == 1:
         specs *= players - 1
     if len(specs) != players - 1:
         fail(f"--bots names {len(specs)} bots for {players - 1} other seats", 2)
-    try:
-        for s in specs:
-            check_spec(s)
-    except ValueError as err:
-        fail(str(err), 2)
+    check_bots(specs)
     return specs
 
 

@@ -21,6 +21,7 @@ from century.cli.common import (
     check_out,
     fail,
     load_game,
+    named_levels,
     stopping_on_signals,
     write_outputs,
 )
@@ -100,27 +101,12 @@ def tune(
     from century.experiments.tune import TuneRequest
 
     base = load_game(game, rules)
-    levels = _levels(level)
+    levels = named_levels(level, "--level")
     folder = out or BUILD / "reports" / f"{base.id}-tune"
     check_out(folder, FILES)  # before any game is played
     request = TuneRequest(base, card, levels, _band(band), budget, players, seed, cluster)
     answer = _run(request, rules, workers, quiet)
     _write(base, answer, folder, json_)
-
-
-def _levels(text: str) -> tuple[str, ...]:
-    """The named levels, each a known bot named once."""
-    from century.bots.registry import check_spec
-
-    chosen = tuple(b.strip() for b in text.split(","))
-    if not all(chosen) or len(set(chosen)) != len(chosen):
-        fail(f"--level {text!r}: name each bot once, e.g. greedy,planner", 2)
-    try:
-        for spec in chosen:
-            check_spec(spec)
-    except ValueError as err:
-        fail(str(err), 2)
-    return chosen
 
 
 def _band(text: str | None) -> tuple[float, float] | None:
